@@ -1,0 +1,161 @@
+/**
+ * Errors are values with an exit code. This is the one mapping from kind of failure to exit
+ * code (product.md), used by every command through the base command's `catch`.
+ */
+
+export const EXIT = {
+  ok: 0,
+  service: 1,
+  input: 2,
+  notSuccess: 3,
+  notFinal: 4,
+  interrupted: 130,
+} as const
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+export type ErrorKind = 'input' | 'service' | 'network' | 'response' | 'interrupted' | 'internal'
+
+export interface ErrorJson {
+  kind: ErrorKind
+  exitCode: number
+  message: string
+  hint?: string
+  flag?: string
+  status?: number
+  code?: string
+  serviceMessage?: string
+  details?: Record<string, string | string[]>
+  mayHaveReachedService?: boolean
+  [extra: string]: unknown
+}
+
+export class PaytxError extends Error {
+  readonly kind: ErrorKind
+  readonly exitCode: number
+  hint?: string
+
+  constructor(kind: ErrorKind, exitCode: number, message: string, hint?: string) {
+    super(message)
+    this.name = 'PaytxError'
+    this.kind = kind
+    this.exitCode = exitCode
+    this.hint = hint
+  }
+
+  toJSON(): ErrorJson {
+    return {kind: this.kind, exitCode: this.exitCode, message: this.message, ...(this.hint ? {hint: this.hint} : {})}
+  }
+}
+
+/** The user's input was wrong; nothing was sent. */
+export class InputError extends PaytxError {
+  readonly flag?: string
+
+  constructor(message: string, options: {flag?: string; hint?: string} = {}) {
+    super('input', EXIT.input, message, options.hint)
+    this.name = 'InputError'
+    this.flag = options.flag
+  }
+
+  override toJSON(): ErrorJson {
+    return {...super.toJSON(), ...(this.flag ? {flag: this.flag} : {})}
+  }
+}
+
+/** Several input problems at once, each naming its flag or field. */
+export class InputErrors extends InputError {
+  readonly problems: {flag?: string; field?: string; message: string}[]
+
+  constructor(problems: {flag?: string; field?: string; message: string}[], hint?: string) {
+    const lines = problems.map((p) => `  ${p.flag ?? p.field ?? 'input'}: ${p.message}`)
+    super(problems.length === 1 ? `${problems[0].flag ?? problems[0].field}: ${problems[0].message}` : `The input has ${problems.length} problems:\n${lines.join('\n')}`, {
+      flag: problems[0]?.flag,
+      hint,
+    })
+    this.name = 'InputErrors'
+    this.problems = problems
+  }
+
+  override toJSON(): ErrorJson {
+    return {...super.toJSON(), problems: this.problems}
+  }
+}
+
+/** The service answered with a non-2xx status. */
+export class ServiceError extends PaytxError {
+  readonly status: number
+  readonly code?: string
+  readonly serviceMessage?: string
+  readonly details?: Record<string, string | string[]>
+  readonly method: string
+  readonly url: string
+
+  constructor(init: {
+    status: number
+    method: string
+    url: string
+    code?: string
+    serviceMessage?: string
+    details?: Record<string, string | string[]>
+    message: string
+    hint?: string
+  }) {
+    super('service', EXIT.service, init.message, init.hint)
+    this.name = 'ServiceError'
+    this.status = init.status
+    this.code = init.code
+    this.serviceMessage = init.serviceMessage
+    this.details = init.details
+    this.method = init.method
+    this.url = init.url
+  }
+
+  override toJSON(): ErrorJson {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      ...(this.code === undefined ? {} : {code: this.code}),
+      ...(this.serviceMessage === undefined ? {} : {serviceMessage: this.serviceMessage}),
+      ...(this.details === undefined ? {} : {details: this.details}),
+    }
+  }
+}
+
+/** The network failed: refused, unreachable, timed out, or the connection broke. */
+export class NetworkError extends PaytxError {
+  /** True when a POST may have reached the service, so it must not be repeated blindly. */
+  readonly mayHaveReachedService: boolean
+  override readonly cause?: unknown
+
+  constructor(message: string, options: {hint?: string; mayHaveReachedService?: boolean; cause?: unknown} = {}) {
+    super('network', EXIT.service, message, options.hint)
+    this.name = 'NetworkError'
+    this.mayHaveReachedService = options.mayHaveReachedService ?? false
+    this.cause = options.cause
+  }
+
+  override toJSON(): ErrorJson {
+    return {...super.toJSON(), mayHaveReachedService: this.mayHaveReachedService}
+  }
+}
+
+/** The service answered 2xx but the body was not what the contract says (e.g. not JSON). */
+export class ResponseError extends PaytxError {
+  constructor(message: string, hint?: string) {
+    super('response', EXIT.service, message, hint)
+    this.name = 'ResponseError'
+  }
+}
+
+/** Ctrl-C: raised after cleaning up, so the command exits 130. */
+export class InterruptedError extends PaytxError {
+  constructor(message = 'Interrupted.', hint?: string) {
+    super('interrupted', EXIT.interrupted, message, hint)
+    this.name = 'InterruptedError'
+  }
+}
+
+/** Service error details keyed like `body.amount`, shown without the `body.` prefix. */
+export function detailField(key: string): string {
+  return key.replace(/^body\./, '')
+}

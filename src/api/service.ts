@@ -1,0 +1,123 @@
+/**
+ * The service's operations over the HTTP client: the five calls of the spec, with the right
+ * address, credentials and headers for each. Knows nothing of oclif; the flow and smoke runner
+ * use it as the commands do.
+ */
+import {
+  API_PATHS,
+  CARD_ID_KEYS,
+  type Card,
+  type CardRequest,
+  type CheckoutSuccess,
+  type Customer,
+  type CustomerRequest,
+  PROXY_KEY_HEADER,
+  type Transaction,
+  type TransactionStartRequest,
+  readId,
+} from './contract.js'
+import {InputError, ResponseError} from './errors.js'
+import {HttpClient, type HttpClientOptions, joinUrl} from './http-client.js'
+import type {Profile} from '../profiles/presets.js'
+
+export interface ServiceTarget {
+  /** Profile name, for messages. */
+  profileName: string
+  profile: Profile
+}
+
+function requireObject<T>(value: unknown, what: string): T {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ResponseError(`The service answered without a ${what} object.`, 'Check the profile’s base URL (`paytx profile show`).')
+  }
+  return value as T
+}
+
+export class PaymentService {
+  readonly http: HttpClient
+  readonly target: ServiceTarget
+
+  constructor(target: ServiceTarget, options: HttpClientOptions = {}) {
+    this.target = target
+    const {profile} = target
+    this.http = new HttpClient({
+      ...options,
+      secretHeaderNames: [profile.api_key_header, ...(options.secretHeaderNames ?? [])],
+      secrets: [profile.api_key, profile.proxy_key, ...(options.secrets ?? [])],
+    })
+  }
+
+  close(): Promise<void> {
+    return this.http.close()
+  }
+
+  private apiHeaders(): Record<string, string> {
+    const {profile, profileName} = this.target
+    if (!profile.api_key) {
+      throw new InputError(`Profile "${profileName}" has no API key.`, {
+        hint: `Set it with \`paytx profile add ${profileName} --api-key-stdin\` (or PAYTX_API_KEY for one run).`,
+      })
+    }
+    return {[profile.api_key_header]: profile.api_key}
+  }
+
+  private apiUrl(path: string): string {
+    return joinUrl(this.target.profile.base_url, path)
+  }
+
+  async createCustomer(body: CustomerRequest): Promise<Customer> {
+    const response = await this.http.request<Customer>({method: 'POST', url: this.apiUrl(API_PATHS.customer), headers: this.apiHeaders(), body})
+    return requireObject<Customer>(response.body, 'customer')
+  }
+
+  /**
+   * Sends a card to the tokenization proxy: `TX-Proxy-Key` only, never the API key. The proxy's
+   * answer is not specified, so it is returned as it came; `cardId` finds its id.
+   */
+  async tokenizeCard(body: CardRequest): Promise<Card> {
+    const {profile, profileName} = this.target
+    const missing = [
+      profile.h2h_url ? undefined : ['h2h URL', '--h2h-url'],
+      profile.proxy_id ? undefined : ['proxy id', '--proxy-id'],
+      profile.proxy_key ? undefined : ['proxy key', '--proxy-key-stdin'],
+    ].filter((entry): entry is string[] => entry !== undefined)
+    if (missing.length > 0) {
+      throw new InputError(`Profile "${profileName}" has no ${missing.map(([what]) => what).join(', ')} for the card proxy.`, {
+        hint: `Set ${missing.map(([, flag]) => flag).join(', ')} with \`paytx profile add ${profileName}\`${
+          profile.proxy_key ? '' : ' (or PAYTX_PROXY_KEY for one run)'
+        }.`,
+      })
+    }
+    const url = joinUrl(profile.h2h_url!, API_PATHS.tokenize(profile.proxy_id!))
+    const response = await this.http.request<Card>({method: 'POST', url, headers: {[PROXY_KEY_HEADER]: profile.proxy_key!}, body})
+    return requireObject<Card>(response.body, 'card')
+  }
+
+  async startTransaction(body: TransactionStartRequest): Promise<Transaction> {
+    const response = await this.http.request<Transaction>({
+      method: 'POST',
+      url: this.apiUrl(API_PATHS.transactionStart),
+      headers: this.apiHeaders(),
+      body,
+    })
+    return requireObject<Transaction>(response.body, 'transaction')
+  }
+
+  async getTransaction(id: string): Promise<Transaction> {
+    const response = await this.http.request<Transaction>({method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()})
+    return requireObject<Transaction>(response.body, 'transaction')
+  }
+
+  async checkoutSuccess(id: string): Promise<CheckoutSuccess> {
+    const response = await this.http.request<CheckoutSuccess>({
+      method: 'GET',
+      url: this.apiUrl(API_PATHS.checkoutSuccess(id)),
+      headers: this.apiHeaders(),
+    })
+    return requireObject<CheckoutSuccess>(response.body, 'checkoutsuccess')
+  }
+}
+
+export function cardId(card: Card): string | undefined {
+  return readId(card, CARD_ID_KEYS)
+}

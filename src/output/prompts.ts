@@ -1,0 +1,26 @@
+/**
+ * Interactive prompts (inquirer), loaded only when a person is asked something. Prompts are
+ * drawn on stderr so that stdout stays data.
+ */
+const context = () => ({input: process.stdin, output: process.stderr, clearPromptOnDone: false})
+
+export async function ask(message: string, options: {default?: string; validate?: (value: string) => true | string} = {}): Promise<string> {
+  const {input} = await import('@inquirer/prompts')
+  return input({message, default: options.default, validate: options.validate}, context())
+}
+
+/** Hidden input for secrets, PAN and CVV: nothing is echoed. */
+export async function askSecret(message: string, options: {validate?: (value: string) => true | string} = {}): Promise<string> {
+  const {password} = await import('@inquirer/prompts')
+  return password({message, mask: false, validate: options.validate}, context())
+}
+
+export async function confirm(message: string, defaultAnswer = false): Promise<boolean> {
+  const {confirm: ask} = await import('@inquirer/prompts')
+  return ask({message, default: defaultAnswer}, context())
+}
+
+export async function choose<T extends string>(message: string, choices: readonly T[]): Promise<T> {
+  const {select} = await import('@inquirer/prompts')
+  return select({message, choices: choices.map((value) => ({value, name: value}))}, context())
+}

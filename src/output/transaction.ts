@@ -1,0 +1,54 @@
+/**
+ * Human renderings of transactions and status checks. Commands return the service's objects;
+ * these only draw them.
+ */
+import {type CheckoutSuccess, type Transaction, formatMinorUnits, isFinalStatus, isSuccessStatus, readId} from '../api/contract.js'
+
+export function describeStatus(status: string): string {
+  const final = isFinalStatus(status)
+  const success = isSuccessStatus(status)
+  if (status === 'UNKNOWN') return 'UNKNOWN (critical: the state cannot be determined at present; not final)'
+  return `${status} (${final ? 'final' : 'not final'}, ${success ? 'success' : 'not a success'})`
+}
+
+export function formatAmount(amount: string | number | undefined): string {
+  if (amount === undefined || amount === '') return '(none)'
+  return `${amount} minor units (${formatMinorUnits(amount)})`
+}
+
+/** Aligned `label  value` lines; empty values are left out. */
+export function table(rows: [string, string | undefined][]): string {
+  const shown = rows.filter(([, value]) => value !== undefined && value !== '')
+  const width = Math.max(...shown.map(([label]) => label.length))
+  return shown.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
+}
+
+export function renderTransaction(tx: Transaction): string {
+  const sender = tx.details?.sender
+  return table([
+    ['Transaction', readId(tx) ?? '(no id)'],
+    ['Status', describeStatus(tx.status)],
+    ['Reason', typeof tx.status_reason === 'string' ? tx.status_reason : undefined],
+    ['Amount', formatAmount(tx.amount)],
+    ['Product', tx.payment_product],
+    ['Customer', tx.customer],
+    ['Card', tx.card],
+    ['Reference', tx.merchant_reference],
+    ['Descriptor', tx.dynamic_descriptor],
+    ['Approval URL', tx.details?.approval_url],
+    ['Redirect URL', tx.details?.redirect_url],
+    ['Issuer', tx.details?.issuer],
+    ['Sender', sender ? [sender.holder, sender.iban, sender.bic].filter(Boolean).join(', ') : undefined],
+    ['Created', tx.created_at],
+    ['Updated', tx.last_status_update],
+  ])
+}
+
+export function renderCheckoutSuccess(id: string, result: CheckoutSuccess): string {
+  return table([
+    ['Transaction', id],
+    ['Status', describeStatus(result.status)],
+    ['Reason', result.status_reason],
+    ['Success', result.success ? 'yes' : 'no'],
+  ])
+}

@@ -1,0 +1,44 @@
+/**
+ * Which profile a command runs against, and the environment variables that override it for CI:
+ * `--profile` beats PAYTX_PROFILE beats the active profile; PAYTX_API_KEY, PAYTX_PROXY_KEY,
+ * PAYTX_BASE_URL and PAYTX_H2H_URL override the stored values.
+ */
+import {InputError} from '../api/errors.js'
+import type {Profile} from './presets.js'
+import type {ProfileStore} from './store.js'
+
+export const PROFILE_ENV_OVERRIDES = {
+  PAYTX_API_KEY: 'api_key',
+  PAYTX_PROXY_KEY: 'proxy_key',
+  PAYTX_BASE_URL: 'base_url',
+  PAYTX_H2H_URL: 'h2h_url',
+} as const satisfies Record<string, keyof Profile>
+
+export interface ResolvedProfile {
+  name: string
+  profile: Profile
+  /** Environment variables that replaced stored values. */
+  overrides: (keyof typeof PROFILE_ENV_OVERRIDES)[]
+}
+
+export function envOverrides(env: NodeJS.ProcessEnv): (keyof typeof PROFILE_ENV_OVERRIDES)[] {
+  return (Object.keys(PROFILE_ENV_OVERRIDES) as (keyof typeof PROFILE_ENV_OVERRIDES)[]).filter((name) => Boolean(env[name]))
+}
+
+export function resolveProfile(store: ProfileStore, options: {name?: string; env?: NodeJS.ProcessEnv} = {}): ResolvedProfile {
+  const env = options.env ?? process.env
+  const data = store.read()
+  const name = options.name || env.PAYTX_PROFILE || store.activeName(data)
+  const stored = store.get(name, data)
+  if (!stored) {
+    const known = store.list(data).map((entry) => entry.name)
+    throw new InputError(`No profile named "${name}". Known profiles: ${known.join(', ')}.`, {
+      flag: options.name ? '--profile' : undefined,
+      hint: `Create it with \`paytx profile add ${name}\`, or pick one of the known profiles with --profile.`,
+    })
+  }
+  const profile: Profile = {...stored}
+  const overrides = envOverrides(env)
+  for (const variable of overrides) profile[PROFILE_ENV_OVERRIDES[variable]] = env[variable]!
+  return {name, profile, overrides}
+}

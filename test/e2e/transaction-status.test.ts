@@ -1,0 +1,52 @@
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+
+const API_KEY = 'sk_test_9f8e7d6c5b4a39281706f5e4'
+const TX = {
+  id: '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
+  amount: '1499',
+  payment_product: 'dummy',
+  status: 'SETTLEMENT_COMPLETED',
+  details: {approval_url: 'http://x/v1/transaction/9a2e/authorize'},
+  created_at: '2026-11-20T10:00:00.000Z',
+  last_status_update: '2026-11-20T10:00:03.123Z',
+  reason_code: 'extra-field-kept',
+}
+
+describe('transaction status', () => {
+  let server: RecordingServer
+  beforeEach(async () => {
+    server = await startRecordingServer((req) => (req.path === `/v1/transaction/${TX.id}` ? {json: TX} : undefined))
+  })
+  afterEach(() => server.close())
+
+  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
+
+  it('GETs the transaction with the API key and prints it unchanged under --json', async () => {
+    const result = await runCli(['transaction', 'status', TX.id, '--json'], {env: env()})
+    expect(result.code).toBe(0)
+    expect(parseJsonOutput(result)).toEqual(TX)
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0].method).toBe('GET')
+    expect(server.requests[0].path).toBe(`/v1/transaction/${TX.id}`)
+    expect(server.requests[0].headers['x-apikey']).toBe(API_KEY)
+  })
+
+  it('renders status, finality, success and the amount as minor units and decimal', async () => {
+    const result = await runCli(['status', TX.id], {env: env()})
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/SETTLEMENT_COMPLETED \(final, success\)/)
+    expect(result.stdout).toMatch(/1499 minor units \(14\.99\)/)
+    expect(result.stdout).not.toContain(API_KEY)
+    expect(result.stderr).toBe('')
+  })
+
+  it('retries a GET after a 503 and succeeds', async () => {
+    server.reply((req) => req.method === 'GET', {status: 503, json: {message: 'busy'}, headers: {'retry-after': '0'}})
+    const result = await runCli(['status', TX.id, '--json'], {env: env()})
+    expect(result.code).toBe(0)
+    expect(server.requests).toHaveLength(2)
+  })
+})

@@ -1,0 +1,75 @@
+/**
+ * Spawns the built CLI (`bin/run.js`) with the same Node as the test runner, in a private config
+ * dir, and returns stdout, stderr and the exit code separately.
+ */
+import {spawn} from 'node:child_process'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '..', '..')
+export const BIN = join(ROOT, 'bin', 'run.js')
+
+export interface CliResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>
+  /** Written to stdin, then stdin is closed. */
+  input?: string
+  configDir?: string
+  timeoutMs?: number
+  cwd?: string
+}
+
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'paytx-test-'))
+}
+
+/** An environment without the caller's PAYTX_* variables, so tests never touch a real profile. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}, configDir?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && key !== 'BROWSER' && key !== 'DEBUG') env[key] = value
+  env.PAYTX_CONFIG_DIR = configDir ?? tempConfigDir()
+  env.NO_COLOR = '1'
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key]
+    else env[key] = value
+  }
+  return env
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: cleanEnv(options.env, options.configDir),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolvePromise({code, signal, stdout, stderr})
+    })
+    if (options.input !== undefined) child.stdin.end(options.input)
+    else child.stdin.end()
+  })
+}
+
+/** Parses stdout as exactly one JSON document (fails the test otherwise). */
+export function parseJsonOutput<T = any>(result: CliResult): T {
+  try {
+    return JSON.parse(result.stdout) as T
+  } catch {
+    throw new Error(`stdout is not one JSON document:\n${result.stdout}\n--- stderr:\n${result.stderr}`)
+  }
+}
