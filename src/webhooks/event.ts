@@ -1,0 +1,29 @@
+/**
+ * Reading a transaction webhook the way every known client does: `type` when present, the id
+ * from `id` or `_id`, and the status if the body carries one (it may not: receivers re-fetch the
+ * transaction and trust that). Shared by `webhook listen` and the flow's listener.
+ */
+import {readId} from '../api/contract.js'
+
+export interface WebhookEvent {
+  type: string
+  transactionId?: string
+  status?: string
+  body: unknown
+}
+
+export function readWebhookEvent(body: unknown): WebhookEvent {
+  const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  return {
+    type: typeof object.type === 'string' ? object.type : 'transaction',
+    transactionId: readId(object),
+    status: typeof object.status === 'string' ? object.status : undefined,
+    body,
+  }
+}
+
+/** Receivers de-duplicate by (transaction id, status): the same status may be delivered twice. */
+export function webhookDedupKey(event: WebhookEvent): string | undefined {
+  if (!event.transactionId) return undefined
+  return `${event.transactionId}\u0000${event.status ?? ''}`
+}
