@@ -12,6 +12,7 @@ import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {InputError} from '../api/errors.js'
+import {escapeHtml, renderHtmlDocument} from '../output/html.js'
 import {type WebhookEvent, readWebhookEvent, webhookDedupKey} from '../webhooks/event.js'
 
 export const LISTENER_HOST = '127.0.0.1'
@@ -76,10 +77,6 @@ export interface RedirectListener {
   close(): Promise<void>
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[ch]!)
-}
-
 /** The `error` parameter is encodeURIComponent text; a second decoding undoes double encoding. */
 function decodeErrorParam(value: string): string {
   try {
@@ -90,38 +87,24 @@ function decodeErrorParam(value: string): string {
 }
 
 export function landingPage(redirect: RedirectReceived, outcome: LandingOutcome | undefined): string {
-  let headline: string
-  let detail: string
-  if (redirect.error) {
-    headline = 'The payment page reported a problem'
-    detail = `<p class="error">${escapeHtml(redirect.error)}</p>`
-  } else if (outcome && outcome.final) {
-    headline = outcome.success ? 'Payment finished: success' : 'Payment finished: not a success'
-    detail = ''
-  } else if (outcome && outcome.success) {
-    headline = 'Payment finished: success'
-    detail = ''
-  } else {
-    headline = 'Payment finished'
-    detail = ''
-  }
+  let headline = 'Payment finished'
+  if (redirect.error !== undefined) headline = 'The payment page reported a problem'
+  else if (outcome && (outcome.final || outcome.success)) headline = outcome.success ? 'Payment finished: success' : 'Payment finished: not a success'
+  const problem = redirect.error === undefined ? '' : `<p class="error" id="error">${escapeHtml(redirect.error)}</p>\n`
   const status = outcome
-    ? `<p>Status: <strong id="status">${escapeHtml(outcome.status)}</strong>${outcome.final || outcome.success ? '' : ' (not final yet; the terminal keeps waiting)'}</p>`
+    ? `<p>Status: <span class="status" id="status">${escapeHtml(outcome.status)}</span>${
+        outcome.final || outcome.success ? '' : ' (not final yet; the terminal keeps waiting)'
+      }</p>\n`
     : ''
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>paytx: ${escapeHtml(headline)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}
-.error{color:#a40000}code{background:#f2f2f2;padding:0 .25em}</style></head>
-<body>
+  return renderHtmlDocument(
+    `paytx: ${headline}`,
+    `<p class="brand">paytx flow</p>
+<div class="panel">
 <h1 id="headline">${escapeHtml(headline)}</h1>
-${detail}${status}
-<p>Transaction <code id="transaction">${escapeHtml(redirect.transactionId ?? '(none)')}</code>.</p>
-<p>The terminal running <code>paytx flow</code> has the result, read from the service. You can close this tab.</p>
-</body>
-</html>
-`
+${problem}${status}<p>Transaction <code id="transaction">${escapeHtml(redirect.transactionId ?? '(none)')}</code></p>
+<p class="lead">The terminal running <code>paytx flow</code> has the result, read from the service. You can close this tab.</p>
+</div>`,
+  )
 }
 
 export async function startRedirectListener(options: RedirectListenerOptions = {}): Promise<RedirectListener> {

@@ -115,6 +115,8 @@ export interface FlowDeps {
   webhookGraceMs?: number
   pollInitialDelayMs?: number
   pollMaxDelayMs?: number
+  /** First pause between status reads while waiting for the redirect. */
+  redirectWatchDelayMs?: number
 }
 
 type CheckoutReading = CheckoutSuccess
@@ -451,7 +453,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
     // (abandoned, or an approval finished elsewhere) must not leave the flow waiting forever.
     const redirectBegan = clock.now()
     reporter.start('redirect', 'waiting for the redirect')
-    const waited = await waitForRedirect(activeListener, service, id, {deadline, clock, signal, redirectGraceMs, untilSettled: options.untilSettled})
+    const waited = await waitForRedirect(activeListener, service, id, {deadline, clock, signal, redirectGraceMs, firstDelayMs: deps.redirectWatchDelayMs ?? WATCH_INITIAL_DELAY_MS})
     steps.push({name: 'redirect', durationMs: clock.now() - redirectBegan})
     const redirect = waited.redirect
     if (redirect?.error !== undefined) {
@@ -569,13 +571,13 @@ async function waitForRedirect(
   listener: RedirectListener,
   service: PaymentService,
   transactionId: string,
-  options: {deadline: number; clock: Clock; signal?: AbortSignal; redirectGraceMs: number; untilSettled: boolean},
+  options: {deadline: number; clock: Clock; signal?: AbortSignal; redirectGraceMs: number; firstDelayMs: number},
 ): Promise<RedirectWait> {
   const {clock} = options
   const local = new AbortController()
   const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal
   const redirect = listener.waitForRedirect(signal).then((received) => ({kind: 'redirect' as const, received}))
-  let delay = WATCH_INITIAL_DELAY_MS
+  let delay = options.firstDelayMs
   try {
     for (;;) {
       const remaining = options.deadline - clock.now()
