@@ -12,7 +12,7 @@ import {PaymentService} from '../../src/api/service.js'
 import {type FlowOptions, type FlowReporter, runFlow} from '../../src/flow/run-flow.js'
 import {builtinLocalProfile} from '../../src/profiles/presets.js'
 import type {ResolvedProfile} from '../../src/profiles/resolve.js'
-import {type RecordedRequest, type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {type RecordedRequest, type RecordingServer, type Reply, startRecordingServer} from '../helpers/recording-server.js'
 
 const TX_ID = 'tx-0001'
 
@@ -48,7 +48,7 @@ async function startFakeService(state: FakeState): Promise<RecordingServer> {
       sendWebhook(next)
     }
   }
-  server = await startRecordingServer((req: RecordedRequest) => {
+  server = await startRecordingServer((req: RecordedRequest): Reply | undefined => {
     if (req.method === 'POST' && req.path === '/v1/customer') return {json: {id: 'cus-1', ...req.body}}
     if (req.method === 'POST' && req.path.startsWith('/h2h/tokenize/proxy/')) return {json: {id: 'card-1', last4: req.body.pan.slice(-4)}}
     if (req.method === 'POST' && req.path === '/v1/transaction/start') {
