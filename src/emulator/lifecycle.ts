@@ -7,7 +7,7 @@
 import type {SofortSender, Transaction, TransactionStatus} from '../api/contract.js'
 import type {Clock, TimerHandle} from './clock.js'
 import type {StatusEvent} from './events.js'
-import type {EmulatorStore, PaymentProfile} from './store.js'
+import type {EmulatorStore, PaymentProfile, StoredTransaction} from './store.js'
 import type {WebhookDispatcher} from './webhooks.js'
 
 export interface LifecycleSettings {
@@ -56,34 +56,37 @@ export class TransactionLifecycle {
 
   /** Records a new INITIATED transaction and starts its abandonment timer. */
   created(transaction: Transaction, cvvGiven: boolean): void {
-    this.store.transactions.set(transaction.id, {transaction, cvvGiven})
+    const entry: StoredTransaction = {transaction, cvvGiven}
+    this.store.transactions.set(transaction.id, entry)
     this.report({event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''})
     this.notify(transaction)
-    this.arm(transaction)
+    this.arm(entry)
     this.changed()
   }
 
   /** The approval page was opened: INITIATED becomes IN_PROGRESS. */
   opened(id: string): void {
     const entry = this.store.transactions.get(id)
-    if (entry?.transaction.status === 'INITIATED') this.move(entry.transaction, 'IN_PROGRESS')
+    if (entry?.transaction.status === 'INITIATED') this.move(entry, 'IN_PROGRESS')
   }
 
   /**
-   * The approval page completed with an outcome. A success first becomes SETTLEMENT_REQUESTED
-   * and settles later; PENDING resolves later; the rest is where the transaction stays.
+   * The approval page completed with an outcome. SETTLEMENT_COMPLETED first becomes
+   * SETTLEMENT_REQUESTED and settles later; SETTLEMENT_REQUESTED stays a request that never
+   * settles; PENDING resolves later; the rest is where the transaction stays.
    */
   completed(id: string, outcome: TransactionStatus, options: {statusReason?: string; sender?: SofortSender} = {}): void {
     const entry = this.store.transactions.get(id)
     if (!entry || !isAwaitingApproval(entry.transaction.status)) return
     if (options.sender && entry.transaction.details.sender) entry.transaction.details.sender = options.sender
+    if (outcome === 'SETTLEMENT_REQUESTED') entry.settlementHeld = true
     const next: TransactionStatus = outcome === 'SETTLEMENT_COMPLETED' ? 'SETTLEMENT_REQUESTED' : outcome
-    this.move(entry.transaction, next, options.statusReason)
+    this.move(entry, next, options.statusReason)
   }
 
   /** Arms the timed moves of every stored transaction (after loading a state file). */
   resume(): void {
-    for (const {transaction} of this.store.transactions.values()) this.arm(transaction)
+    for (const entry of this.store.transactions.values()) this.arm(entry)
   }
 
   stop(): void {
@@ -92,7 +95,8 @@ export class TransactionLifecycle {
     this.timers.clear()
   }
 
-  private move(transaction: Transaction, to: TransactionStatus, reason?: string): void {
+  private move(entry: StoredTransaction, to: TransactionStatus, reason?: string): void {
+    const {transaction} = entry
     const from = transaction.status
     transaction.status = to
     transaction.status_reason = reason ?? STATUS_REASONS[to]
@@ -107,11 +111,12 @@ export class TransactionLifecycle {
     })
     this.notify(transaction)
     this.changed()
-    this.arm(transaction)
+    this.arm(entry)
   }
 
   /** The timed move that follows the transaction's current status, if any. */
-  private arm(transaction: Transaction): void {
+  private arm(entry: StoredTransaction): void {
+    const {transaction} = entry
     const existing = this.timers.get(transaction.id)
     if (existing !== undefined) {
       this.clock.clearTimeout(existing)
@@ -119,12 +124,12 @@ export class TransactionLifecycle {
     }
     if (this.stopped) return
     const next = this.timedMove(transaction.status)
-    if (!next) return
+    if (!next || (transaction.status === 'SETTLEMENT_REQUESTED' && entry.settlementHeld)) return
     const since = Date.parse(transaction.last_status_update)
     const delay = Math.max(0, since + next.afterMs - this.clock.now())
     const fire = () => {
       this.timers.delete(transaction.id)
-      if (transaction.status === next.from) this.move(transaction, next.to, next.reason)
+      if (transaction.status === next.from) this.move(entry, next.to, next.reason)
     }
     if (next.afterMs === 0) {
       fire()

@@ -5,7 +5,7 @@
 import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
-import {DEFAULT_API_KEY_HEADER, PROXY_BASIC_USER, PROXY_KEY_HEADER, type TransactionStatus} from '../api/contract.js'
+import {DEFAULT_API_KEY_HEADER, PROXY_BASIC_USER, PROXY_KEY_HEADER, type SofortSender} from '../api/contract.js'
 import {EXIT, PaytxError} from '../api/errors.js'
 import {type Clock, systemClock} from './clock.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from './defaults.js'
@@ -25,10 +25,8 @@ import {
 } from './http-exchange.js'
 import type {EmulatorOptions, RunningEmulator} from './index.js'
 import {TransactionLifecycle, isAwaitingApproval} from './lifecycle.js'
-import {SOFORT_TEST_BANKS} from './outcomes.js'
 import {type ApprovalPageContext, decideApproval, renderApprovalPage, renderErrorPage} from './pages.js'
 import {EmulatorResources, cardView} from './resources.js'
-import {sofortSender} from './sofort-sender.js'
 import {PortInUseError} from './start-errors.js'
 import {loadStateFile, saveStateFile} from './state-file.js'
 import {EmulatorStore} from './store.js'
@@ -327,11 +325,11 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
           lifecycle.opened(id)
           const context = approvalContext(id)!
           const decision = decideApproval(context, form)
-          if (decision.kind === 'invalid') {
-            const retry: ApprovalPageContext = {...context, message: decision.message}
-            return sendHtml(response, 400, renderApprovalPage(retry))
-          }
-          lifecycle.completed(id, decision.outcome, {statusReason: decision.statusReason, sender: decision.sender ?? senderFor(id, decision.outcome, form)})
+          if (decision.kind === 'invalid') return sendHtml(response, 400, renderApprovalPage(context, {error: decision.message}))
+          lifecycle.completed(id, decision.outcome, {
+            statusReason: decision.statusReason,
+            sender: decision.sender && withCustomerAsHolder(id, decision.sender),
+          })
           const redirectUrl = store.transactions.get(id)!.transaction.details.redirect_url!
           redirect(response, appendQuery(redirectUrl, {transaction_id: id}))
         },
@@ -339,14 +337,12 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     },
   ]
 
-  /** A sofort payer who confirmed at a bank is the sender, whatever the bank then decided. */
-  const senderFor = (id: string, outcome: TransactionStatus, form: Record<string, string>) => {
-    const transaction = store.transactions.get(id)!.transaction
-    const bank = SOFORT_TEST_BANKS.find((b) => b.id === form.bank)
-    if (transaction.payment_product !== 'sofort' || !bank || outcome === 'CANCELLED') return undefined
-    const customer = transaction.customer ? store.customers.get(transaction.customer) : undefined
-    const holder = customer ? `${customer.first_name} ${customer.last_name}`.trim() : ''
-    return sofortSender(bank, holder, id)
+  /** The pages do not know the customer; the sender of a sofort payment is the customer. */
+  const withCustomerAsHolder = (id: string, sender: SofortSender): SofortSender => {
+    const customerId = store.transactions.get(id)?.transaction.customer
+    const customer = customerId ? store.customers.get(customerId) : undefined
+    const name = customer ? `${customer.first_name} ${customer.last_name}`.trim() : ''
+    return name ? {...sender, holder: name} : sender
   }
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {

@@ -26,6 +26,8 @@ export interface StoredTransaction {
   transaction: Transaction
   /** Whether `details.card_cvv` was given at start; the CVV itself is never kept. */
   cvvGiven: boolean
+  /** The payer chose a settlement request that never settles (dummy "Request settlement only"). */
+  settlementHeld?: boolean
 }
 
 export interface PaymentProfile {
