@@ -121,7 +121,7 @@ export interface FlowDeps {
 
 type CheckoutReading = CheckoutSuccess
 
-const LABEL_WIDTH = 22
+const LABEL_WIDTH = 24
 const DEFAULT_REDIRECT_GRACE_MS = 5_000
 const DEFAULT_WEBHOOK_GRACE_MS = 2_000
 const WATCH_INITIAL_DELAY_MS = 2_000
@@ -130,7 +130,7 @@ const WATCH_MAX_DELAY_MS = 5_000
 const silentReporter = {start() {}, succeed() {}, fail() {}, info() {}}
 
 function line(label: string, value: string): string {
-  return `${label.padEnd(LABEL_WIDTH)}${value}`
+  return `${label.padEnd(Math.max(LABEL_WIDTH, label.length + 2))}${value}`
 }
 
 /** Request fields a flow option sets, so a validation problem names the flag. */
