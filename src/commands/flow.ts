@@ -1,15 +1,13 @@
 import {Flags} from '@oclif/core'
 
-import {PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
+import {type CustomerRequest, PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
 import {InputError} from '../api/errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {APPROVAL_OUTCOMES} from '../emulator/outcomes.js'
 import type {FlowOptions, FlowResult} from '../flow/run-flow.js'
 import {parseAmount} from '../input/amount.js'
-import {readCustomerData} from '../input/customer-data.js'
 import {checkDescriptor} from '../input/descriptor.js'
 import {parseDuration} from '../input/duration.js'
-import {readStdin} from '../input/stdin.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
@@ -125,7 +123,6 @@ ${EXIT_CODES_HELP}`
       for (const warning of checked.warnings) this.warnUser(warning)
     }
 
-    const stdinWanted = flags['pan-stdin'] || flags['cvv-stdin'] || flags['customer-data'] === '-'
     if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) {
       throw new InputError('--customer-data - reads stdin, so it cannot be combined with --pan-stdin or --cvv-stdin.', {flag: '--customer-data'})
     }
@@ -134,39 +131,59 @@ ${EXIT_CODES_HELP}`
         if (flags[flag] !== undefined && flags[flag] !== false) throw new InputError(`--${flag} is for --product card only.`, {flag: `--${flag}`})
       }
     }
-    const stdin = stdinWanted ? await readStdin() : ''
 
     let customer: FlowOptions['customer']
     if (flags.customer !== undefined) customer = {id: flags.customer}
-    else if (flags['customer-data'] !== undefined) customer = {data: readCustomerData(flags['customer-data'], stdin, '--customer-data')}
+    else if (flags['customer-data'] !== undefined) {
+      const {readJsonObject} = await import('../input/json-data.js')
+      const {unknownCustomerKeys} = await import('../input/customer-request.js')
+      const data = await readJsonObject(flags['customer-data'], '--customer-data')
+      const unknown = unknownCustomerKeys(data)
+      if (unknown.length > 0) {
+        throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
+          flag: '--customer-data',
+          hint: 'The fields are those of `paytx customer create --data`.',
+        })
+      }
+      customer = {data: data as CustomerRequest}
+    }
 
-    const lines = stdin.split(/\r?\n/)
+    const stdinFlags = [flags['pan-stdin'] ? '--pan-stdin' : undefined, flags['cvv-stdin'] ? '--cvv-stdin' : undefined].filter(
+      (flag): flag is string => flag !== undefined,
+    )
+    const stdinValues = new Map<string, string>()
+    if (stdinFlags.length > 0) {
+      const {readStdinValues} = await import('../input/stdin.js')
+      const values = await readStdinValues(stdinFlags)
+      for (const [index, flag] of stdinFlags.entries()) stdinValues.set(flag, values[index])
+    }
+
     let card: FlowOptions['card']
     let cvv: string | undefined
     if (product === 'card') {
       if (flags.card !== undefined) card = {id: flags.card}
       else if (flags['pan-stdin'] || env === 'production') {
-        let pan = flags['pan-stdin'] ? normalizePan(lines.shift() ?? '') : ''
-        if (!flags['pan-stdin']) {
-          if (!this.canPrompt()) {
-            throw new InputError('On production the card number is needed: pipe it to --pan-stdin, or run in a terminal to be asked.', {flag: '--pan-stdin'})
-          }
-          const {askSecret} = await import('../output/prompts.js')
-          pan = normalizePan(await askSecret('Card number (hidden):', {validate: (v) => (luhnValid(normalizePan(v)) ? true : 'Not a valid card number.')}))
-        }
-        if (!pan) throw new InputError('--pan-stdin read no card number from stdin.', {flag: '--pan-stdin'})
+        const pan = normalizePan(
+          stdinValues.get('--pan-stdin') ??
+            (await this.requireValue('--pan-stdin', undefined, {
+              message: 'Card number (hidden):',
+              secret: true,
+              validate: (value) => (luhnValid(normalizePan(value)) ? true : 'not a valid card number'),
+            })),
+        )
         this.secrets.push(pan)
+        const production = env === 'production'
         card = {
           pan,
-          expiryMonth: await this.cardField('expiry-month', 'Expiry month (01-12):', env === 'production'),
-          expiryYear: await this.cardField('expiry-year', 'Expiry year (four digits):', env === 'production'),
-          holderName: await this.cardField('holder-name', 'Cardholder name:', env === 'production'),
+          expiryMonth: production ? await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12):'}) : flags['expiry-month'],
+          expiryYear: production ? await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits):'}) : flags['expiry-year'],
+          holderName: production ? await this.requireValue('--holder-name', flags['holder-name'], {message: 'Cardholder name:'}) : flags['holder-name'],
         }
       }
-      if (flags['cvv-stdin']) {
-        cvv = (lines.shift() ?? '').trim()
-        if (!/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
+      cvv = stdinValues.get('--cvv-stdin')
+      if (cvv !== undefined) {
         this.secrets.push(cvv)
+        if (!/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
       }
     }
 
@@ -192,14 +209,5 @@ ${EXIT_CODES_HELP}`
       signal: this.interruptSignal(),
       userAgent: `paytx/${this.config.version}`,
     }
-  }
-
-  /** A card detail: the flag, else on production a prompt (or an error without a terminal). */
-  private async cardField(flag: 'expiry-month' | 'expiry-year' | 'holder-name', question: string, required: boolean): Promise<string | undefined> {
-    const value = this.flags[flag]
-    if (value !== undefined || !required) return value
-    if (!this.canPrompt()) throw new InputError(`--${flag} is required for a card on production.`, {flag: `--${flag}`})
-    const {ask} = await import('../output/prompts.js')
-    return ask(question)
   }
 }
