@@ -10,6 +10,7 @@ import {createHash} from 'node:crypto'
 
 import {type SofortSender, type Transaction, type TransactionStatus, formatMinorUnits, isKnownStatus} from '../api/contract.js'
 import {escapeHtml, renderHtmlDocument} from '../output/html.js'
+import {STATUS_REASONS} from './lifecycle.js'
 import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from './outcomes.js'
 
 export interface ApprovalPageContext {
@@ -40,15 +41,6 @@ export const DUMMY_OUTCOME_CHOICES: Record<DummyOutcome, {label: string; explana
   FAILED: {label: 'Fail', explanation: 'FAILED with a processing error (final)', tone: 'failure'},
   ABANDONED: {label: 'Abandon', explanation: 'ABANDONED by the customer (final)', tone: 'failure'},
   UNKNOWN: {label: 'Unknown', explanation: 'UNKNOWN: a critical state that is not final', tone: 'open'},
-}
-
-/** The status_reason a payer's choice leaves on the transaction; successes carry none. */
-const STATUS_REASONS: Partial<Record<TransactionStatus, string>> = {
-  DECLINED: 'declined by the processor',
-  CANCELLED: 'cancelled by the customer',
-  FAILED: 'processing error',
-  ABANDONED: 'abandoned by the customer',
-  UNKNOWN: 'the status cannot be determined at present',
 }
 
 /** The holder shown in `sender` when the transaction does not name its customer. */
@@ -116,8 +108,8 @@ function decideCard(ctx: ApprovalPageContext, form: Record<string, string>): App
   }
   // Any other valid number approves, as on the earlier sandbox.
   const outcome = isKnownStatus(ctx.card.testOutcome) ? ctx.card.testOutcome : 'SETTLEMENT_COMPLETED'
-  const reason = STATUS_REASONS[outcome]
-  return complete(outcome, reason ? `${reason} (test card ending ${ctx.card.last4})` : undefined)
+  const failed = outcome === 'DECLINED' || outcome === 'FAILED'
+  return complete(outcome, failed ? `${STATUS_REASONS[outcome]} (test card ending ${ctx.card.last4})` : undefined)
 }
 
 function decideSofort(ctx: ApprovalPageContext, form: Record<string, string>): ApprovalDecision {
@@ -278,7 +270,8 @@ function describeValue(value: string): string {
 
 type Completion = Extract<ApprovalDecision, {kind: 'complete'}>
 
-function complete(outcome: TransactionStatus, statusReason: string | undefined = STATUS_REASONS[outcome]): Completion {
+/** Without a reason of its own, the state machine gives the status its usual one. */
+function complete(outcome: TransactionStatus, statusReason?: string): Completion {
   return statusReason ? {kind: 'complete', outcome, statusReason} : {kind: 'complete', outcome}
 }
 
