@@ -30,7 +30,7 @@ ${EXIT_CODES_HELP}`
   }
 
   static override flags = {
-    wait: Flags.boolean({summary: 'Poll until the status is conclusive; the exit code says how it ended.', default: false}),
+    wait: Flags.boolean({summary: 'Poll until the status is conclusive; the exit code says how it ended.'}),
     'wait-timeout': Flags.string({summary: 'With --wait: give up after this long, e.g. 90s, 10m.', default: '10m', dependsOn: ['wait']}),
     until: Flags.string({
       summary: 'With --wait: final (SETTLEMENT_REQUESTED counts as success) or settled (wait for SETTLEMENT_COMPLETED).',
