@@ -220,6 +220,10 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
       })
     } else if (url.pathname === webhookPath) {
       handleWebhook(req, res)
+    } else if (url.pathname === '/favicon.ico') {
+      // Browsers ask for it along with the landing page; not a stray redirect worth reporting.
+      req.resume()
+      res.writeHead(204).end()
     } else {
       req.resume()
       reject(req, res, 404, 'Not found.')

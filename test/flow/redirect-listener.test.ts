@@ -67,6 +67,7 @@ describe('redirect listener', () => {
     expect((await post(listener.redirectUrl, '{}')).status).toBe(405)
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(settled).toBe(false)
+    expect((await get(`${base.origin}/favicon.ico`)).status).toBe(204) // browsers ask; not counted
     expect(listener.rejected()).toHaveLength(6)
     expect(refused.join('\n')).not.toContain(base.pathname.split('/')[2]) // the token never lands in logs
     expect(refused[1]).toBe('404 /flow/wrong-token/redirect')
