@@ -12,7 +12,7 @@ export interface StepReporter extends FlowReporter {
 
 export interface StepReporterOptions {
   stream?: NodeJS.WriteStream
-  /** Default: stderr is a terminal, TERM is not dumb and CI is not set. */
+  /** Default: stderr is a terminal with a width, TERM is not dumb and CI is not set. */
   interactive?: boolean
   /** Values never to print (keys, a PAN). */
   secrets?: readonly string[]
@@ -23,7 +23,8 @@ type Spinner = import('ora').Ora
 export async function createStepReporter(options: StepReporterOptions = {}): Promise<StepReporter> {
   const stream = options.stream ?? process.stderr
   const secrets = options.secrets ?? []
-  const interactive = options.interactive ?? Boolean(stream.isTTY && process.env.TERM !== 'dumb' && !process.env.CI)
+  // A terminal that reports no width (some ptys) would make ora clear lines without end.
+  const interactive = options.interactive ?? Boolean(stream.isTTY && (stream.columns ?? 0) > 0 && process.env.TERM !== 'dumb' && !process.env.CI)
   const clean = (text: string) => scrubSecrets(text, secrets)
 
   if (!interactive) {
