@@ -68,6 +68,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.args = args as BaseArgs<T>
   }
 
+  /** A secret read by this command (PAN, CVV, key): scrubbed from every message and log from now on. */
+  protected addSecrets(...values: (string | undefined)[]): void {
+    const known = values.filter((value): value is string => Boolean(value))
+    this.secrets.push(...known)
+    for (const service of this.services) service.addSecrets(...known)
+  }
+
   /** Request timeout from --timeout, in milliseconds. */
   protected timeoutMs(): number {
     const raw = (this.flags as {timeout?: string}).timeout ?? '30'

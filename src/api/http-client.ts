@@ -131,9 +131,16 @@ export class HttpClient {
   private undici?: typeof import('undici')
   private dispatcher?: Dispatcher
   private ownsDispatcher = false
+  private readonly secrets: (string | undefined)[]
 
   constructor(options: HttpClientOptions = {}) {
     this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options}
+    this.secrets = [...(options.secrets ?? [])]
+  }
+
+  /** Values learnt after construction (a PAN typed at a prompt) to scrub from logs and errors. */
+  addSecrets(...values: (string | undefined)[]): void {
+    this.secrets.push(...values)
   }
 
   private async load(): Promise<{undici: typeof import('undici'); dispatcher: Dispatcher}> {
@@ -155,7 +162,7 @@ export class HttpClient {
   }
 
   private log(line: string): void {
-    if (this.options.log) this.options.log(scrubSecrets(line, this.options.secrets ?? []))
+    if (this.options.log) this.options.log(scrubSecrets(line, this.secrets))
   }
 
   private async sleep(ms: number): Promise<void> {
@@ -239,7 +246,7 @@ export class HttpClient {
       if (status >= 200 && status < 300) {
         if (!parsed) {
           throw new ResponseError(
-            `The service answered ${statusLine(status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(text), this.options.secrets ?? [])}`,
+            `The service answered ${statusLine(status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(text), this.secrets)}`,
             'Check that the profile’s base URL points at the service and not at another web server (`paytx profile show`).',
           )
         }
@@ -258,7 +265,7 @@ export class HttpClient {
       object?.details && typeof object.details === 'object' && !Array.isArray(object.details)
         ? (object.details as Record<string, string | string[]>)
         : undefined
-    const scrub = (s: string) => scrubSecrets(s, this.options.secrets ?? [])
+    const scrub = (s: string) => scrubSecrets(s, this.secrets)
     const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${
       serviceMessage ? `: ${scrub(serviceMessage)}` : ''
     }`
@@ -301,6 +308,6 @@ export class HttpClient {
     } else {
       hint = 'Check your network and the profile’s addresses (`paytx profile show`), then try again.'
     }
-    return new NetworkError(scrubSecrets(message, this.options.secrets ?? []), {hint, mayHaveReachedService, cause: error})
+    return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: error})
   }
 }

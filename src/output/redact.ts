@@ -45,13 +45,19 @@ export function redactHeaders(headers: Record<string, string>, secretHeaderNames
 }
 
 /**
- * The last safety net: replaces every occurrence of a known secret (keys, PANs) in free text,
- * such as a service's error message that echoes a field back.
+ * The last safety net: replaces every occurrence of a known secret (keys, PANs, CVVs) in free
+ * text, such as a service's error message that echoes a field back.
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text
   for (const secret of secrets) {
-    if (!secret || secret.length < 6) continue
+    if (!secret) continue
+    if (/^\d{3,4}$/.test(secret)) {
+      // A CVV: only as a number of its own, so that longer numbers around it survive.
+      out = out.replace(new RegExp(`(?<!\\d)${secret}(?!\\d)`, 'g'), '***')
+      continue
+    }
+    if (secret.length < 6) continue
     const replacement = /^\d+$/.test(secret) ? maskPan(secret) : redactKey(secret)
     out = out.split(secret).join(replacement)
   }
