@@ -3,6 +3,7 @@
  * and error messages. Keys show at most their first and last four characters, a PAN its last
  * four digits, a CVV nothing at all.
  */
+import {luhnValid} from '../api/contract.js'
 
 /** An API or proxy key as `abcd…wxyz`; short keys show nothing of themselves. */
 export function redactKey(key: string | undefined): string {
@@ -19,6 +20,11 @@ export function maskPan(pan: string): string {
 const PAN_KEYS = /^(pan|card_number|cardnumber|number)$/i
 const CVV_KEYS = /(cvv|cvc|cvn|security_code)/i
 const KEY_KEYS = /(api[_-]?key|proxy[_-]?key|secret|password|authorization)/i
+
+/** Masks anything in free text shaped like a card number (12-19 digits, spaces or dashes allowed, Luhn-valid). */
+export function maskCardNumbers(text: string): string {
+  return text.replace(/(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g, (match) => (luhnValid(match.replace(/\D/g, '')) ? maskPan(match) : match))
+}
 
 /** A deep copy of a JSON value with PANs, CVVs and keys redacted by field name. */
 export function redactBody(value: unknown): unknown {
