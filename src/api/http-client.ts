@@ -7,6 +7,7 @@
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from './errors.js'
+import {type UndiciParts, loadUndici} from './undici-parts.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../output/redact.js'
 
 export type HttpMethod = 'GET' | 'POST'
@@ -128,7 +129,7 @@ function bodySnippet(text: string): string {
 export class HttpClient {
   private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs'>> &
     HttpClientOptions
-  private undici?: typeof import('undici')
+  private undici?: UndiciParts
   private dispatcher?: Dispatcher
   private ownsDispatcher = false
   private readonly secrets: (string | undefined)[]
@@ -143,13 +144,13 @@ export class HttpClient {
     this.secrets.push(...values)
   }
 
-  private async load(): Promise<{undici: typeof import('undici'); dispatcher: Dispatcher}> {
-    if (!this.undici) this.undici = await import('undici')
+  private async load(): Promise<{undici: UndiciParts; dispatcher: Dispatcher}> {
+    if (!this.undici) this.undici = await loadUndici()
     if (!this.dispatcher) {
       if (this.options.dispatcher) {
         this.dispatcher = this.options.dispatcher
       } else {
-        this.dispatcher = new this.undici.Agent({connect: {timeout: this.options.connectTimeoutMs}, keepAliveTimeout: 4000})
+        this.dispatcher = this.undici.createAgent({connectTimeoutMs: this.options.connectTimeoutMs})
         this.ownsDispatcher = true
       }
     }
@@ -198,11 +199,13 @@ export class HttpClient {
       let responseHeaders: Record<string, string | string[] | undefined>
       let text: string
       try {
-        const response = await undici.request(req.url, {
+        const target = new URL(req.url)
+        const response = await undici.request(dispatcher, {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
           method: req.method,
           headers,
           body: payload,
-          dispatcher,
           signal: controller.signal,
         })
         status = response.statusCode
