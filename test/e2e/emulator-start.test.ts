@@ -31,6 +31,7 @@ describe('paytx emulator start', () => {
   it('prints its addresses, profile and keys, serves, logs each request, and exits 130 on Ctrl-C', async () => {
     const emulator = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0'])
     const [, url] = await emulator.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await emulator.waitFor(/^ {2}State .*\n/m)
     const output = emulator.stdout()
     expect(url).not.toMatch(/:0$/)
     expect(output).toContain(`Card proxy       ${url}/h2h  (proxy id ${EMULATOR_DEFAULTS.proxyId})`)
@@ -94,6 +95,7 @@ describe('paytx emulator start', () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'state.json')
     const first = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
     const [, url] = await first.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await first.waitFor(/^ {2}State .*\n/m)
     expect(first.stdout()).toContain(`State            ${stateFile}`)
     const transaction = await startDummy(url, (await createCustomer(url)).id)
     expect((await first.stop()).code).toBe(130)
