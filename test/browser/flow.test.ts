@@ -16,7 +16,8 @@ let tab: BrowserPage | undefined
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
 
 beforeAll(async () => {
-  emulator = await startEmulator({port: 0, settleAfterMs: 150, pendingForMs: 150, webhookBackoffMs: 20})
+  // Settlement far off, so the page and the verdict show SETTLEMENT_REQUESTED however slow the machine.
+  emulator = await startEmulator({port: 0, settleAfterMs: 120_000, webhookBackoffMs: 20})
   browser = await launchBrowser()
 })
 afterAll(async () => {

@@ -131,7 +131,10 @@ describe('paytx flow --approve against the emulator', () => {
     })
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toContain(`Started the emulator in this process at ${base}`)
-    expect(parseJsonOutput(result)).toMatchObject({exitCode: 0, success: true, status: 'SETTLEMENT_REQUESTED', redirect: {received: true}})
+    const summary = parseJsonOutput(result)
+    expect(summary).toMatchObject({exitCode: 0, success: true, redirect: {received: true}})
+    // The embedded emulator settles after its default 3 s; a slow machine may see that already.
+    expect(['SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED']).toContain(summary.status)
     // ... and stops it when the flow ends.
     await expect(fetch(`${base}/v1/transaction/x`)).rejects.toThrow()
   })

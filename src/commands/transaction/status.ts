@@ -31,11 +31,11 @@ ${EXIT_CODES_HELP}`
 
   static override flags = {
     wait: Flags.boolean({summary: 'Poll until the status is conclusive; the exit code says how it ended.'}),
-    'wait-timeout': Flags.string({summary: 'With --wait: give up after this long, e.g. 90s, 10m.', default: '10m', dependsOn: ['wait']}),
+    // No defaults here: oclif counts a defaulted flag as given, which would trip dependsOn.
+    'wait-timeout': Flags.string({summary: 'With --wait: give up after this long, e.g. 90s, 10m (default 10m).', dependsOn: ['wait']}),
     until: Flags.string({
-      summary: 'With --wait: final (SETTLEMENT_REQUESTED counts as success) or settled (wait for SETTLEMENT_COMPLETED).',
+      summary: 'With --wait: final (default; SETTLEMENT_REQUESTED counts as success) or settled (wait for SETTLEMENT_COMPLETED).',
       options: ['final', 'settled'],
-      default: 'final',
       dependsOn: ['wait'],
     }),
   }
@@ -49,7 +49,7 @@ ${EXIT_CODES_HELP}`
     }
 
     const {parseDuration} = await import('../../input/duration.js')
-    const timeoutMs = parseDuration(this.flags['wait-timeout'], '--wait-timeout')
+    const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
     const untilSettled = this.flags.until === 'settled'
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
     const {formatDuration} = await import('../../output/duration.js')
