@@ -5,9 +5,8 @@ import {InputError} from '../api/errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {APPROVAL_OUTCOMES} from '../emulator/outcomes.js'
 import type {FlowOptions, FlowResult} from '../flow/run-flow.js'
-import {parseAmount} from '../input/amount.js'
-import {checkDescriptor} from '../input/descriptor.js'
 import {parseDuration} from '../input/duration.js'
+import {parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
@@ -82,9 +81,8 @@ ${EXIT_CODES_HELP}`
     const profile = this.profile()
     const product = flags.product as Product
     const options = await this.flowOptions(product)
-    this.fieldFlags = {amount: '--amount', dynamic_descriptor: '--descriptor', merchant_reference: '--merchant-reference', 'details.card_cvv': '--cvv-stdin'}
-
-    const {runFlow, validateFlowOptions} = await import('../flow/run-flow.js')
+    const {FLOW_FIELD_FLAGS, runFlow, validateFlowOptions} = await import('../flow/run-flow.js')
+    this.fieldFlags = FLOW_FIELD_FLAGS
     await validateFlowOptions(profile, options)
     await this.confirmProduction('run a payment flow (create a customer, card and transaction)', flags.yes)
 
@@ -112,15 +110,15 @@ ${EXIT_CODES_HELP}`
     const {flags} = this
     const profile = this.profile()
     const env = profile.profile.env
-    const amount = parseAmount(flags.amount)
+    const amount = parseMinorUnits(flags.amount)
     const waitTimeoutMs = parseDuration(flags['wait-timeout'], '--wait-timeout')
     this.timeoutMs()
 
-    let descriptor: string | undefined
-    if (flags.descriptor !== undefined) {
-      const checked = checkDescriptor(product, flags.descriptor)
-      descriptor = checked.value
-      for (const warning of checked.warnings) this.warnUser(warning)
+    let descriptor = flags.descriptor
+    if (descriptor !== undefined && product === 'sofort') {
+      const prepared = prepareSofortDescriptor(descriptor)
+      descriptor = prepared.value
+      for (const note of prepared.notes) this.note(note)
     }
 
     if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) {

@@ -7,8 +7,6 @@
  * the redirect: success and failure reach the same address (spec). Knows nothing of oclif; the
  * `flow` command and the smoke runner both call `runFlow`.
  */
-import {randomBytes} from 'node:crypto'
-
 import {
   type CheckoutSuccess,
   type CustomerRequest,
@@ -133,15 +131,15 @@ function line(label: string, value: string): string {
   return `${label.padEnd(Math.max(LABEL_WIDTH, label.length + 2))}${value}`
 }
 
-/** Request fields a flow option sets, so a validation problem names the flag. */
-const FIELD_FLAGS: Record<string, string> = {
+/** Request fields a flow option sets, so a validation problem (local or the service's) names the flag. */
+export const FLOW_FIELD_FLAGS: Record<string, string> = {
   amount: '--amount',
+  customer: '--customer',
+  card: '--card',
   dynamic_descriptor: '--descriptor',
   merchant_reference: '--merchant-reference',
   'details.card_cvv': '--cvv-stdin',
   webhook_transaction_update: '--webhook-url',
-  customer_ip: 'customer_ip',
-  user_agent: 'user_agent',
 }
 
 const CARD_FIELD_FLAGS: Record<string, string> = {
@@ -206,7 +204,7 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
   }
   const issues = validateTransactionStartRequest(startRequest(profile, options, {customer: 'customer', card: 'card', redirectUrl: 'http://127.0.0.1/', webhookUrl: undefined}))
   if (issues.length > 0) {
-    throw new InputErrors(issues.map((issue) => ({flag: FIELD_FLAGS[issue.path] ?? issue.path, message: issue.message})))
+    throw new InputErrors(issues.map((issue) => ({flag: FLOW_FIELD_FLAGS[issue.path] ?? issue.path, message: issue.message})))
   }
 }
 
@@ -256,10 +254,6 @@ function startRequest(
       ...((options.extraFields?.details as Record<string, unknown> | undefined) ?? {}),
     },
   }
-}
-
-export function generateMerchantReference(): string {
-  return `paytx-flow-${randomBytes(6).toString('hex')}`
 }
 
 function abortReason(signal: AbortSignal | undefined, transactionId: string | undefined): InterruptedError {
@@ -399,7 +393,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
       reporter.info(`Webhooks go to ${activeListener.webhookUrl}, which a remote service cannot reach; use --webhook-url with a tunnel of your own.`)
     }
     const request = startRequest(profile, options, {customer: customerId, card: cardId, redirectUrl: activeListener.redirectUrl, webhookUrl})
-    request.merchant_reference = options.merchantReference ?? generateMerchantReference()
+    request.merchant_reference = options.merchantReference ?? (await import('../input/transaction-request.js')).generateMerchantReference()
     const started = await step('transaction', 'starting the transaction', () => service.startTransaction(request), (tx) =>
       line('transaction started', `${readId(tx) ?? '(no id)'}  ${tx.status}`),
     )
@@ -431,7 +425,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
       // Requested like a browser following the 303, so the listener's own path is exercised.
       delivery = followRedirect(location, {timeoutMs: 30_000, signal}).catch((error: Error) => error)
     } else if (options.openBrowser) {
-      const open = deps.openUrl ?? (async (url: string) => (await import('./open-browser.js')).openInBrowser(url))
+      const open = deps.openUrl ?? (async (url: string) => (await import('../output/browser.js')).openInBrowser(url))
       reporter.start('approval', 'opening the approval page')
       try {
         await abortable(open(approvalUrl), signal)

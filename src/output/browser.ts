@@ -5,10 +5,36 @@
  */
 import {spawn} from 'node:child_process'
 
+/** Splits a command line on whitespace, honouring single and double quotes (a path with spaces). */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = []
+  let current = ''
+  let quote: '"' | "'" | undefined
+  let inWord = false
+  for (const ch of line) {
+    if (quote) {
+      if (ch === quote) quote = undefined
+      else current += ch
+    } else if (ch === '"' || ch === "'") {
+      quote = ch
+      inWord = true
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current)
+      current = ''
+      inWord = false
+    } else {
+      current += ch
+      inWord = true
+    }
+  }
+  if (inWord) words.push(current)
+  return words
+}
+
 export async function openInBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const browser = env.BROWSER?.split(':')[0]?.trim()
   if (browser) {
-    const words = browser.split(/\s+/)
+    const words = splitCommandLine(browser)
     const args = words.slice(1).map((word) => word.replaceAll('%s', url))
     if (!browser.includes('%s')) args.push(url)
     await new Promise<void>((resolve, reject) => {

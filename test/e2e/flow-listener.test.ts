@@ -153,7 +153,7 @@ if (!text.includes('Payment finished')) process.exit(1)
 
   it('says so and keeps waiting when BROWSER cannot be started', async () => {
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--json'], {env: {...env(), BROWSER: '/nonexistent/browser'}, timeoutMs: 40_000})
-    const [, approvalUrl] = await cli.waitForStderr(/✖ approval page +(http:\S+) +\(could not start the browser/)
+    const [, approvalUrl] = await cli.waitForStderr(/✖ approval page +(http:\S+) +\(could not run BROWSER=/)
     const location = await submitApproval(approvalUrl, {outcome: 'SETTLEMENT_REQUESTED'})
     await fetch(location)
     const result = await cli.done
