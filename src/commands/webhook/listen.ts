@@ -33,27 +33,11 @@ function httpUrl(text: string): URL | undefined {
 
 export default class WebhookListen extends BaseCommand<typeof WebhookListen> {
   static override summary = 'Receive transaction webhooks locally: print, save, re-fetch from the service, forward.'
-  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at
-/webhooks?key=<token>. The token is generated for each run unless --token gives one, so that
-only whoever you gave the URL to can post; requests without it are answered 404 and counted.
-Give the printed URL to the service as webhook_transaction_update (on the payment profile or in
-\`transaction start --webhook-url\`). The emulator reaches it directly; the real service needs a
-public HTTPS address, so run a tunnel of your own to this port and give the service the
-tunnel's address with the same path and key.
+  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
 
-Each webhook is answered 200 at once and printed as one line: time, type, transaction id and
-status; with --json, one NDJSON object per webhook on stdout, after a "ready" object that says
-when to start sending and before a "stopped" object with the counts. Webhooks repeating a
-(transaction id, status) already seen are marked as duplicates. A body that is not JSON is
-answered 400 and still recorded and printed; a body over --max-body is answered 413; any
-method but POST 405.
+Each webhook is answered 200 at once and printed as one line: time, type, transaction id and status; with --json, one NDJSON object per webhook on stdout, after a "ready" object that says when to start sending and before a "stopped" object with the counts. Webhooks repeating a (transaction id, status) already seen are marked as duplicates. A body that is not JSON is answered 400 and still recorded and printed; a body over --max-body is answered 413; any method but POST 405.
 
---save appends every webhook (headers, with credentials redacted, and body) to a file as NDJSON
-before answering it, so a webhook acknowledged with 200 is in the file even after Ctrl-C.
---fetch reads each transaction from the service with the profile's key and shows the status the
-service reports, the one to trust, beside the webhook's own when they differ. --forward-to
-passes each webhook on to your own endpoint (body and headers as received, once, never retried)
-and shows its answer.
+--save appends every webhook (headers, with credentials redacted, and body) to a file as NDJSON before answering it, so a webhook acknowledged with 200 is in the file even after Ctrl-C. --fetch reads each transaction from the service with the profile's key and shows the status the service reports, the one to trust, beside the webhook's own when they differ. --forward-to passes each webhook on to your own endpoint (body and headers as received, once, never retried) and shows its answer.
 
 Ctrl-C (or SIGTERM) stops it: the file is closed, the counts are shown on stderr, exit 130.
 

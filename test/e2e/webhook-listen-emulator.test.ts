@@ -1,0 +1,91 @@
+import {mkdtempSync, readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
+import {type BackgroundCli, startCli} from '../helpers/background-cli.js'
+import {CUSTOMER_BODY} from '../helpers/fixtures.js'
+
+const running: BackgroundCli[] = []
+const emulators: RunningEmulator[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
+  await Promise.all(emulators.splice(0).map((emulator) => emulator.close()))
+})
+
+async function listen(args: string[], env: Record<string, string> = {}): Promise<{cli: BackgroundCli; url: string}> {
+  const cli = startCli(['webhook', 'listen', '--port', '0', ...args], {env})
+  running.push(cli)
+  await cli.waitFor('stderr', /Ready\. Press Ctrl-C to stop\./)
+  return {cli, url: /Listening for webhooks at (\S+)/.exec(cli.stderr())![1]}
+}
+
+/** Creates a customer, starts a dummy transaction and completes its approval page with an outcome, as a browser's form post would. */
+async function payDummy(emulator: RunningEmulator, outcome: string, webhookUrl?: string): Promise<string> {
+  const api = async (path: string, body: unknown) => {
+    const response = await fetch(`${emulator.url}${path}`, {
+      method: 'POST',
+      headers: {[emulator.apiKeyHeader]: emulator.apiKey, 'content-type': 'application/json'},
+      body: JSON.stringify(body),
+    })
+    expect(response.status).toBe(200)
+    return (await response.json()) as any
+  }
+  const customer = await api('/v1/customer', CUSTOMER_BODY)
+  const tx = await api('/v1/transaction/start', {
+    payment_product: 'dummy',
+    amount: 1499,
+    customer: customer.id,
+    details: {redirect_url: 'http://127.0.0.1:9/done'},
+    ...(webhookUrl ? {webhook_transaction_update: webhookUrl} : {}),
+  })
+  const approval = await fetch(tx.details.approval_url, {method: 'POST', body: new URLSearchParams({outcome}), redirect: 'manual'})
+  expect(approval.status).toBeGreaterThanOrEqual(300)
+  expect(approval.status).toBeLessThan(400)
+  return tx.id
+}
+
+describe('webhook listen, fed by the emulator', () => {
+  it('receives every status change of a transaction from the payment profile’s webhook address, in order, and saves them', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'paytx-webhooks-')), 'emulator.ndjson')
+    const {cli, url} = await listen(['--save', file])
+    const emulator = await startEmulator({port: 0, webhookUrl: url, settleAfterMs: 0})
+    emulators.push(emulator)
+
+    const id = await payDummy(emulator, 'SETTLEMENT_COMPLETED')
+    await cli.waitFor('stdout', /SETTLEMENT_COMPLETED$/m)
+    const result = await cli.stop()
+    expect(result.code).toBe(130)
+
+    const lines = result.stdout.trim().split('\n')
+    expect(lines.map((line) => line.split('  ').slice(1))).toEqual([
+      ['transaction', id, 'INITIATED'],
+      ['transaction', id, 'IN_PROGRESS'],
+      ['transaction', id, 'SETTLEMENT_REQUESTED'],
+      ['transaction', id, 'SETTLEMENT_COMPLETED'],
+    ])
+    const saved = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    expect(saved.map((record) => record.body.status)).toEqual(['INITIATED', 'IN_PROGRESS', 'SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED'])
+    expect(saved.every((record) => record.body.type === 'transaction' && record.body.id === id && record.answered === 200)).toBe(true)
+    expect(result.stderr).toContain('Stopped. 4 webhooks received (0 duplicates), 0 malformed, 0 rejected.')
+  })
+
+  it('--fetch reads each transaction back from the emulator; a declined payment ends DECLINED', async () => {
+    const emulator = await startEmulator({port: 0, settleAfterMs: 0})
+    emulators.push(emulator)
+    const {cli, url} = await listen(['--fetch'], {PAYTX_BASE_URL: emulator.url, PAYTX_API_KEY: emulator.apiKey})
+
+    const id = await payDummy(emulator, 'DECLINED', url)
+    // The service may already be DECLINED when the first webhooks are read back: wait for all three.
+    await cli.waitFor('stdout', (text) => text.trim().split('\n').length === 3)
+    const result = await cli.stop()
+    expect(result.code).toBe(130)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines.every((line) => line.includes(`  transaction  ${id}  `) && line.includes('(service'))).toBe(true)
+    expect(lines[2]).toMatch(/  DECLINED \(service\)$/)
+    expect(result.stdout + result.stderr).not.toContain(emulator.apiKey)
+  })
+})
