@@ -5,17 +5,17 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {type BackgroundCli, startCli} from '../helpers/background-cli.js'
+import {type RunningCli, startCli} from '../helpers/cli.js'
 import {CUSTOMER_BODY} from '../helpers/fixtures.js'
 
-const running: BackgroundCli[] = []
+const running: RunningCli[] = []
 const emulators: RunningEmulator[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
   await Promise.all(emulators.splice(0).map((emulator) => emulator.close()))
 })
 
-async function listen(args: string[], env: Record<string, string> = {}): Promise<{cli: BackgroundCli; url: string}> {
+async function listen(args: string[], env: Record<string, string> = {}): Promise<{cli: RunningCli; url: string}> {
   const cli = startCli(['webhook', 'listen', '--port', '0', ...args], {env})
   running.push(cli)
   await cli.waitFor('stderr', /Ready\. Press Ctrl-C to stop\./)

@@ -6,8 +6,7 @@ import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {type BackgroundCli, startCli} from '../helpers/background-cli.js'
-import {runCli} from '../helpers/cli.js'
+import {type RunningCli, runCli, startCli} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 
 const API_KEY = 'sk_test_webhook_listen_4f9a8b7c6d5e'
@@ -15,11 +14,11 @@ const TX = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
 const OTHER_AUTH = 'Bearer someone-elses-secret-credential-77'
 
 interface Listening {
-  cli: BackgroundCli
+  cli: RunningCli
   url: string
 }
 
-const running: BackgroundCli[] = []
+const running: RunningCli[] = []
 const servers: RecordingServer[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
@@ -44,7 +43,7 @@ async function listen(args: string[], env: Record<string, string> = {}): Promise
 }
 
 /** NDJSON lines printed so far. */
-function events(cli: BackgroundCli): any[] {
+function events(cli: RunningCli): any[] {
   return cli
     .stdout()
     .split('\n')
@@ -52,7 +51,7 @@ function events(cli: BackgroundCli): any[] {
     .map((line) => JSON.parse(line))
 }
 
-function webhookEvents(cli: BackgroundCli): any[] {
+function webhookEvents(cli: RunningCli): any[] {
   return events(cli).filter((event) => event.event === 'webhook' || event.event === 'malformed')
 }
 
