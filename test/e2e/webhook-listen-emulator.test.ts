@@ -5,8 +5,9 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
+import {approvalFormFields} from '../../src/emulator/outcomes.js'
 import {type RunningCli, startCli} from '../helpers/cli.js'
-import {CUSTOMER_BODY} from '../helpers/fixtures.js'
+import {emulatorApi} from '../helpers/emulator-api.js'
 
 const running: RunningCli[] = []
 const emulators: RunningEmulator[] = []
@@ -22,29 +23,13 @@ async function listen(args: string[], env: Record<string, string> = {}): Promise
   return {cli, url: /Listening for webhooks at (\S+)/.exec(cli.stderr())![1]}
 }
 
-/** Creates a customer, starts a dummy transaction and completes its approval page with an outcome, as a browser's form post would. */
+/** Starts a dummy transaction and completes its approval page with an outcome, as a script posting the form would. */
 async function payDummy(emulator: RunningEmulator, outcome: string, webhookUrl?: string): Promise<string> {
-  const api = async (path: string, body: unknown) => {
-    const response = await fetch(`${emulator.url}${path}`, {
-      method: 'POST',
-      headers: {[emulator.apiKeyHeader]: emulator.apiKey, 'content-type': 'application/json'},
-      body: JSON.stringify(body),
-    })
-    expect(response.status).toBe(200)
-    return (await response.json()) as any
-  }
-  const customer = await api('/v1/customer', CUSTOMER_BODY)
-  const tx = await api('/v1/transaction/start', {
-    payment_product: 'dummy',
-    amount: 1499,
-    customer: customer.id,
-    details: {redirect_url: 'http://127.0.0.1:9/done'},
-    ...(webhookUrl ? {webhook_transaction_update: webhookUrl} : {}),
-  })
-  const approval = await fetch(tx.details.approval_url, {method: 'POST', body: new URLSearchParams({outcome}), redirect: 'manual'})
-  expect(approval.status).toBeGreaterThanOrEqual(300)
-  expect(approval.status).toBeLessThan(400)
-  return tx.id
+  const api = emulatorApi(emulator)
+  const {transaction} = await api.startPayment('dummy', {extra: webhookUrl ? {webhook_transaction_update: webhookUrl} : {}})
+  const approval = await api.approve(transaction.details.approval_url, approvalFormFields('dummy', outcome)!)
+  expect(approval.status).toBe(303)
+  return transaction.id
 }
 
 describe('webhook listen, fed by the emulator', () => {
