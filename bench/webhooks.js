@@ -8,7 +8,7 @@
 // in the saved file; the listener's resident memory after 100,000 webhooks under 150 MB.
 import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, openSync, readFileSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {availableParallelism, tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -117,6 +117,20 @@ async function load(url, {seconds, amount, acked}) {
   return {rps: result.requests.average, ok: result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, p99: result.latency.p99}
 }
 
+/** CPU time (user + system) the process has used, in seconds: a cost per request that other load on the machine barely moves. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** A measured round, with the server's CPU time per answered request. */
+async function measureRound(server, acked) {
+  const before = cpuSeconds(server.child.pid)
+  const result = await load(server.url, {seconds: ROUND_SECONDS, acked})
+  return {...result, cpuUs: ((cpuSeconds(server.child.pid) - before) * 1e6) / Math.max(1, result.ok)}
+}
+
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
@@ -135,8 +149,8 @@ await load(listener.url, {seconds: 2, acked})
 const bareRuns = []
 const listenerRuns = []
 for (let round = 0; round < ROUNDS; round++) {
-  bareRuns.push(await load(bare.url, {seconds: ROUND_SECONDS}))
-  listenerRuns.push(await load(listener.url, {seconds: ROUND_SECONDS, acked}))
+  bareRuns.push(await measureRound(bare))
+  listenerRuns.push(await measureRound(listener, acked))
 }
 if (acked.size < MEMORY_AFTER) await load(listener.url, {amount: MEMORY_AFTER - acked.size, acked})
 const memory = rssMb(listener.child.pid)
@@ -158,19 +172,26 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const bareRps = median(bareRuns.map((run) => run.rps))
 const listenerRps = median(listenerRuns.map((run) => run.rps))
 const ratio = median(listenerRuns.map((run, round) => run.rps / bareRuns[round].rps))
+const bareCpu = median(bareRuns.map((run) => run.cpuUs))
+const listenerCpu = median(listenerRuns.map((run) => run.cpuUs))
+const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const fmt = (n) => Math.round(n).toLocaleString('en')
 
 console.log(`load: autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s each, unique transaction ids`)
 for (let round = 0; round < ROUNDS; round++) {
   const [b, l] = [bareRuns[round], listenerRuns[round]]
   console.log(
-    `  round ${round + 1}: bare ${fmt(b.rps)} req/s (p99 ${b.p99} ms), listener ${fmt(l.rps)} req/s ` +
-      `(p99 ${l.p99} ms, non-2xx ${l.non2xx}, errors ${l.errors}), ratio ${(l.rps / b.rps).toFixed(2)}x`,
+    `  round ${round + 1}: bare ${fmt(b.rps)} req/s (p99 ${b.p99} ms, ${b.cpuUs.toFixed(0)} µs CPU/req), listener ${fmt(l.rps)} req/s ` +
+      `(p99 ${l.p99} ms, ${l.cpuUs.toFixed(0)} µs CPU/req, non-2xx ${l.non2xx}, errors ${l.errors}), ratio ${(l.rps / b.rps).toFixed(2)}x`,
   )
 }
 console.log(`bare node:http server            ${fmt(bareRps)} req/s (median round)`)
 console.log(`webhook listen --save --json     ${fmt(listenerRps)} req/s (median round)`)
 console.log(`throughput ratio                 ${ratio.toFixed(2)}x, median of the rounds (target >= ${TARGET_RATIO}x)`)
+console.log(
+  `server CPU per request            bare ${bareCpu.toFixed(0)} µs, listener ${listenerCpu.toFixed(0)} µs: ` +
+    `${(bareCpu / listenerCpu).toFixed(2)}x the bare server's work rate (load average ${loadAverage} on ${availableParallelism()} CPUs)`,
+)
 console.log(`webhooks answered 2xx            ${fmt(acked.size)}; saved lines ${fmt(saved.length)}; missing from the file ${missing.length} (target 0)`)
 console.log(`webhook events on stdout         ${fmt(printedWebhooks)}; last event ${stopped?.event}; exit code on SIGINT ${exitCode}`)
 console.log(`whole run                        ${((performance.now() - started) / 1000).toFixed(0)} s`)
