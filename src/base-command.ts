@@ -112,6 +112,28 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return Boolean(process.stdin.isTTY && process.stderr.isTTY) && !(this.flags as {'no-input'?: boolean})['no-input']
   }
 
+  /**
+   * A value the command cannot do without: the flag's value when given, else asked on a terminal,
+   * else an input error naming the flag (nothing has been sent at this point).
+   */
+  protected async requireValue(
+    flag: string,
+    value: string | undefined,
+    ask: {message: string; secret?: boolean; validate?: (value: string) => true | string; allowed?: string},
+  ): Promise<string> {
+    if (value !== undefined && value !== '') return value
+    if (!this.canPrompt()) {
+      throw new InputError(`${flag} is required${ask.allowed ? ` (${ask.allowed})` : ''}.`, {
+        flag,
+        hint: 'Pass it as a flag; paytx asks for missing values only in a terminal and without --no-input.',
+      })
+    }
+    const prompts = await import('./output/prompts.js')
+    const validate = (answer: string) => (answer.trim() === '' ? `${flag} is required` : (ask.validate?.(answer.trim()) ?? true))
+    const answer = ask.secret ? await prompts.askSecret(ask.message, {validate}) : await prompts.ask(ask.message, {validate})
+    return answer.trim()
+  }
+
   /** Human output goes to stdout only when --json is off. */
   protected print(text: string): void {
     if (!this.jsonEnabled()) process.stdout.write(`${text}\n`)

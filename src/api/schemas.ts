@@ -54,6 +54,11 @@ const customerFormatChecks: Partial<Record<string, (value: string) => string | u
   email_address: (v) => (EMAIL_PATTERN.test(v) ? undefined : 'must be an e-mail address such as jane@example.com'),
 }
 
+/** The format problem of one customer field's value, for checking a prompt's answer as it is typed. */
+export function customerFieldProblem(field: string, value: string): string | undefined {
+  return customerFormatChecks[field]?.(value)
+}
+
 export interface CustomerValidationOptions {
   /** Check only that fields are strings and required ones present; skip value formats. */
   skipFormats?: boolean

@@ -2,7 +2,10 @@
  * Human renderings of transactions and status checks. Commands return the service's objects;
  * these only draw them.
  */
+import {table} from './table.js'
 import {type CheckoutSuccess, type Transaction, formatMinorUnits, isFinalStatus, isSuccessStatus, readId} from '../api/contract.js'
+
+export {table} from './table.js'
 
 export function describeStatus(status: string): string {
   const final = isFinalStatus(status)
@@ -14,13 +17,6 @@ export function describeStatus(status: string): string {
 export function formatAmount(amount: string | number | undefined): string {
   if (amount === undefined || amount === '') return '(none)'
   return `${amount} minor units (${formatMinorUnits(amount)})`
-}
-
-/** Aligned `label  value` lines; empty values are left out. */
-export function table(rows: [string, string | undefined][]): string {
-  const shown = rows.filter(([, value]) => value !== undefined && value !== '')
-  const width = Math.max(...shown.map(([label]) => label.length))
-  return shown.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')
 }
 
 export function renderTransaction(tx: Transaction): string {

@@ -30,10 +30,13 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'paytx-test-'))
 }
 
-/** An environment without the caller's PAYTX_* variables, so tests never touch a real profile. */
+/**
+ * An environment without the caller's PAYTX_* variables, so tests never touch a real profile, and
+ * without vitest's NODE_ENV=test, which would put oclif in development mode (not what users run).
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}, configDir?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && key !== 'BROWSER' && key !== 'DEBUG') env[key] = value
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && !['BROWSER', 'DEBUG', 'NODE_ENV'].includes(key)) env[key] = value
   env.PAYTX_CONFIG_DIR = configDir ?? tempConfigDir()
   env.NO_COLOR = '1'
   for (const [key, value] of Object.entries(extra)) {

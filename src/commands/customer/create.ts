@@ -1,0 +1,107 @@
+import {Flags} from '@oclif/core'
+
+import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type Customer, type CustomerRequestField} from '../../api/contract.js'
+import {InputErrors} from '../../api/errors.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {
+  CUSTOMER_FIELD_FLAGS,
+  asCustomerRequest,
+  customerIssuesToProblems,
+  draftCustomerRequest,
+  missingRequiredCustomerFields,
+  unknownCustomerKeys,
+} from '../../input/customer-request.js'
+import {renderCustomer} from '../../output/customer.js'
+
+const FIELD_HELP: Record<CustomerRequestField, string> = {
+  title: `Salutation: ${CUSTOMER_TITLES.join(' or ')}.`,
+  gender: `${CUSTOMER_GENDERS.join(' or ')}.`,
+  initials: 'Initials, e.g. "J.".',
+  first_name: 'First name.',
+  last_name: 'Last name.',
+  date_of_birth: 'Date of birth, YYYY-MM-DD.',
+  street_address: 'Street.',
+  house_number: 'House number.',
+  city: 'City.',
+  region: 'Region or province.',
+  postal_code: 'Postal code, e.g. "1234 AB".',
+  country_code: 'Two-letter country code, e.g. NL.',
+  phone_number: 'Phone number in E.164 with a leading +, e.g. +31612345678.',
+  email_address: 'E-mail address.',
+  organisation: 'Organisation UUID (default: the profile’s).',
+}
+
+const fieldFlags = Object.fromEntries(
+  CUSTOMER_REQUEST_FIELDS.map((field) => [CUSTOMER_FIELD_FLAGS[field].slice(2), Flags.string({summary: FIELD_HELP[field], helpGroup: 'CUSTOMER'})]),
+) as Record<string, ReturnType<typeof Flags.string>>
+
+export default class CustomerCreate extends BaseCommand<typeof CustomerCreate> {
+  static override summary = 'Create a customer (POST /v1/customer).'
+  static override description = `Each of the 15 customer fields has a flag named as the field in kebab case. --data reads the
+fields from a JSON file (or stdin with "-"); flags override the file. In a terminal, missing
+required fields are asked; without one (or with --no-input) a missing field is an error naming
+its flag. Values are checked before anything is sent; --force skips those checks for values the
+service may accept that paytx does not know.
+
+${EXIT_CODES_HELP}`
+
+  static override examples = [
+    '<%= config.bin %> customer create --title ms --first-name Jane --last-name Doe --email-address jane@example.com --phone-number +31612345678 --street-address Damrak --house-number 1 --postal-code "1012 LG" --city Amsterdam --country-code NL',
+    '<%= config.bin %> customer create --data customer.json --email-address other@example.com --json',
+    'cat customer.json | <%= config.bin %> customer create --data - --profile production --yes',
+  ]
+
+  static override flags = {
+    ...fieldFlags,
+    data: Flags.string({summary: 'JSON file with customer fields (snake_case), or "-" for stdin. Flags override it.'}),
+    force: Flags.boolean({summary: 'Skip the local checks of formats and required fields; send the values as given.', default: false}),
+    yes: Flags.boolean({char: 'y', summary: 'Confirm creating on a production profile without asking.', default: false}),
+  }
+
+  protected override fieldFlags: Record<string, string> = {...CUSTOMER_FIELD_FLAGS}
+
+  public async run(): Promise<Customer> {
+    const flags = this.flags as Record<string, unknown> & {data?: string; force: boolean; yes: boolean}
+    const {profile} = this.profile()
+    let data: Record<string, unknown> | undefined
+    if (flags.data !== undefined) {
+      const {readJsonObject} = await import('../../input/json-data.js')
+      data = await readJsonObject(flags.data)
+    }
+    const flagValues = Object.fromEntries(CUSTOMER_REQUEST_FIELDS.map((field) => [field, flags[CUSTOMER_FIELD_FLAGS[field].slice(2)] as string | undefined]))
+    const draft = draftCustomerRequest(data, flagValues, profile.organisation)
+
+    const unknown = unknownCustomerKeys(draft.body)
+    if (unknown.length > 0) this.warnUser(`--data has fields the spec does not list; sent as given: ${unknown.join(', ')}`)
+
+    const {customerFieldProblem, validateCustomerRequest} = await import('../../api/schemas.js')
+    const missing = missingRequiredCustomerFields(draft.body)
+    if (flags.force) {
+      if (missing.length > 0) this.warnUser(`sending without fields the service has required so far: ${missing.map((f) => CUSTOMER_FIELD_FLAGS[f]).join(', ')}`)
+    } else if (missing.length > 0 && this.canPrompt()) {
+      for (const field of missing) {
+        draft.body[field] = await this.requireValue(CUSTOMER_FIELD_FLAGS[field], undefined, {
+          message: `${FIELD_HELP[field].replace(/\.$/, '')} (${field})`,
+          validate: (value) => customerFieldProblem(field, value) ?? true,
+        })
+        draft.sources[field] = 'prompt'
+      }
+    } else if (missing.length > 0) {
+      throw new InputErrors(
+        missing.map((field) => ({flag: CUSTOMER_FIELD_FLAGS[field], field, message: `is required (${FIELD_HELP[field].replace(/\.$/, '')})`})),
+        'Pass the missing fields as flags or in --data; --force sends without them.',
+      )
+    }
+
+    const issues = validateCustomerRequest(draft.body, {skipFormats: flags.force, checkRequired: false})
+    if (issues.length > 0) {
+      throw new InputErrors(customerIssuesToProblems(issues, draft.sources), flags.force ? undefined : 'Fix the values, or pass --force to send them unchecked.')
+    }
+
+    await this.confirmProduction('create a customer', flags.yes)
+    const service = await this.service()
+    const customer = await service.createCustomer(asCustomerRequest(draft.body))
+    this.print(renderCustomer(customer))
+    return customer
+  }
+}

@@ -1,0 +1,125 @@
+import {Args, Flags} from '@oclif/core'
+
+import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
+import {InputError} from '../../api/errors.js'
+import {BaseCommand} from '../../base-command.js'
+import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
+import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFromName} from '../../profiles/edit.js'
+import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'
+import {envOverrides} from '../../profiles/resolve.js'
+
+export default class ProfileAdd extends BaseCommand<typeof ProfileAdd> {
+  static override summary = 'Add a profile, or change an existing one (only the values given change).'
+  static override description = `--env fills the known addresses of the environment (base URL and card proxy URL):
+  local       ${ENVIRONMENT_PRESETS.local.base_url}  (the emulator; ids and keys filled too)
+  sandbox     ${ENVIRONMENT_PRESETS.sandbox.base_url}  ${ENVIRONMENT_PRESETS.sandbox.h2h_url}
+  production  ${ENVIRONMENT_PRESETS.production.base_url}  ${ENVIRONMENT_PRESETS.production.h2h_url}
+A profile named sandbox, production or local gets that environment without --env.
+
+Keys never go on the command line: in a terminal they are asked with hidden prompts (when the
+profile has none yet, or when --api-key-stdin / --proxy-key-stdin is given); otherwise
+--api-key-stdin and --proxy-key-stdin read them from stdin, one per line, API key first when
+both are given.`
+
+  static override examples = [
+    'printf \'%s\\n\' "$SANDBOX_KEY" | <%= config.bin %> profile add sandbox --api-key-stdin --organisation 0a0f2c55-6c8e-4c51-9b0e-3e7a1d000001 --payment-profile 7d3c2a10-5b1e-4f6a-8c2d-9e0b4d000001',
+    'printf \'%s\\n%s\\n\' "$API_KEY" "$PROXY_KEY" | <%= config.bin %> profile add prod --env production --proxy-id 1234567890123456 --api-key-stdin --proxy-key-stdin --use',
+    '<%= config.bin %> profile add staging --env sandbox --base-url https://staging.example.com/v1',
+  ]
+
+  static override args = {
+    name: Args.string({description: 'Profile name (letters, digits, "_", "." and "-")', required: true}),
+  }
+
+  static override flags = {
+    env: Flags.string({summary: 'Environment; fills its known addresses.', options: [...ENVIRONMENTS]}),
+    'base-url': Flags.string({summary: 'Base URL of the service, with or without /v1.'}),
+    'h2h-url': Flags.string({summary: 'Base URL of the card tokenization proxy.'}),
+    'proxy-id': Flags.string({summary: 'PROXY_ID of the card proxy path.'}),
+    organisation: Flags.string({summary: 'Organisation UUID used by default.'}),
+    'payment-profile': Flags.string({summary: 'Payment profile UUID used by default.'}),
+    'api-key-header': Flags.string({summary: `Header that carries the API key (default ${DEFAULT_API_KEY_HEADER}).`}),
+    'api-key-stdin': Flags.boolean({summary: 'Read the API key from stdin (hidden prompt in a terminal).', default: false}),
+    'proxy-key-stdin': Flags.boolean({
+      summary: 'Read the card proxy key from stdin (the line after the API key when both are read).',
+      default: false,
+    }),
+    use: Flags.boolean({summary: 'Make it the active profile.', default: false}),
+  }
+
+  public async run(): Promise<ProfileView & {path: string}> {
+    const {name} = this.args
+    const {flags} = this
+    checkProfileName(name)
+    const changes: Partial<Profile> = {
+      base_url: flags['base-url'],
+      h2h_url: flags['h2h-url'],
+      proxy_id: flags['proxy-id'],
+      organisation: flags.organisation,
+      payment_profile: flags['payment-profile'],
+      api_key_header: flags['api-key-header'],
+    }
+    checkProfileUrls(changes)
+
+    const store = this.profileStore()
+    const stored = store.read()
+    const existing = store.get(name, stored)
+    const wasStored = Boolean(stored.profiles[name])
+    const env = await this.environment(name, flags.env as Environment | undefined, existing)
+    Object.assign(changes, await this.keys(existing))
+
+    const profile = applyProfileChanges(existing, env, changes)
+    const data = await store.update((next) => {
+      next.profiles[name] = profile
+      if (flags.use) next.active = name
+    })
+    const active = store.activeName(data) === name
+    this.note(`${wasStored ? 'Updated' : 'Added'} profile "${name}" in ${store.path}.`)
+    if (!profile.api_key) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)
+    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`paytx profile use ${name}\`.`)
+
+    const view = profileView(name, profile, {active, builtin: false, envOverrides: envOverrides(process.env)})
+    this.print(renderProfile(view))
+    return {...view, path: store.path}
+  }
+
+  private async environment(name: string, flag: Environment | undefined, existing: Profile | undefined): Promise<Environment> {
+    const env = flag ?? existing?.env ?? environmentFromName(name)
+    if (env) return env
+    if (!this.canPrompt()) {
+      throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
+    }
+    const {choose} = await import('../../output/prompts.js')
+    return choose(`Environment of profile "${name}"`, ENVIRONMENTS)
+  }
+
+  /** Keys from stdin, or hidden prompts in a terminal; never from the command line. */
+  private async keys(existing: Profile | undefined): Promise<Pick<Profile, 'api_key' | 'proxy_key'>> {
+    const {flags} = this
+    const wanted = [
+      ...(flags['api-key-stdin'] ? (['--api-key-stdin'] as const) : []),
+      ...(flags['proxy-key-stdin'] ? (['--proxy-key-stdin'] as const) : []),
+    ]
+    const keys: Pick<Profile, 'api_key' | 'proxy_key'> = {}
+    if (this.canPrompt()) {
+      const {askSecret} = await import('../../output/prompts.js')
+      const askApi = flags['api-key-stdin'] || !existing?.api_key
+      const askProxy = flags['proxy-key-stdin'] || !existing?.proxy_key
+      if (askApi) keys.api_key = (await askSecret(`API key${flags['api-key-stdin'] ? '' : ' (empty to skip)'}`)).trim() || undefined
+      if (askProxy) keys.proxy_key = (await askSecret(`Card proxy key (TX-Proxy-Key)${flags['proxy-key-stdin'] ? '' : ' (empty to skip)'}`)).trim() || undefined
+      return keys
+    }
+    if (wanted.length === 0) return keys
+    if (process.stdin.isTTY) {
+      throw new InputError(`${wanted.join(' and ')} read from stdin, but stdin is a terminal and prompting is off (--no-input).`, {flag: wanted[0]})
+    }
+    const {readStdinValues} = await import('../../input/stdin.js')
+    const values = await readStdinValues(wanted)
+    wanted.forEach((flag, index) => {
+      if (flag === '--api-key-stdin') keys.api_key = values[index]
+      else keys.proxy_key = values[index]
+    })
+    this.secrets.push(...values)
+    return keys
+  }
+}

@@ -1,0 +1,25 @@
+import {BaseCommand} from '../../base-command.js'
+import {type ProfileView, profileView, renderProfileList} from '../../output/profile.js'
+import {envOverrides} from '../../profiles/resolve.js'
+
+export default class ProfileList extends BaseCommand<typeof ProfileList> {
+  static override summary = 'List the profiles; * marks the one in use, [env] that environment variables override it.'
+  static override description = `The profile in use is --profile, else PAYTX_PROFILE, else the active one (\`paytx profile use\`),
+else the built-in "local" profile. Keys are shown redacted.`
+
+  static override examples = ['<%= config.bin %> profile list', '<%= config.bin %> profile list --json']
+
+  public async run(): Promise<{active: string; path: string; profiles: ProfileView[]}> {
+    const store = this.profileStore()
+    const data = store.read()
+    const inUse = this.flags.profile || process.env.PAYTX_PROFILE || store.activeName(data)
+    const overrides = [...(process.env.PAYTX_PROFILE && !this.flags.profile ? ['PAYTX_PROFILE'] : []), ...envOverrides(process.env)]
+    const profiles = store.list(data).map((entry) => {
+      const using = entry.name === inUse
+      return profileView(entry.name, entry.profile, {active: using, builtin: entry.builtin, envOverrides: using ? (overrides as never[]) : []})
+    })
+    if (!profiles.some((view) => view.active)) this.warnUser(`the selected profile "${inUse}" does not exist.`)
+    this.print(renderProfileList(profiles))
+    return {active: inUse, path: store.path, profiles}
+  }
+}

@@ -1,0 +1,27 @@
+import {Args} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
+import {resolveProfile} from '../../profiles/resolve.js'
+
+export default class ProfileShow extends BaseCommand<typeof ProfileShow> {
+  static override summary = 'Show a profile as commands will use it (keys redacted, environment overrides marked).'
+  static override examples = ['<%= config.bin %> profile show', '<%= config.bin %> profile show production --json']
+
+  static override args = {
+    name: Args.string({description: 'Profile name (default: the profile in use)'}),
+  }
+
+  public async run(): Promise<ProfileView & {path: string}> {
+    const store = this.profileStore()
+    const data = store.read()
+    const resolved = resolveProfile(store, {name: this.args.name ?? this.flags.profile})
+    const view = profileView(resolved.name, resolved.profile, {
+      active: resolved.name === store.activeName(data),
+      builtin: !data.profiles[resolved.name],
+      envOverrides: resolved.overrides,
+    })
+    this.print(renderProfile(view))
+    return {...view, path: store.path}
+  }
+}

@@ -1,0 +1,32 @@
+import {Args} from '@oclif/core'
+
+import {InputError} from '../../api/errors.js'
+import {BaseCommand} from '../../base-command.js'
+
+export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
+  static override summary = 'Make a profile the active one (the default of every command).'
+  static override examples = ['<%= config.bin %> profile use sandbox', '<%= config.bin %> profile use local']
+
+  static override args = {
+    name: Args.string({description: 'Profile name', required: true}),
+  }
+
+  public async run(): Promise<{active: string}> {
+    const {name} = this.args
+    const store = this.profileStore()
+    if (!store.get(name)) {
+      throw new InputError(`No profile named "${name}". Known profiles: ${store.list().map((entry) => entry.name).join(', ')}.`, {
+        flag: 'name',
+        hint: `Create it with \`paytx profile add ${name}\`.`,
+      })
+    }
+    await store.update((data) => {
+      data.active = name
+    })
+    this.note(`Active profile: ${name}.`)
+    if (process.env.PAYTX_PROFILE && process.env.PAYTX_PROFILE !== name) {
+      this.warnUser(`PAYTX_PROFILE=${process.env.PAYTX_PROFILE} is set and takes precedence in this shell.`)
+    }
+    return {active: name}
+  }
+}

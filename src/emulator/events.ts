@@ -1,0 +1,71 @@
+/**
+ * What the emulator reports while it runs: one event per request, per status change and per
+ * webhook delivery attempt. The terminal shows them as lines, `--json` as NDJSON. No event
+ * carries a key, a PAN or a CVV: requests are reported by method, path and status only.
+ */
+
+export interface RequestEvent {
+  event: 'request'
+  time: string
+  method: string
+  /** The path without its query string. */
+  path: string
+  status: number
+  duration_ms: number
+}
+
+export interface StatusEvent {
+  event: 'status'
+  time: string
+  transaction: string
+  from: string | null
+  to: string
+  reason: string
+}
+
+export interface WebhookAttemptEvent {
+  event: 'webhook'
+  time: string
+  delivery: string
+  transaction: string
+  status: string
+  /** The receiver's address with query values redacted (they often carry a secret token). */
+  url: string
+  attempt: number
+  attempts: number
+  outcome: 'delivered' | 'retrying' | 'failed'
+  http_status?: number
+  error?: string
+  retry_in_ms?: number
+  duration_ms: number
+}
+
+export type EmulatorEvent = RequestEvent | StatusEvent | WebhookAttemptEvent
+
+/** A webhook address for logs: query values are hidden, the rest is kept to recognise it. */
+export function displayWebhookUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '…')
+    parsed.username = ''
+    parsed.password = ''
+    return parsed.toString()
+  } catch {
+    return '(invalid URL)'
+  }
+}
+
+export function formatEvent(event: EmulatorEvent): string {
+  switch (event.event) {
+    case 'request':
+      return `${event.time}  ${event.method.padEnd(4)} ${event.path}  ${event.status}  ${event.duration_ms}ms`
+    case 'status':
+      return `${event.time}  transaction ${event.transaction}  ${event.from ?? '(new)'} → ${event.to}${event.reason ? `  (${event.reason})` : ''}`
+    case 'webhook': {
+      const result = event.http_status === undefined ? (event.error ?? 'no answer') : `HTTP ${event.http_status}`
+      const next =
+        event.outcome === 'delivered' ? 'delivered' : event.outcome === 'retrying' ? `retry in ${event.retry_in_ms}ms` : 'gave up'
+      return `${event.time}  webhook ${event.status} for ${event.transaction} → ${event.url}  attempt ${event.attempt}/${event.attempts}: ${result}, ${next}  ${event.duration_ms}ms`
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Reading requests and writing answers for the emulator: bodies with a size limit, JSON and form
+ * parsing, the service's JSON error object, HTML pages and redirects.
+ */
+import type {IncomingMessage, ServerResponse} from 'node:http'
+
+import type {ServiceErrorBody} from '../api/contract.js'
+import type {ValidationIssue} from '../api/schemas.js'
+
+/** An answer with the service's error object; `code` is the HTTP status as three digits. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: Record<string, string | string[]> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+
+  body(): ServiceErrorBody {
+    return {code: String(this.status), message: this.message, details: this.details}
+  }
+}
+
+/** Validation issues as the service reports them: keyed `body.<path>`, several as a list. */
+export function validationError(issues: readonly ValidationIssue[]): ApiError {
+  const details: Record<string, string | string[]> = {}
+  for (const {path, message} of issues) {
+    const key = path === '(body)' ? 'body' : `body.${path}`
+    const existing = details[key]
+    details[key] = existing === undefined ? message : [...(Array.isArray(existing) ? existing : [existing]), message]
+  }
+  const fields = Object.keys(details).map((key) => key.replace(/^body\.?/, '') || 'body')
+  return new ApiError(400, `The request is not valid: ${fields.join(', ')}.`, details)
+}
+
+function mediaType(request: IncomingMessage): string {
+  return (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+}
+
+export function isJsonMediaType(request: IncomingMessage): boolean {
+  const type = mediaType(request)
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type)
+}
+
+export function isFormMediaType(request: IncomingMessage): boolean {
+  return mediaType(request) === 'application/x-www-form-urlencoded'
+}
+
+/** The body as text, or a 413 ApiError once it grows past `maxBytes` (the rest is drained). */
+export function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers['content-length'])
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    request.resume()
+    return Promise.reject(tooLarge(maxBytes))
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let over = false
+    request.on('data', (chunk: Buffer) => {
+      if (over) return
+      size += chunk.length
+      if (size > maxBytes) {
+        over = true
+        chunks.length = 0
+        reject(tooLarge(maxBytes))
+        return
+      }
+      chunks.push(chunk)
+    })
+    request.on('end', () => {
+      if (!over) resolve(Buffer.concat(chunks).toString('utf8'))
+    })
+    request.on('error', reject)
+  })
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, `The request body is larger than ${maxBytes} bytes.`, {body: `at most ${maxBytes} bytes are accepted`}, {connection: 'close'})
+}
+
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new ApiError(400, 'The request body is empty; send a JSON object.', {body: 'is required (a JSON object)'})
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new ApiError(400, 'The request body is not valid JSON.', {body: (error as Error).message})
+  }
+}
+
+export function parseFormBody(text: string): Record<string, string> {
+  const form: Record<string, string> = {}
+  for (const [key, value] of new URLSearchParams(text)) form[key] = value
+  return form
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body)
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(payload)),
+    'cache-control': 'no-store',
+    ...headers,
+  })
+  response.end(payload)
+}
+
+export function sendApiError(response: ServerResponse, error: ApiError): void {
+  sendJson(response, error.status, error.body(), error.headers)
+}
+
+export function sendHtml(response: ServerResponse, status: number, html: string): void {
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(Buffer.byteLength(html)),
+    'cache-control': 'no-store',
+    // The pages are plain forms: no scripts, no framing, nothing loaded from elsewhere.
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' http: https:; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+  })
+  response.end(html)
+}
+
+export function redirect(response: ServerResponse, location: string): void {
+  response.writeHead(303, {location, 'content-length': '0', 'cache-control': 'no-store'})
+  response.end()
+}
+
+/**
+ * `base` with query parameters appended, keeping its own query exactly as written and any
+ * fragment after them. Values are encoded as by encodeURIComponent (the spec's `error`).
+ */
+export function appendQuery(base: string, params: Record<string, string>): string {
+  const hashAt = base.indexOf('#')
+  const beforeHash = hashAt === -1 ? base : base.slice(0, hashAt)
+  const hash = hashAt === -1 ? '' : base.slice(hashAt)
+  const query = Object.entries(params)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join('&')
+  const separator = !beforeHash.includes('?') ? '?' : beforeHash.endsWith('?') || beforeHash.endsWith('&') ? '' : '&'
+  return `${beforeHash}${separator}${query}${hash}`
+}

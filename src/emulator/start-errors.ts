@@ -1,0 +1,27 @@
+/**
+ * Why the emulator could not start, as errors that carry their exit code: a busy port is a
+ * problem of the machine (1), an unreadable or corrupt state file one of the input (2).
+ */
+import {EXIT, PaytxError} from '../api/errors.js'
+
+export class PortInUseError extends PaytxError {
+  constructor(host: string, port: number) {
+    super(
+      'network',
+      EXIT.service,
+      `Port ${port} on ${host} is already in use, so the emulator cannot listen there.`,
+      `Is an emulator already running? Stop it, or pass --port with another port (--port 0 picks a free one).`,
+    )
+    this.name = 'PortInUseError'
+  }
+}
+
+export class StateFileError extends PaytxError {
+  readonly path: string
+
+  constructor(path: string, problem: string, hint: string) {
+    super('input', EXIT.input, `The state file ${path} ${problem}`, hint)
+    this.name = 'StateFileError'
+    this.path = path
+  }
+}

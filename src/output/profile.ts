@@ -1,0 +1,82 @@
+/**
+ * Profiles as shown to a person or a script: keys always redacted (first 4 and last 4 at most),
+ * and which values environment variables replace.
+ */
+import type {Profile} from '../profiles/presets.js'
+import {PROFILE_ENV_OVERRIDES} from '../profiles/resolve.js'
+import {redactKey} from './redact.js'
+import {table} from './table.js'
+
+export interface ProfileView {
+  name: string
+  active: boolean
+  builtin: boolean
+  /** Environment variables that replace stored values when this profile is used. */
+  env_overrides: string[]
+  env: string
+  base_url: string
+  h2h_url?: string
+  proxy_id?: string
+  organisation?: string
+  payment_profile?: string
+  api_key_header: string
+  api_key: string
+  proxy_key: string
+}
+
+export function profileView(
+  name: string,
+  profile: Profile,
+  options: {active: boolean; builtin: boolean; envOverrides?: readonly (keyof typeof PROFILE_ENV_OVERRIDES)[]},
+): ProfileView {
+  return {
+    name,
+    active: options.active,
+    builtin: options.builtin,
+    env_overrides: [...(options.envOverrides ?? [])],
+    env: profile.env,
+    base_url: profile.base_url,
+    ...(profile.h2h_url === undefined ? {} : {h2h_url: profile.h2h_url}),
+    ...(profile.proxy_id === undefined ? {} : {proxy_id: profile.proxy_id}),
+    ...(profile.organisation === undefined ? {} : {organisation: profile.organisation}),
+    ...(profile.payment_profile === undefined ? {} : {payment_profile: profile.payment_profile}),
+    api_key_header: profile.api_key_header,
+    api_key: redactKey(profile.api_key),
+    proxy_key: redactKey(profile.proxy_key),
+  }
+}
+
+function fromEnv(view: ProfileView, field: keyof Profile): string {
+  const variable = view.env_overrides.find((name) => PROFILE_ENV_OVERRIDES[name as keyof typeof PROFILE_ENV_OVERRIDES] === field)
+  return variable ? `  [env: ${variable}]` : ''
+}
+
+export function renderProfile(view: ProfileView): string {
+  const show = (field: keyof Profile & keyof ProfileView) => (view[field] === undefined ? '(not set)' : `${view[field]}${fromEnv(view, field)}`)
+  return table([
+    ['Profile', `${view.name}${view.active ? '  (active)' : ''}${view.builtin ? '  (built-in)' : ''}`],
+    ['Environment', view.env],
+    ['Base URL', show('base_url')],
+    ['H2H URL', show('h2h_url')],
+    ['Proxy id', show('proxy_id')],
+    ['Organisation', show('organisation')],
+    ['Payment profile', show('payment_profile')],
+    ['API key header', view.api_key_header],
+    ['API key', show('api_key')],
+    ['Proxy key', show('proxy_key')],
+  ])
+}
+
+/** One line per profile: `*` marks the active one, `[env]` that environment variables override it. */
+export function renderProfileList(views: ProfileView[]): string {
+  const rows = views.map((view) => [
+    view.active ? '*' : ' ',
+    view.name,
+    view.env,
+    view.base_url,
+    `key ${view.api_key}`,
+    view.env_overrides.length > 0 ? `[env] ${view.env_overrides.join(', ')}` : '',
+  ])
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n')
+}
