@@ -26,12 +26,14 @@ export const ALL_OUTCOMES = [...new Set(Object.values(APPROVAL_OUTCOMES).flat())
 export const CASE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
 export const WEBHOOK_MODES = ['local', 'none'] as const
 
-const statusSchema = z.enum(STATUSES, {error: (issue) => `must be a transaction status (${STATUSES.join(', ')}); got ${JSON.stringify(issue.input)}`})
+const statusSchema = z
+  .enum(STATUSES, {error: (issue) => `must be a transaction status (${STATUSES.join(', ')}); got ${JSON.stringify(issue.input)}`})
+  .meta({id: 'status', description: 'A transaction status.'})
 
 const DURATION_ERROR = `must be a duration greater than 0: ${DURATION_HINT}`
 const durationSchema = z
   .union([z.number().positive({error: DURATION_ERROR}), z.string().regex(DURATION_PATTERN, {error: DURATION_ERROR})], {error: DURATION_ERROR})
-  .meta({description: `A duration: ${DURATION_HINT}.`})
+  .meta({id: 'duration', description: `A duration: ${DURATION_HINT}.`})
 
 const cardObjectSchema = z.union(
   [
@@ -53,6 +55,7 @@ const cardSchema = z
     error: `must be a test card alias (${Object.keys(TEST_CARD_ALIASES).join(', ')}), a reference such as \${cases.<name>.cardId}, {id: ...} or {pan: ...}`,
   })
   .meta({
+    id: 'card',
     description: `card product only: a test card alias (${Object.keys(TEST_CARD_ALIASES).join(', ')}), a reference \${cases.<name>.cardId}, {id} or {pan, expiry_month, expiry_year, holder_name}.`,
   })
 
@@ -67,7 +70,7 @@ const customerSchema = z
   .union([z.string().min(1), z.strictObject({id: z.string().min(1)}), customerDataSchema], {
     error: 'must be a customer id (or a reference such as ${cases.<name>.customerId}), {id: ...}, or a mapping of customer fields',
   })
-  .meta({description: 'An existing customer id (or a reference ${cases.<name>.customerId}), {id}, or the fields of a customer to create.'})
+  .meta({id: 'customer', description: 'An existing customer id (or a reference ${cases.<name>.customerId}), {id}, or the fields of a customer to create.'})
 
 const webhookCountSchema = z.number({error: 'must be a whole number of webhooks'}).int({error: 'must be a whole number of webhooks'}).min(0)
 
@@ -88,7 +91,7 @@ const webhooksExpectationSchema = z
     ],
     {error: 'must be a count, a list of statuses, or {count, min, max, statuses, contains}'},
   )
-  .meta({description: 'Webhooks the local listener must receive: a count, the statuses in order, or {count, min, max, statuses, contains}.'})
+  .meta({id: 'webhooksExpectation', description: 'Webhooks the local listener must receive: a count, the statuses in order, or {count, min, max, statuses, contains}.'})
 
 export const expectationSchema = z
   .strictObject({
@@ -106,7 +109,7 @@ export const expectationSchema = z
     webhooks: webhooksExpectationSchema.optional(),
     max_duration: durationSchema.optional().meta({description: 'The whole case must take at most this long.'}),
   })
-  .meta({description: 'What the case must end with. Without any, a case expects success: true.'})
+  .meta({id: 'expectation', description: 'What the case must end with. Without any, a case expects success: true.'})
 
 const CVV_HINT = 'must be 3 or 4 digits (quote it in YAML: cvv: "012"), or none to leave it out so the approval page asks for it'
 
@@ -152,7 +155,7 @@ export const caseSchema = z
     ...Object.fromEntries(Object.entries(caseFields).map(([key, schema]) => [key, schema.optional()])),
     expect: expectationSchema.optional(),
   } as {name: z.ZodString} & {[K in keyof typeof caseFields]: z.ZodOptional<(typeof caseFields)[K]>} & {expect: z.ZodOptional<typeof expectationSchema>})
-  .meta({description: 'One flow with its expected outcome.'})
+  .meta({id: 'case', description: 'One flow with its expected outcome.'})
 
 export const defaultsSchema = z
   .strictObject({

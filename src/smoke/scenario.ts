@@ -122,7 +122,7 @@ function suggestion(written: string, candidates: readonly string[]): string {
   const best = candidates
     .map((candidate) => ({candidate, distance: editDistance(written.toLowerCase(), candidate.toLowerCase())}))
     .sort((a, b) => a.distance - b.distance)[0]
-  return best && best.distance <= Math.max(2, Math.floor(written.length / 3)) ? ` (did you mean "${best.candidate}"?)` : ''
+  return best && best.distance < written.length && best.distance <= Math.max(2, Math.floor(written.length / 3)) ? ` (did you mean "${best.candidate}"?)` : ''
 }
 
 /** The fields a mapping at this path may hold, for "unknown field" messages. */
