@@ -8,6 +8,7 @@ import {EXIT, type ErrorJson, InputError, PaytxError} from '../api/errors.js'
 import {type Difference, checkExpectations, describeExpectation, describeOutcome, distinctWebhookStatuses, formatDifference} from './expectations.js'
 import type {FlowOptions, FlowReporter, FlowResult} from './flow-contract.js'
 import {type Reference, UnresolvedReferenceError, resolveReferences} from './references.js'
+import {MANUAL_OUTCOME} from './scenario-schema.js'
 import type {Scenario, SmokeCase} from './scenario.js'
 
 export type CaseVerdict = 'passed' | 'failed' | 'error' | 'skipped'
@@ -195,11 +196,21 @@ export async function runScenario(scenario: Scenario, cases: readonly SmokeCase[
     const caseStart = now()
     result.startedAt = new Date(caseStart).toISOString()
     options.progress?.caseStarted(smokeCase)
+    // A person completing a manual case needs the approval page's address and the flow's advice
+    // to stay on screen; for the other cases the flow's steps only update the live line.
+    const manual = smokeCase.outcome === MANUAL_OUTCOME
+    const step = (name: string, text: string) => {
+      if (manual && name === 'approval') options.progress?.caseNote(smokeCase, text)
+      else options.progress?.caseStep(smokeCase, text)
+    }
     const reporter: FlowReporter = {
-      start: (_step, text) => options.progress?.caseStep(smokeCase, text),
-      succeed: (_step, text) => options.progress?.caseStep(smokeCase, text),
-      fail: (_step, text) => options.progress?.caseStep(smokeCase, text),
-      info: (text) => options.progress?.caseNote(smokeCase, text),
+      start: step,
+      succeed: step,
+      fail: step,
+      info: (text) => {
+        if (manual || /^(Warning|listener refused)/.test(text)) options.progress?.caseNote(smokeCase, text)
+        else options.progress?.caseStep(smokeCase, text)
+      },
     }
     try {
       const flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(results.get(reference.caseName), reference), {

@@ -132,7 +132,7 @@ cases:
     const [first, again] = report.cases
     expect(again.customerId).toBe(first.customerId)
     expect(again.cardId).toBe(first.cardId)
-    const tx = await fetch(`${emulator.url}/v1/transaction/${again.transactionId}`, {headers: {'X-APIKEY': emulator.apiKey}}).then((r) => r.json())
+    const tx = await fetch(`${emulator.url}/v1/transaction/${again.transactionId}`, {headers: {'X-APIKEY': emulator.apiKey}}).then((r) => r.json() as Promise<{merchant_reference?: string}>)
     expect(tx.merchant_reference).toBe(`again-${first.transactionId}`)
   })
 
