@@ -63,6 +63,7 @@ EXIT CODES
     const scenario = await loadScenario(this.args.file)
     const {selectCases, runScenario} = await import('../../smoke/runner.js')
     const cases = selectCases(scenario, flags.only ?? [])
+    for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
     if (flags.junit !== undefined) await checkWritable(flags.junit)
 
     const profile = this.profile()
