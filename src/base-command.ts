@@ -4,7 +4,7 @@
  */
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
-import {EXIT, InputError, PaytxError, ServiceError, detailField} from './api/errors.js'
+import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './api/errors.js'
 import type {PaymentService} from './api/service.js'
 import {scrubSecrets} from './output/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
@@ -53,6 +53,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Extra values to scrub from every message (a PAN or CVV read by this command). */
   protected secrets: string[] = []
   private services: PaymentService[] = []
+  private interruption?: {controller: AbortController; handler: () => void}
   private cachedProfile?: ResolvedProfile
 
   public override async init(): Promise<void> {
@@ -167,6 +168,24 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
   }
 
+  /**
+   * A signal that aborts on Ctrl-C (SIGINT) or SIGTERM, for commands that wait: they clean up and
+   * throw InterruptedError (exit 130). A second Ctrl-C exits at once.
+   */
+  protected interruptSignal(): AbortSignal {
+    if (!this.interruption) {
+      const controller = new AbortController()
+      const handler = () => {
+        if (controller.signal.aborted) process.exit(EXIT.interrupted)
+        controller.abort(new InterruptedError())
+      }
+      process.on('SIGINT', handler)
+      process.on('SIGTERM', handler)
+      this.interruption = {controller, handler}
+    }
+    return this.interruption.controller.signal
+  }
+
   /** Sets the process exit code for a result that is not a plain success (3 or 4). */
   protected setOutcomeExitCode(code: number): void {
     process.exitCode = code
@@ -188,6 +207,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
     await Promise.allSettled(this.services.map((service) => service.close()))
+    if (this.interruption) {
+      process.off('SIGINT', this.interruption.handler)
+      process.off('SIGTERM', this.interruption.handler)
+    }
     return super.finally(err)
   }
 

@@ -10,6 +10,7 @@ import {createHash} from 'node:crypto'
 
 import {type SofortSender, type Transaction, type TransactionStatus, formatMinorUnits, isKnownStatus} from '../api/contract.js'
 import {escapeHtml, renderHtmlDocument} from '../output/html.js'
+import {STATUS_REASONS} from './lifecycle.js'
 import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from './outcomes.js'
 
 export interface ApprovalPageContext {
@@ -33,22 +34,13 @@ type DummyOutcome = (typeof DUMMY_OUTCOMES)[number]
 /** What each dummy button is called and what it leads to, in the words a tester needs. */
 export const DUMMY_OUTCOME_CHOICES: Record<DummyOutcome, {label: string; explanation: string; tone: 'success' | 'failure' | 'open'}> = {
   SETTLEMENT_COMPLETED: {label: 'Settle', explanation: 'SETTLEMENT_REQUESTED, later SETTLEMENT_COMPLETED', tone: 'success'},
-  SETTLEMENT_REQUESTED: {label: 'Request settlement only', explanation: 'SETTLEMENT_REQUESTED, and it stays there (a success that never settles)', tone: 'success'},
+  SETTLEMENT_REQUESTED: {label: 'Request settlement', explanation: 'SETTLEMENT_REQUESTED (already a success); settles after the settle delay', tone: 'success'},
   PENDING: {label: 'Pending, then settle', explanation: 'PENDING, later SETTLEMENT_REQUESTED and SETTLEMENT_COMPLETED', tone: 'open'},
   DECLINED: {label: 'Decline', explanation: 'DECLINED by the processor (final)', tone: 'failure'},
   CANCELLED: {label: 'Cancel', explanation: 'CANCELLED by the customer (final)', tone: 'failure'},
   FAILED: {label: 'Fail', explanation: 'FAILED with a processing error (final)', tone: 'failure'},
   ABANDONED: {label: 'Abandon', explanation: 'ABANDONED by the customer (final)', tone: 'failure'},
   UNKNOWN: {label: 'Unknown', explanation: 'UNKNOWN: a critical state that is not final', tone: 'open'},
-}
-
-/** The status_reason a payer's choice leaves on the transaction; successes carry none. */
-const STATUS_REASONS: Partial<Record<TransactionStatus, string>> = {
-  DECLINED: 'declined by the processor',
-  CANCELLED: 'cancelled by the customer',
-  FAILED: 'processing error',
-  ABANDONED: 'abandoned by the customer',
-  UNKNOWN: 'the status cannot be determined at present',
 }
 
 /** The holder shown in `sender` when the transaction does not name its customer. */
@@ -116,8 +108,8 @@ function decideCard(ctx: ApprovalPageContext, form: Record<string, string>): App
   }
   // Any other valid number approves, as on the earlier sandbox.
   const outcome = isKnownStatus(ctx.card.testOutcome) ? ctx.card.testOutcome : 'SETTLEMENT_COMPLETED'
-  const reason = STATUS_REASONS[outcome]
-  return complete(outcome, reason ? `${reason} (test card ending ${ctx.card.last4})` : undefined)
+  const failed = outcome === 'DECLINED' || outcome === 'FAILED'
+  return complete(outcome, failed ? `${STATUS_REASONS[outcome]} (test card ending ${ctx.card.last4})` : undefined)
 }
 
 function decideSofort(ctx: ApprovalPageContext, form: Record<string, string>): ApprovalDecision {
@@ -278,7 +270,8 @@ function describeValue(value: string): string {
 
 type Completion = Extract<ApprovalDecision, {kind: 'complete'}>
 
-function complete(outcome: TransactionStatus, statusReason: string | undefined = STATUS_REASONS[outcome]): Completion {
+/** Without a reason of its own, the state machine gives the status its usual one. */
+function complete(outcome: TransactionStatus, statusReason?: string): Completion {
   return statusReason ? {kind: 'complete', outcome, statusReason} : {kind: 'complete', outcome}
 }
 

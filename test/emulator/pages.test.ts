@@ -173,9 +173,8 @@ describe('decideApproval: dummy', () => {
     }
   })
 
-  it('gives failures a status reason and successes none', () => {
-    expect(decideApproval(context('dummy'), {outcome: 'DECLINED'})).toEqual({kind: 'complete', outcome: 'DECLINED', statusReason: 'declined by the processor'})
-    expect(decideApproval(context('dummy'), {outcome: 'CANCELLED'})).toEqual({kind: 'complete', outcome: 'CANCELLED', statusReason: 'cancelled by the customer'})
+  it('leaves the status reason to the state machine', () => {
+    expect(decideApproval(context('dummy'), {outcome: 'DECLINED'})).toEqual({kind: 'complete', outcome: 'DECLINED'})
     expect(decideApproval(context('dummy'), {outcome: 'SETTLEMENT_COMPLETED'})).toEqual({kind: 'complete', outcome: 'SETTLEMENT_COMPLETED'})
   })
 
@@ -198,6 +197,8 @@ describe('decideApproval: card', () => {
     }
     const declined = decideApproval(context('card', {card: {...APPROVING_CARD, last4: '0002', testOutcome: 'DECLINED'}}), {action: 'pay'})
     expect(declined).toEqual({kind: 'complete', outcome: 'DECLINED', statusReason: 'declined by the processor (test card ending 0002)'})
+    const failed = decideApproval(context('card', {card: {...APPROVING_CARD, last4: '0119', testOutcome: 'FAILED'}}), {action: 'pay'})
+    expect(failed).toEqual({kind: 'complete', outcome: 'FAILED', statusReason: 'processing error (test card ending 0119)'})
   })
 
   it('approves a card whose test outcome is not a status', () => {
@@ -221,7 +222,7 @@ describe('decideApproval: card', () => {
   })
 
   it('cancels without a CVV', () => {
-    expect(decideApproval(context('card', {needsCvv: true}), {action: 'cancel'})).toEqual({kind: 'complete', outcome: 'CANCELLED', statusReason: 'cancelled by the customer'})
+    expect(decideApproval(context('card', {needsCvv: true}), {action: 'cancel'})).toEqual({kind: 'complete', outcome: 'CANCELLED'})
   })
 
   it('rejects an unknown or missing action and a payment without a known card', () => {
@@ -262,7 +263,7 @@ describe('decideApproval: sofort', () => {
   })
 
   it('cancels without a bank and without a sender', () => {
-    expect(decideApproval(context('sofort'), {action: 'cancel'})).toEqual({kind: 'complete', outcome: 'CANCELLED', statusReason: 'cancelled by the customer'})
+    expect(decideApproval(context('sofort'), {action: 'cancel'})).toEqual({kind: 'complete', outcome: 'CANCELLED'})
   })
 
   it('rejects an unknown bank or action', () => {

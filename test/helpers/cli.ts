@@ -76,3 +76,71 @@ export function parseJsonOutput<T = any>(result: CliResult): T {
     throw new Error(`stdout is not one JSON document:\n${result.stdout}\n--- stderr:\n${result.stderr}`)
   }
 }
+
+export interface RunningCli {
+  child: import('node:child_process').ChildProcessWithoutNullStreams
+  stdout(): string
+  stderr(): string
+  /** Resolves with the first match of the pattern in stderr, as it streams in. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  /** Resolves when the process has ended. */
+  done: Promise<CliResult>
+}
+
+/** Starts bin/run.js without waiting for it, for tests that act while it runs (browser, Ctrl-C). */
+export function startCli(args: string[], options: CliOptions = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: cleanEnv(options.env, options.configDir),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  const watchers = new Set<() => void>()
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+    for (const watcher of watchers) watcher()
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000)
+  const done = new Promise<CliResult>((resolvePromise, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      for (const watcher of watchers) watcher()
+      resolvePromise({code, signal, stdout, stderr})
+    })
+  })
+  if (options.input !== undefined) child.stdin.end(options.input)
+  else child.stdin.end()
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    done,
+    waitForStderr(pattern, timeoutMs = 15_000) {
+      return new Promise((resolvePromise, reject) => {
+        const check = () => {
+          const match = stderr.match(pattern)
+          if (match) {
+            cleanup()
+            resolvePromise(match)
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            cleanup()
+            reject(new Error(`the CLI ended before stderr matched ${pattern}:\n${stderr}\n--- stdout:\n${stdout}`))
+          }
+        }
+        const giveUp = setTimeout(() => {
+          cleanup()
+          reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms:\n${stderr}`))
+        }, timeoutMs)
+        const cleanup = () => {
+          clearTimeout(giveUp)
+          watchers.delete(check)
+        }
+        watchers.add(check)
+        check()
+      })
+    },
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Polling a transaction until its status is conclusive, with back-off and a deadline. The one
+ * loop behind `paytx flow` (after the redirect) and `paytx transaction status --wait`.
+ *
+ * UNKNOWN is not final (api-notes): it is reported through `onStatus` like any change and waited
+ * through until the deadline. Network failures and 5xx answers while polling are reported
+ * through `onReadError` and polling goes on; any other error (404, 401, bad input) ends the wait.
+ */
+import {isConclusiveStatus, isFinalStatus, isSuccessStatus} from '../api/contract.js'
+import {InterruptedError, NetworkError, ServiceError} from '../api/errors.js'
+
+export interface Clock {
+  now(): number
+  /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason)
+        return
+      }
+      const onAbort = () => {
+        clearTimeout(timer)
+        reject(signal!.reason)
+      }
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }, ms)
+      signal?.addEventListener('abort', onAbort, {once: true})
+    }),
+}
+
+export interface StatusReading {
+  status: string
+  status_reason?: unknown
+}
+
+export interface WaitOptions<T extends StatusReading> {
+  /** How long to keep polling, from the first read. */
+  timeoutMs: number
+  /** Wait through SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED (or another final status). */
+  untilSettled: boolean
+  signal?: AbortSignal
+  clock?: Clock
+  /** A reading already in hand (e.g. from checkoutsuccess): no first read is made when given. */
+  initial?: T
+  /** First pause between reads; each later pause is 1.5 times longer, up to `maxDelayMs`. */
+  initialDelayMs?: number
+  maxDelayMs?: number
+  /** Called with the first reading and then on every change of status. */
+  onStatus?: (reading: T, previous: T | undefined, elapsedMs: number) => void
+  /** Called when a read failed in a way worth retrying; polling continues. */
+  onReadError?: (error: Error) => void
+}
+
+export interface WaitResult<T extends StatusReading> {
+  reading: T
+  status: string
+  conclusive: boolean
+  final: boolean
+  success: boolean
+  timedOut: boolean
+  reads: number
+  elapsedMs: number
+}
+
+const DEFAULT_INITIAL_DELAY_MS = 500
+const DEFAULT_MAX_DELAY_MS = 5_000
+
+function isRetriableReadError(error: unknown): boolean {
+  if (error instanceof NetworkError) return true
+  return error instanceof ServiceError && (error.status >= 500 || error.status === 429)
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError()
+}
+
+export async function waitForFinalStatus<T extends StatusReading>(read: () => Promise<T>, options: WaitOptions<T>): Promise<WaitResult<T>> {
+  const clock = options.clock ?? systemClock
+  const started = clock.now()
+  const deadline = started + options.timeoutMs
+  const maxDelay = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS
+  let delay = options.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS
+  let reads = 0
+  let current: T | undefined = options.initial
+  let lastError: Error | undefined
+  let readNow = current === undefined
+
+  if (current) options.onStatus?.(current, undefined, 0)
+
+  for (;;) {
+    throwIfAborted(options.signal)
+    if (current && isConclusiveStatus(current.status, options.untilSettled)) break
+    if (!readNow) {
+      const remaining = deadline - clock.now()
+      if (remaining <= 0) break
+      await clock.sleep(Math.min(delay, remaining), options.signal)
+      delay = Math.min(maxDelay, Math.round(delay * 1.5))
+    }
+    readNow = false
+    try {
+      const next = await read()
+      lastError = undefined
+      if (!current || next.status !== current.status) options.onStatus?.(next, current, clock.now() - started)
+      current = next
+    } catch (error) {
+      throwIfAborted(options.signal)
+      if (!isRetriableReadError(error)) throw error
+      lastError = error as Error
+      options.onReadError?.(lastError)
+    } finally {
+      reads++
+    }
+  }
+
+  if (!current) throw lastError ?? new Error('No status was read.')
+  const reading = current!
+  return {
+    reading,
+    status: reading.status,
+    conclusive: isConclusiveStatus(reading.status, options.untilSettled),
+    final: isFinalStatus(reading.status),
+    success: isSuccessStatus(reading.status),
+    timedOut: !isConclusiveStatus(reading.status, options.untilSettled),
+    reads,
+    elapsedMs: clock.now() - started,
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * `paytx flow` end to end: bin/run.js against the emulator, started in the test on a free port
+ * (the `local` profile pointed at it through PAYTX_BASE_URL / PAYTX_H2H_URL), and once against
+ * nothing at all, so the flow embeds the emulator itself.
+ */
+import {createServer} from 'node:net'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
+import {parseJsonOutput, runCli} from '../helpers/cli.js'
+
+let emulator: RunningEmulator
+const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
+
+beforeAll(async () => {
+  emulator = await startEmulator({port: 0, settleAfterMs: 150, pendingForMs: 150, webhookBackoffMs: 20})
+})
+afterAll(() => emulator.close())
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as {port: number}
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A few CLI processes at a time: CI machines may have two cores. */
+async function mapWithConcurrency<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = []
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await run(items[index])
+    }
+  }
+  await Promise.all(Array.from({length: limit}, worker))
+  return results
+}
+
+interface Case {
+  product: 'dummy' | 'card' | 'sofort'
+  outcome: string
+  until: 'final' | 'settled'
+  status: string
+  exit: number
+}
+
+const CASES: Case[] = [
+  {product: 'dummy', outcome: 'SETTLEMENT_COMPLETED', until: 'settled', status: 'SETTLEMENT_COMPLETED', exit: 0},
+  {product: 'dummy', outcome: 'SETTLEMENT_REQUESTED', until: 'final', status: 'SETTLEMENT_REQUESTED', exit: 0},
+  {product: 'dummy', outcome: 'PENDING', until: 'settled', status: 'SETTLEMENT_COMPLETED', exit: 0},
+  {product: 'dummy', outcome: 'DECLINED', until: 'final', status: 'DECLINED', exit: 3},
+  {product: 'dummy', outcome: 'CANCELLED', until: 'final', status: 'CANCELLED', exit: 3},
+  {product: 'dummy', outcome: 'FAILED', until: 'final', status: 'FAILED', exit: 3},
+  {product: 'dummy', outcome: 'ABANDONED', until: 'final', status: 'ABANDONED', exit: 3},
+  {product: 'dummy', outcome: 'UNKNOWN', until: 'final', status: 'UNKNOWN', exit: 4},
+  {product: 'card', outcome: 'SETTLEMENT_COMPLETED', until: 'settled', status: 'SETTLEMENT_COMPLETED', exit: 0},
+  {product: 'card', outcome: 'DECLINED', until: 'final', status: 'DECLINED', exit: 3},
+  {product: 'card', outcome: 'FAILED', until: 'final', status: 'FAILED', exit: 3},
+  {product: 'card', outcome: 'PENDING', until: 'settled', status: 'SETTLEMENT_COMPLETED', exit: 0},
+  {product: 'card', outcome: 'CANCELLED', until: 'final', status: 'CANCELLED', exit: 3},
+  {product: 'sofort', outcome: 'SETTLEMENT_COMPLETED', until: 'settled', status: 'SETTLEMENT_COMPLETED', exit: 0},
+  {product: 'sofort', outcome: 'DECLINED', until: 'final', status: 'DECLINED', exit: 3},
+  {product: 'sofort', outcome: 'CANCELLED', until: 'final', status: 'CANCELLED', exit: 3},
+]
+
+describe('paytx flow --approve against the emulator', () => {
+  it('runs every product and every outcome to the right verdict, summary JSON and exit code', async () => {
+    const results = await mapWithConcurrency(CASES, 4, (c) =>
+      runCli(['flow', '--product', c.product, '--amount', '1499', '--approve', c.outcome, '--until', c.until, '--wait-timeout', '2s', '--json'], {
+        env: env(),
+        timeoutMs: 60_000,
+      }),
+    )
+    for (const [index, c] of CASES.entries()) {
+      const result = results[index]
+      const label = `${c.product} ${c.outcome}: ${result.stderr}`
+      expect(result.code, label).toBe(c.exit)
+      const summary = parseJsonOutput(result)
+      expect(summary, label).toMatchObject({
+        exitCode: c.exit,
+        profile: 'local',
+        environment: 'local',
+        product: c.product,
+        amount: 1499,
+        status: c.status,
+        success: c.exit === 0,
+        redirect: {received: true, transactionId: summary.transactionId},
+        rejectedRequests: 0,
+      })
+      expect(summary.transaction.id).toBe(summary.transactionId)
+      expect(summary.transaction.status).toBe(c.status)
+      expect(summary.transaction.amount).toBe('1499')
+      // The transaction's webhooks reached the flow's listener, in order, ending with the verdict.
+      const statuses = summary.webhooks.map((hook: {status: string}) => hook.status)
+      expect(statuses[0], label).toBe('INITIATED')
+      expect(statuses.at(-1), label).toBe(c.status)
+      expect(summary.webhooks.every((hook: {transactionId: string}) => hook.transactionId === summary.transactionId)).toBe(true)
+      expect(summary.steps.map((step: {name: string}) => step.name)).toEqual(
+        c.product === 'card' ? ['customer', 'card', 'transaction', 'approval', 'redirect', 'status'] : ['customer', 'transaction', 'approval', 'redirect', 'status'],
+      )
+      if (c.product === 'card') expect(summary.cardLast4).toMatch(/^\d{4}$/)
+      expect(result.stderr).toMatch(/✔ redirect received +transaction_id=/)
+      expect(result.stderr).not.toContain('Started the emulator')
+    }
+  }, 120_000)
+
+  it('prints a human summary on stdout and the steps on stderr', async () => {
+    const result = await runCli(['flow', '--product', 'dummy', '--amount', '250', '--approve', 'DECLINED', '--merchant-reference', 'order-77'], {env: env()})
+    expect(result.code).toBe(3)
+    expect(result.stdout).toMatch(/^Result +final, not a success$/m)
+    expect(result.stdout).toMatch(/^Status +DECLINED \(final, not a success\)$/m)
+    expect(result.stdout).toMatch(/^Amount +250 minor units \(2\.50\)$/m)
+    expect(result.stdout).toMatch(/^Reference +order-77$/m)
+    expect(result.stdout).not.toContain('✔')
+    expect(result.stderr).toMatch(/^✔ customer created +\S+ +\(local\)$/m)
+    expect(result.stderr).toMatch(/^✔ transaction started +\S+ +INITIATED$/m)
+    expect(result.stderr).toMatch(/^✔ approval page completed +DECLINED$/m)
+    expect(result.stderr).toMatch(/^✖ final status +DECLINED +not a success/m)
+  })
+
+  it('embeds the emulator when the local profile points at an address where nothing listens', async () => {
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const result = await runCli(['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'SETTLEMENT_COMPLETED', '--json'], {
+      env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`},
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toContain(`Started the emulator in this process at ${base}`)
+    expect(parseJsonOutput(result)).toMatchObject({exitCode: 0, success: true, status: 'SETTLEMENT_REQUESTED', redirect: {received: true}})
+    // ... and stops it when the flow ends.
+    await expect(fetch(`${base}/v1/transaction/x`)).rejects.toThrow()
+  })
+
+  it('refuses --approve outcomes the page does not offer and --approve off the emulator, with exit 2 and nothing sent', async () => {
+    const wrong = await runCli(['flow', '--product', 'sofort', '--amount', '100', '--approve', 'PENDING'], {env: env()})
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('--approve PENDING is not offered by the sofort approval page; allowed: SETTLEMENT_COMPLETED, DECLINED, CANCELLED')
+    expect(wrong.stdout).toBe('')
+
+    const decimal = await runCli(['flow', '--product', 'dummy', '--amount', '14.99', '--approve', 'DECLINED', '--json'], {env: env()})
+    expect(decimal.code).toBe(2)
+    expect(parseJsonOutput(decimal).error).toMatchObject({kind: 'input', flag: '--amount'})
+    expect(decimal.stderr).toBe('')
+  })
+})

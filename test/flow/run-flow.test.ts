@@ -1,0 +1,254 @@
+/**
+ * runFlow's orchestration against a scripted service on 127.0.0.1 (the recording server): what
+ * is sent, in what order, and what the result says. The end-to-end tests run it against the
+ * emulator through the CLI.
+ */
+import {createServer} from 'node:net'
+
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {InputError, InterruptedError} from '../../src/api/errors.js'
+import {PaymentService} from '../../src/api/service.js'
+import {type FlowOptions, type FlowReporter, runFlow} from '../../src/flow/run-flow.js'
+import {builtinLocalProfile} from '../../src/profiles/presets.js'
+import type {ResolvedProfile} from '../../src/profiles/resolve.js'
+import {type RecordedRequest, type RecordingServer, type Reply, startRecordingServer} from '../helpers/recording-server.js'
+
+const TX_ID = 'tx-0001'
+
+interface FakeState {
+  status: string
+  /** Statuses the transaction moves through on later reads after the approval. */
+  later: string[]
+  redirectUrl?: string
+  webhookUrl?: string
+  /** What the approval POST does: a status, or an error redirect. */
+  onApprove: (form: URLSearchParams) => {status: string; error?: string}
+}
+
+async function startFakeService(state: FakeState): Promise<RecordingServer> {
+  let server: RecordingServer
+  const tx = () => ({
+    id: TX_ID,
+    amount: '1499',
+    payment_product: 'dummy',
+    status: state.status,
+    status_reason: '',
+    details: {redirect_url: state.redirectUrl, approval_url: `${server.url}/v1/transaction/${TX_ID}/authorize`},
+    created_at: '2026-11-20T10:00:00.000Z',
+    last_status_update: '2026-11-20T10:00:00.000Z',
+  })
+  const sendWebhook = (status: string) => {
+    if (state.webhookUrl) fetch(state.webhookUrl, {method: 'POST', body: JSON.stringify({type: 'transaction', id: TX_ID, status})}).catch(() => undefined)
+  }
+  const advance = () => {
+    const next = state.later.shift()
+    if (next) {
+      state.status = next
+      sendWebhook(next)
+    }
+  }
+  server = await startRecordingServer((req: RecordedRequest): Reply | undefined => {
+    if (req.method === 'POST' && req.path === '/v1/customer') return {json: {id: 'cus-1', ...req.body}}
+    if (req.method === 'POST' && req.path.startsWith('/h2h/tokenize/proxy/')) return {json: {id: 'card-1', last4: req.body.pan.slice(-4)}}
+    if (req.method === 'POST' && req.path === '/v1/transaction/start') {
+      state.redirectUrl = req.body.details.redirect_url
+      state.webhookUrl = req.body.webhook_transaction_update
+      return {json: tx()}
+    }
+    if (req.path === `/v1/transaction/${TX_ID}/authorize`) {
+      if (req.method === 'GET') {
+        state.status = 'IN_PROGRESS'
+        return {text: '<form method="post"></form>', headers: {'content-type': 'text/html'}}
+      }
+      const decision = state.onApprove(new URLSearchParams(req.rawBody))
+      state.status = decision.status
+      sendWebhook(decision.status)
+      const location = new URL(state.redirectUrl!)
+      if (decision.error) location.searchParams.set('error', decision.error)
+      else location.searchParams.set('transaction_id', TX_ID)
+      return {status: 303, headers: {location: location.toString()}, text: ''}
+    }
+    if (req.path === `/v1/transaction/${TX_ID}/checkoutsuccess`) {
+      const reading = {status: state.status, status_reason: '', success: ['SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED'].includes(state.status)}
+      advance()
+      return {json: reading}
+    }
+    if (req.path === `/v1/transaction/${TX_ID}`) return {json: tx()}
+    return undefined
+  })
+  return server
+}
+
+function profileFor(server: RecordingServer, env: 'local' | 'sandbox' = 'local'): ResolvedProfile {
+  return {name: env === 'local' ? 'local' : 'sandbox', profile: {...builtinLocalProfile(), env, base_url: server.url, h2h_url: `${server.url}/h2h`}, overrides: []}
+}
+
+function recordingReporter(): FlowReporter & {lines: string[]} {
+  const lines: string[] = []
+  return {
+    lines,
+    start: (step, text) => lines.push(`start ${step}: ${text}`),
+    succeed: (step, text) => lines.push(`ok ${step}: ${text}`),
+    fail: (step, text) => lines.push(`fail ${step}: ${text}`),
+    info: (text) => lines.push(`info: ${text}`),
+  }
+}
+
+const baseOptions: FlowOptions = {
+  product: 'dummy',
+  amount: 1499,
+  openBrowser: false,
+  webhook: {mode: 'local'},
+  waitTimeoutMs: 5_000,
+  untilSettled: false,
+}
+
+const fastDeps = {redirectGraceMs: 50, webhookGraceMs: 500, pollInitialDelayMs: 10, pollMaxDelayMs: 20, redirectWatchDelayMs: 20}
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+    probe.once('error', () => resolve(false))
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
+  })
+}
+
+describe('runFlow', () => {
+  let server: RecordingServer
+  let service: PaymentService
+  let state: FakeState
+  beforeEach(async () => {
+    state = {status: 'INITIATED', later: [], onApprove: (form) => ({status: form.get('outcome') ?? 'FAILED'})}
+    server = await startFakeService(state)
+    service = new PaymentService({profileName: 'local', profile: profileFor(server).profile})
+  })
+  afterEach(async () => {
+    await service.close()
+    await server.close()
+  })
+
+  it('with --approve: customer, start, form POST, redirect to its own listener, verdict from the service', async () => {
+    const reporter = recordingReporter()
+    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED', merchantReference: 'order-1'}, {...fastDeps, reporter})
+
+    const paths = server.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)
+    expect(paths.slice(0, 4)).toEqual([
+      'POST /v1/customer',
+      'POST /v1/transaction/start',
+      `GET /v1/transaction/${TX_ID}/authorize`,
+      `POST /v1/transaction/${TX_ID}/authorize`,
+    ])
+    const start = server.requests[1].body
+    expect(start).toMatchObject({amount: 1499, customer: 'cus-1', payment_product: 'dummy', merchant_reference: 'order-1', customer_ip: '127.0.0.1'})
+    expect(start.payment_profile).toBe(builtinLocalProfile().payment_profile)
+    expect(start.details.redirect_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/flow\/[\w-]+\/redirect$/)
+    expect(start.webhook_transaction_update).toBe(start.details.redirect_url.replace(/redirect$/, 'webhook'))
+    expect(server.requests[3].rawBody).toBe('outcome=SETTLEMENT_REQUESTED')
+    expect(server.requests[0].body).toMatchObject({first_name: 'Jane', organisation: builtinLocalProfile().organisation})
+
+    expect(result).toMatchObject({
+      exitCode: 0,
+      profile: 'local',
+      environment: 'local',
+      customerId: 'cus-1',
+      transactionId: TX_ID,
+      product: 'dummy',
+      amount: 1499,
+      status: 'SETTLEMENT_REQUESTED',
+      success: true,
+      final: false,
+      redirect: {received: true, transactionId: TX_ID},
+      rejectedRequests: 0,
+    })
+    expect(result.webhooks.map((w) => w.status)).toEqual(['SETTLEMENT_REQUESTED'])
+    expect(result.steps.map((s) => s.name)).toEqual(['customer', 'transaction', 'approval', 'redirect', 'status'])
+    expect(reporter.lines).toContainEqual(expect.stringMatching(/^ok redirect: redirect received +transaction_id=tx-0001$/))
+    expect(reporter.lines.at(-1)).toMatch(/^ok status: final status +SETTLEMENT_REQUESTED +success/)
+  })
+
+  it('waits through SETTLEMENT_REQUESTED with untilSettled, polling the service', async () => {
+    state.later = ['SETTLEMENT_REQUESTED', 'SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED']
+    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED', untilSettled: true}, fastDeps)
+    expect(result).toMatchObject({exitCode: 0, status: 'SETTLEMENT_COMPLETED', final: true, success: true})
+    expect(server.requests.filter((r) => r.path.endsWith('/checkoutsuccess')).length).toBeGreaterThanOrEqual(3)
+    expect(result.webhooks.map((w) => w.status)).toContain('SETTLEMENT_COMPLETED')
+  })
+
+  it('gives exit 3 for a final failure and exit 4 when the status never becomes conclusive', async () => {
+    const declined = await runFlow(service, profileFor(server), {...baseOptions, approve: 'DECLINED'}, fastDeps)
+    expect(declined).toMatchObject({exitCode: 3, status: 'DECLINED', final: true, success: false})
+
+    state.status = 'INITIATED'
+    const pending = await runFlow(service, profileFor(server), {...baseOptions, approve: 'UNKNOWN', waitTimeoutMs: 300}, fastDeps)
+    expect(pending).toMatchObject({exitCode: 4, status: 'UNKNOWN', final: false, success: false})
+  })
+
+  it('drives the page through the injected browser opener like a person would', async () => {
+    const opened: string[] = []
+    const openUrl = async (url: string) => {
+      opened.push(url)
+      await fetch(url)
+      const answer = await fetch(url, {method: 'POST', body: 'outcome=CANCELLED', headers: {'content-type': 'application/x-www-form-urlencoded'}, redirect: 'manual'})
+      // a second, stray redirect to the wrong transaction is refused and counted
+      await fetch(answer.headers.get('location')!.replace(TX_ID, 'someone-else'))
+      await fetch(answer.headers.get('location')!)
+    }
+    const result = await runFlow(service, profileFor(server), {...baseOptions, openBrowser: true}, {...fastDeps, openUrl})
+    expect(opened).toEqual([`${server.url}/v1/transaction/${TX_ID}/authorize`])
+    expect(result).toMatchObject({exitCode: 3, status: 'CANCELLED', redirect: {received: true}, rejectedRequests: 1})
+  })
+
+  it('reports the error parameter of a problem redirect and still asks the service', async () => {
+    state.onApprove = () => ({status: 'FAILED', error: 'Transaction already final'})
+    const reporter = recordingReporter()
+    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED'}, {...fastDeps, reporter})
+    expect(result).toMatchObject({exitCode: 3, status: 'FAILED', redirect: {received: true, error: 'Transaction already final'}})
+    expect(reporter.lines).toContainEqual(expect.stringMatching(/^fail redirect: redirect with error +Transaction already final$/))
+  })
+
+  it('ends the wait without a redirect when the service reports a final status', async () => {
+    const openUrl = async () => {
+      state.status = 'ABANDONED'
+    }
+    const result = await runFlow(service, profileFor(server), {...baseOptions, openBrowser: true}, {...fastDeps, openUrl})
+    expect(result).toMatchObject({exitCode: 3, status: 'ABANDONED', redirect: {received: false}})
+  }, 10_000)
+
+  it('tokenizes the test card for the outcome on a card flow and never sends the PAN elsewhere', async () => {
+    const result = await runFlow(service, profileFor(server), {...baseOptions, product: 'card', approve: 'DECLINED', cvv: '123'}, fastDeps)
+    const tokenize = server.requests.find((r) => r.path.startsWith('/h2h/tokenize/proxy/'))!
+    expect(tokenize.body).toMatchObject({customer: 'cus-1', pan: '4000000000000002', expiry_month: '12', holder_name: 'Jane Tester'})
+    expect(tokenize.headers['tx-proxy-key']).toBe(builtinLocalProfile().proxy_key)
+    expect(tokenize.headers['x-apikey']).toBeUndefined()
+    const start = server.requests.find((r) => r.path === '/v1/transaction/start')!
+    expect(start.body).toMatchObject({card: 'card-1', payment_product: 'card', details: {card_cvv: '123'}})
+    expect(server.requests.filter((r) => r.rawBody.includes('4000000000000002'))).toHaveLength(1)
+    expect(result).toMatchObject({cardId: 'card-1', cardLast4: '0002'})
+  })
+
+  it('on abort closes the listener, frees the port and names the transaction', async () => {
+    const controller = new AbortController()
+    let port = 0
+    const openUrl = async (url: string) => {
+      port = Number(new URL(server.requests.find((r) => r.path === '/v1/transaction/start')!.body.details.redirect_url).port)
+      expect(url).toContain(TX_ID)
+      setTimeout(() => controller.abort(new InterruptedError()), 50)
+    }
+    const flow = runFlow(service, profileFor(server), {...baseOptions, openBrowser: true, signal: controller.signal}, {...fastDeps, openUrl})
+    await expect(flow).rejects.toSatisfy((error: unknown) => error instanceof InterruptedError && error.message.includes(TX_ID))
+    expect(await canBind(port)).toBe(true)
+  })
+
+  it('refuses --approve off the emulator and outcomes the page does not offer, sending nothing', async () => {
+    await expect(runFlow(service, profileFor(server, 'sandbox'), {...baseOptions, approve: 'SETTLEMENT_COMPLETED'})).rejects.toMatchObject({
+      flag: '--approve',
+      exitCode: 2,
+    })
+    const wrong = runFlow(service, profileFor(server), {...baseOptions, product: 'sofort', approve: 'PENDING'})
+    await expect(wrong).rejects.toBeInstanceOf(InputError)
+    await expect(wrong).rejects.toThrow('allowed: SETTLEMENT_COMPLETED, DECLINED, CANCELLED')
+    await expect(runFlow(service, profileFor(server), {...baseOptions, product: 'sofort', descriptor: 'Bestellung #1'})).rejects.toMatchObject({flag: '--descriptor'})
+    expect(server.requests).toHaveLength(0)
+  })
+})
