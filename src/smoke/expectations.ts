@@ -2,8 +2,8 @@
  * A case's expectations against what its flow ended with: every difference, each naming what
  * was expected and what came, so a failed case says exactly why.
  */
-import type {FlowResult} from './flow-contract.js'
-import {formatDuration} from './duration.js'
+import type {FlowResult} from '../flow/run-flow.js'
+import {formatDuration} from '../output/duration.js'
 import type {CaseExpectation} from './scenario.js'
 
 export interface Difference {

@@ -2,7 +2,7 @@
  * The human rendering of a smoke report: one row per case (case, transaction, expected, got,
  * duration, result with the reason), then a summary line. Only draws; the report is the data.
  */
-import {formatDuration} from './duration.js'
+import {formatDuration} from '../output/duration.js'
 import type {CaseVerdict, SmokeReport} from './runner.js'
 
 export interface TableStyle {

@@ -6,7 +6,7 @@
  */
 import {EXIT, type ErrorJson, InputError, PaytxError} from '../api/errors.js'
 import {type Difference, checkExpectations, describeExpectation, describeOutcome, distinctWebhookStatuses, formatDifference} from './expectations.js'
-import type {FlowOptions, FlowReporter, FlowResult} from './flow-contract.js'
+import type {FlowOptions, FlowReporter, FlowResult} from '../flow/run-flow.js'
 import {type Reference, UnresolvedReferenceError, resolveReferences} from './references.js'
 import {MANUAL_OUTCOME} from './scenario-schema.js'
 import type {Scenario, SmokeCase} from './scenario.js'
@@ -35,6 +35,8 @@ export interface SmokeCaseResult {
   statusReason?: string
   webhooks?: string[]
   differences: Difference[]
+  /** Where the time went: the flow's steps with their durations. */
+  steps?: {name: string; durationMs: number}[]
   error?: ErrorJson
   startedAt?: string
   durationMs: number
@@ -229,6 +231,7 @@ export async function runScenario(scenario: Scenario, cases: readonly SmokeCase[
         statusReason: flow.statusReason,
         webhooks: distinctWebhookStatuses(flow),
         got: describeOutcome(flow),
+        steps: flow.steps,
       })
       result.differences = checkExpectations(smokeCase.expect, flow)
       result.verdict = result.differences.length === 0 ? 'passed' : 'failed'

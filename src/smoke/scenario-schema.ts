@@ -8,7 +8,6 @@ import {z} from 'zod'
 
 import {CUSTOMER_REQUEST_FIELDS, PRODUCTS, STATUSES} from '../api/contract.js'
 import {APPROVAL_OUTCOMES, type TestCard} from '../emulator/outcomes.js'
-import {DURATION_HINT, DURATION_PATTERN} from './duration.js'
 
 /** Test card aliases: the word names what paying with the card leads to (TEST_CARDS). */
 export const TEST_CARD_ALIASES = {
@@ -22,6 +21,10 @@ export type TestCardAlias = keyof typeof TEST_CARD_ALIASES
 export const MANUAL_OUTCOME = 'manual'
 /** Every outcome some approval page offers; which product offers which is checked per case. */
 export const ALL_OUTCOMES = [...new Set(Object.values(APPROVAL_OUTCOMES).flat())]
+
+/** Durations as `--wait-timeout` takes them: a number of seconds, or a number with a unit. */
+export const DURATION_PATTERN = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/
+export const DURATION_HINT = 'a number of seconds, or a number with a unit: 500ms, 20s, 2m, 1h'
 
 export const CASE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
 export const WEBHOOK_MODES = ['local', 'none'] as const

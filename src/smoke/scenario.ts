@@ -9,7 +9,7 @@ import type {z} from 'zod'
 import {CUSTOMER_REQUEST_FIELDS, type CustomerRequest, type Product, isFinalStatus, isSuccessStatus, luhnValid, normalizePan, sofortDescriptorProblem} from '../api/contract.js'
 import {validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../emulator/outcomes.js'
-import {parseDuration} from './duration.js'
+import {parseDuration as parseDurationText} from '../emulator/duration.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {
@@ -87,6 +87,12 @@ export interface Scenario {
 }
 
 type ZodIssue = z.core.$ZodIssue
+
+/** Milliseconds of a duration greater than zero (a number is seconds), or undefined. */
+function parseDuration(value: number | string): number | undefined {
+  const ms = parseDurationText(String(value))
+  return ms !== undefined && ms > 0 ? ms : undefined
+}
 
 const FIELDS_WITH_REFERENCES = ['customer', 'card', 'descriptor', 'merchant_reference', 'extra_fields'] as const
 
@@ -316,7 +322,7 @@ class ScenarioChecker {
       if (problem) this.report(descriptor.path, `the sofort descriptor ${problem}${descriptor.note}`)
     }
     const webhook = this.checkWebhook(field('webhook'))
-    const expect = this.checkExpectation(raw.expect, defaults.expect, at, webhook)
+    const expect = this.checkExpectation(raw.expect, defaults.expect, at, webhook, label)
 
     const dependsOn = this.checkReferences(raw, index, names)
 
@@ -447,8 +453,15 @@ class ScenarioChecker {
     return false
   }
 
-  private checkExpectation(own: RawExpectation | undefined, inherited: RawExpectation | undefined, at: ValuePath, webhook: CaseWebhook | false): CaseExpectation | false {
+  private checkExpectation(
+    own: RawExpectation | undefined,
+    inherited: RawExpectation | undefined,
+    at: ValuePath,
+    webhook: CaseWebhook | false,
+    label: string,
+  ): CaseExpectation | false {
     const pathOf = (key: keyof RawExpectation): ValuePath => (own?.[key] === undefined ? ['defaults', 'expect', key] : [...at, 'expect', key])
+    const noteOf = (key: keyof RawExpectation): string => (own?.[key] === undefined ? ` (case "${label}")` : '')
     const merged: RawExpectation = {...inherited, ...own}
     let ok = true
     const result: CaseExpectation = {}
@@ -460,7 +473,7 @@ class ScenarioChecker {
     if (merged.status_reason !== undefined) {
       const compiled = compileStatusReason(merged.status_reason)
       if (typeof compiled === 'string') {
-        this.report(pathOf('status_reason'), `is not a valid regular expression: ${compiled}`)
+        this.report(pathOf('status_reason'), `is not a valid regular expression: ${compiled}${noteOf('status_reason')}`)
         ok = false
       } else {
         result.statusReason = {pattern: merged.status_reason, regex: compiled}
@@ -469,7 +482,7 @@ class ScenarioChecker {
     if (merged.max_duration !== undefined) {
       result.maxDurationMs = parseDuration(merged.max_duration)
       if (result.maxDurationMs === undefined) {
-        this.report(pathOf('max_duration'), 'must be a duration greater than 0')
+        this.report(pathOf('max_duration'), `must be a duration greater than 0${noteOf('max_duration')}`)
         ok = false
       }
     }
@@ -479,22 +492,22 @@ class ScenarioChecker {
       result.webhooks = typeof webhooks === 'number' ? {count: webhooks} : Array.isArray(webhooks) ? {statuses: webhooks} : {...webhooks}
       const {min, max} = result.webhooks
       if (min !== undefined && max !== undefined && min > max) {
-        this.report(pathOf('webhooks'), `min (${min}) is greater than max (${max}); no number of webhooks can pass`)
+        this.report(pathOf('webhooks'), `min (${min}) is greater than max (${max}); no number of webhooks can pass${noteOf('webhooks')}`)
         ok = false
       }
       if (webhook !== false && webhook.mode !== 'local') {
-        this.report(pathOf('webhooks'), `needs webhook: local; paytx sees only the webhooks its own listener receives (this case has webhook: ${webhook.mode === 'url' ? webhook.url : webhook.mode})`)
+        this.report(pathOf('webhooks'), `needs webhook: local; paytx sees only the webhooks its own listener receives (this case has webhook: ${webhook.mode === 'url' ? webhook.url : webhook.mode})${noteOf('webhooks')}`)
         ok = false
       }
     }
 
     if (result.statuses) {
       if (result.final !== undefined && !result.statuses.some((status) => isFinalStatus(status) === result.final)) {
-        this.report(pathOf('final'), `final: ${result.final} can never hold together with status ${result.statuses.join(' or ')}`)
+        this.report(pathOf('final'), `final: ${result.final} can never hold together with status ${result.statuses.join(' or ')}${noteOf('final')}`)
         ok = false
       }
       if (result.success !== undefined && !result.statuses.some((status) => isSuccessStatus(status) === result.success)) {
-        this.report(pathOf('success'), `success: ${result.success} can never hold together with status ${result.statuses.join(' or ')}`)
+        this.report(pathOf('success'), `success: ${result.success} can never hold together with status ${result.statuses.join(' or ')}${noteOf('success')}`)
         ok = false
       }
     }

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {checkExpectations, describeExpectation, describeOutcome, formatDifference} from '../../src/smoke/expectations.js'
-import type {FlowResult} from '../../src/smoke/flow-contract.js'
+import type {FlowResult} from '../../src/flow/run-flow.js'
 
 function result(overrides: Partial<FlowResult> = {}): FlowResult {
   return {

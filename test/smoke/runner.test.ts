@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {InterruptedError, NetworkError} from '../../src/api/errors.js'
-import type {FlowOptions, FlowResult} from '../../src/smoke/flow-contract.js'
+import type {FlowOptions, FlowResult} from '../../src/flow/run-flow.js'
 import {type SmokeRunOptions, runScenario, selectCases} from '../../src/smoke/runner.js'
 import {parseScenarioText} from '../../src/smoke/scenario-source.js'
 import {type Scenario, checkScenario} from '../../src/smoke/scenario.js'
@@ -35,6 +35,9 @@ function fakeFlow(options: {delayMs?: (o: FlowOptions) => number; fail?: (o: Flo
         customerId: 'id' in (flowOptions.customer ?? {}) ? (flowOptions.customer as {id: string}).id : `cus_${n}`,
         cardId: flowOptions.product === 'card' ? `card_${n}` : undefined,
         transactionId: id,
+        merchantReference: flowOptions.merchantReference ?? `ref_${n}`,
+        approvalUrl: `http://127.0.0.1/v1/transaction/${id}/authorize`,
+        rejectedRequests: 0,
         product: flowOptions.product,
         amount: flowOptions.amount,
         status,
