@@ -6,7 +6,7 @@ import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './api/errors.js'
 import type {PaymentService} from './api/service.js'
-import {scrubSecrets} from './output/redact.js'
+import {maskCardNumbers, scrubSecrets} from './output/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
 
@@ -67,6 +67,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as BaseFlags<T>
     this.args = args as BaseArgs<T>
+  }
+
+  /** A secret read by this command (PAN, CVV, key): scrubbed from every message and log from now on. */
+  protected addSecrets(...values: (string | undefined)[]): void {
+    const known = values.filter((value): value is string => Boolean(value))
+    this.secrets.push(...known)
+    for (const service of this.services) service.addSecrets(...known)
   }
 
   /** Request timeout from --timeout, in milliseconds. */
@@ -236,8 +243,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err instanceof Errors.CLIError) {
       const exit = (err as Errors.CLIError).oclif?.exit
       if (exit === 0 || (err as {code?: string}).code === 'EEXIT') return {exitCode: exit ?? 0, text: '', json: {exitCode: exit ?? 0}}
-      // oclif's flag and argument parsing errors are input errors.
-      const message = scrub(err.message.replace(/\n\s*See more help with --help$/, ''))
+      // oclif's flag and argument parsing errors are input errors. They quote flag values, and are
+      // raised before this command knows its secrets, so card numbers are masked by their shape.
+      const message = maskCardNumbers(scrub(err.message.replace(/\n\s*See more help with --help$/, '')))
       const code = exit === undefined || exit === 2 ? EXIT.input : exit
       return {
         exitCode: code,

@@ -7,6 +7,7 @@
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from './errors.js'
+import {type UndiciParts, loadUndici} from './undici-parts.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../output/redact.js'
 
 export type HttpMethod = 'GET' | 'POST'
@@ -128,21 +129,28 @@ function bodySnippet(text: string): string {
 export class HttpClient {
   private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs'>> &
     HttpClientOptions
-  private undici?: typeof import('undici')
+  private undici?: UndiciParts
   private dispatcher?: Dispatcher
   private ownsDispatcher = false
+  private readonly secrets: (string | undefined)[]
 
   constructor(options: HttpClientOptions = {}) {
     this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options}
+    this.secrets = [...(options.secrets ?? [])]
   }
 
-  private async load(): Promise<{undici: typeof import('undici'); dispatcher: Dispatcher}> {
-    if (!this.undici) this.undici = await import('undici')
+  /** Values learnt after construction (a PAN typed at a prompt) to scrub from logs and errors. */
+  addSecrets(...values: (string | undefined)[]): void {
+    this.secrets.push(...values)
+  }
+
+  private async load(): Promise<{undici: UndiciParts; dispatcher: Dispatcher}> {
+    if (!this.undici) this.undici = await loadUndici()
     if (!this.dispatcher) {
       if (this.options.dispatcher) {
         this.dispatcher = this.options.dispatcher
       } else {
-        this.dispatcher = new this.undici.Agent({connect: {timeout: this.options.connectTimeoutMs}, keepAliveTimeout: 4000})
+        this.dispatcher = this.undici.createAgent({connectTimeoutMs: this.options.connectTimeoutMs})
         this.ownsDispatcher = true
       }
     }
@@ -155,7 +163,7 @@ export class HttpClient {
   }
 
   private log(line: string): void {
-    if (this.options.log) this.options.log(scrubSecrets(line, this.options.secrets ?? []))
+    if (this.options.log) this.options.log(scrubSecrets(line, this.secrets))
   }
 
   private async sleep(ms: number): Promise<void> {
@@ -191,11 +199,13 @@ export class HttpClient {
       let responseHeaders: Record<string, string | string[] | undefined>
       let text: string
       try {
-        const response = await undici.request(req.url, {
+        const target = new URL(req.url)
+        const response = await undici.request(dispatcher, {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
           method: req.method,
           headers,
           body: payload,
-          dispatcher,
           signal: controller.signal,
         })
         status = response.statusCode
@@ -239,7 +249,7 @@ export class HttpClient {
       if (status >= 200 && status < 300) {
         if (!parsed) {
           throw new ResponseError(
-            `The service answered ${statusLine(status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(text), this.options.secrets ?? [])}`,
+            `The service answered ${statusLine(status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(text), this.secrets)}`,
             'Check that the profile’s base URL points at the service and not at another web server (`paytx profile show`).',
           )
         }
@@ -258,7 +268,7 @@ export class HttpClient {
       object?.details && typeof object.details === 'object' && !Array.isArray(object.details)
         ? (object.details as Record<string, string | string[]>)
         : undefined
-    const scrub = (s: string) => scrubSecrets(s, this.options.secrets ?? [])
+    const scrub = (s: string) => scrubSecrets(s, this.secrets)
     const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${
       serviceMessage ? `: ${scrub(serviceMessage)}` : ''
     }`
@@ -301,6 +311,6 @@ export class HttpClient {
     } else {
       hint = 'Check your network and the profile’s addresses (`paytx profile show`), then try again.'
     }
-    return new NetworkError(scrubSecrets(message, this.options.secrets ?? []), {hint, mayHaveReachedService, cause: error})
+    return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: error})
   }
 }

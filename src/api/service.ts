@@ -33,6 +33,16 @@ function requireObject<T>(value: unknown, what: string): T {
   return value as T
 }
 
+/**
+ * The service echoes the request's details in a transaction, and a CVV must never be shown or
+ * stored: it is masked before any caller sees the object.
+ */
+function withoutCardCvv(transaction: Transaction): Transaction {
+  const details = transaction.details
+  if (!details || typeof details !== 'object' || details.card_cvv === undefined || details.card_cvv === '') return transaction
+  return {...transaction, details: {...details, card_cvv: '***'}}
+}
+
 export class PaymentService {
   readonly http: HttpClient
   readonly target: ServiceTarget
@@ -45,6 +55,11 @@ export class PaymentService {
       secretHeaderNames: [profile.api_key_header, ...(options.secretHeaderNames ?? [])],
       secrets: [profile.api_key, profile.proxy_key, ...(options.secrets ?? [])],
     })
+  }
+
+  /** Secrets learnt after construction (PAN, CVV), scrubbed from logs and errors from now on. */
+  addSecrets(...values: (string | undefined)[]): void {
+    this.http.addSecrets(...values)
   }
 
   close(): Promise<void> {
@@ -70,11 +85,8 @@ export class PaymentService {
     return requireObject<Customer>(response.body, 'customer')
   }
 
-  /**
-   * Sends a card to the tokenization proxy: `TX-Proxy-Key` only, never the API key. The proxy's
-   * answer is not specified, so it is returned as it came; `cardId` finds its id.
-   */
-  async tokenizeCard(body: CardRequest): Promise<Card> {
+  /** The card proxy needs its own address, id and key; an input error names what the profile lacks. */
+  assertCardProxyConfigured(): void {
     const {profile, profileName} = this.target
     const missing = [
       profile.h2h_url ? undefined : ['h2h URL', '--h2h-url'],
@@ -88,6 +100,15 @@ export class PaymentService {
         }.`,
       })
     }
+  }
+
+  /**
+   * Sends a card to the tokenization proxy: `TX-Proxy-Key` only, never the API key. The proxy's
+   * answer is not specified, so it is returned as it came; `cardId` finds its id.
+   */
+  async tokenizeCard(body: CardRequest): Promise<Card> {
+    this.assertCardProxyConfigured()
+    const {profile} = this.target
     const url = joinUrl(profile.h2h_url!, API_PATHS.tokenize(profile.proxy_id!))
     const response = await this.http.request<Card>({method: 'POST', url, headers: {[PROXY_KEY_HEADER]: profile.proxy_key!}, body})
     return requireObject<Card>(response.body, 'card')
@@ -100,12 +121,12 @@ export class PaymentService {
       headers: this.apiHeaders(),
       body,
     })
-    return requireObject<Transaction>(response.body, 'transaction')
+    return withoutCardCvv(requireObject<Transaction>(response.body, 'transaction'))
   }
 
   async getTransaction(id: string): Promise<Transaction> {
     const response = await this.http.request<Transaction>({method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()})
-    return requireObject<Transaction>(response.body, 'transaction')
+    return withoutCardCvv(requireObject<Transaction>(response.body, 'transaction'))
   }
 
   async checkoutSuccess(id: string): Promise<CheckoutSuccess> {

@@ -7,6 +7,7 @@
 import {randomUUID} from 'node:crypto'
 
 import {
+  API_PATHS,
   CUSTOMER_EMPTY_FIELDS,
   CUSTOMER_INITIAL_STATUS,
   CUSTOMER_REQUEST_FIELDS,
@@ -126,7 +127,7 @@ export class EmulatorResources {
       ...(product === 'card' ? {card: request.card} : {}),
       details: {
         ...details,
-        approval_url: `${this.settings.baseUrl}/v1/transaction/${id}/authorize`,
+        approval_url: approvalUrl(this.settings.baseUrl, id),
         ...(product === 'sofort' ? {sender: {...EMPTY_SOFORT_SENDER}} : {}),
         ...(product === 'dummy' ? {issuer: DUMMY_ISSUER_BIC} : {}),
       },
@@ -185,6 +186,11 @@ export class EmulatorResources {
   private isoNow(): string {
     return new Date(this.clock.now()).toISOString()
   }
+}
+
+/** The spec's approval address: `/v1/transaction/<id>/authorize` under the API base. */
+export function approvalUrl(baseUrl: string, transactionId: string): string {
+  return `${baseUrl}${API_PATHS.authorize(transactionId)}`
 }
 
 /** The card record the proxy returns: never the PAN, never a CVV. */

@@ -26,7 +26,7 @@ import {
 import type {EmulatorOptions, RunningEmulator} from './index.js'
 import {TransactionLifecycle, isAwaitingApproval} from './lifecycle.js'
 import {type ApprovalPageContext, decideApproval, renderApprovalPage, renderErrorPage} from './pages.js'
-import {EmulatorResources, cardView} from './resources.js'
+import {EmulatorResources, approvalUrl, cardView} from './resources.js'
 import {PortInUseError} from './start-errors.js'
 import {loadStateFile, saveStateFile} from './state-file.js'
 import {EmulatorStore} from './store.js'
@@ -207,7 +207,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
       transaction: structuredClone(transaction),
       ...(card ? {card: {...cardView(card), testOutcome: card.testOutcome}} : {}),
       needsCvv: transaction.payment_product === 'card' && !entry.cvvGiven,
-      actionUrl: `/v1/transaction/${encodeURIComponent(transaction.id)}/authorize`,
+      actionUrl: new URL(approvalUrl(addresses.url, transaction.id)).pathname,
     }
   }
 
@@ -402,6 +402,8 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   const port = (server.address() as AddressInfo).port
   // Listening on every interface still means the pages are reached on this machine's loopback.
   addresses.url = emulatorBaseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port)
+  // Transactions loaded from a state file are approved where the emulator listens now.
+  for (const {transaction} of store.transactions.values()) transaction.details.approval_url = approvalUrl(addresses.url, transaction.id)
 
   const stopWork = async () => {
     lifecycle.stop()

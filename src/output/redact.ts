@@ -3,6 +3,7 @@
  * and error messages. Keys show at most their first and last four characters, a PAN its last
  * four digits, a CVV nothing at all.
  */
+import {luhnValid} from '../api/contract.js'
 
 /** An API or proxy key as `abcd…wxyz`; short keys show nothing of themselves. */
 export function redactKey(key: string | undefined): string {
@@ -19,6 +20,11 @@ export function maskPan(pan: string): string {
 const PAN_KEYS = /^(pan|card_number|cardnumber|number)$/i
 const CVV_KEYS = /(cvv|cvc|cvn|security_code)/i
 const KEY_KEYS = /(api[_-]?key|proxy[_-]?key|secret|password|authorization)/i
+
+/** Masks anything in free text shaped like a card number (12-19 digits, spaces or dashes allowed, Luhn-valid). */
+export function maskCardNumbers(text: string): string {
+  return text.replace(/(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g, (match) => (luhnValid(match.replace(/\D/g, '')) ? maskPan(match) : match))
+}
 
 /** A deep copy of a JSON value with PANs, CVVs and keys redacted by field name. */
 export function redactBody(value: unknown): unknown {
@@ -45,13 +51,19 @@ export function redactHeaders(headers: Record<string, string>, secretHeaderNames
 }
 
 /**
- * The last safety net: replaces every occurrence of a known secret (keys, PANs) in free text,
- * such as a service's error message that echoes a field back.
+ * The last safety net: replaces every occurrence of a known secret (keys, PANs, CVVs) in free
+ * text, such as a service's error message that echoes a field back.
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text
   for (const secret of secrets) {
-    if (!secret || secret.length < 6) continue
+    if (!secret) continue
+    if (/^\d{3,4}$/.test(secret)) {
+      // A CVV: only as a number of its own, so that longer numbers around it survive.
+      out = out.replace(new RegExp(`(?<!\\d)${secret}(?!\\d)`, 'g'), '***')
+      continue
+    }
+    if (secret.length < 6) continue
     const replacement = /^\d+$/.test(secret) ? maskPan(secret) : redactKey(secret)
     out = out.split(secret).join(replacement)
   }

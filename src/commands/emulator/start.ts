@@ -146,8 +146,8 @@ EXIT CODES
         ['State', options.stateFile ?? 'in memory (lost on exit; --state-file keeps it)'],
       ]
       const width = Math.max(...rows.map(([label]) => label.length))
-      this.emitLine('paytx emulator is listening (the keys are emulator test keys)')
-      for (const [label, value] of rows) this.emitLine(`  ${label.padEnd(width)}  ${value}`)
+      const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
+      this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', ...lines].join('\n'))
     }
     if (!this.matchesLocalProfile(emulator)) {
       this.note(

@@ -119,7 +119,7 @@ both are given.`
       if (flag === '--api-key-stdin') keys.api_key = values[index]
       else keys.proxy_key = values[index]
     })
-    this.secrets.push(...values)
+    this.addSecrets(...values)
     return keys
   }
 }

@@ -1,0 +1,149 @@
+import {createServer} from 'node:net'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {describe, expect, it} from 'vitest'
+
+import {EMULATOR_DEFAULTS} from '../../src/emulator/defaults.js'
+import {CUSTOMER_REQUEST} from '../helpers/emulator-api.js'
+import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {startCli} from '../helpers/cli-process.js'
+
+const KEY = EMULATOR_DEFAULTS.apiKey
+const headers = {'content-type': 'application/json', 'X-APIKEY': KEY}
+
+async function createCustomer(url: string) {
+  const response = await fetch(`${url}/v1/customer`, {method: 'POST', headers, body: JSON.stringify({...CUSTOMER_REQUEST, organisation: EMULATOR_DEFAULTS.organisation})})
+  return (await response.json()) as any
+}
+
+async function startDummy(url: string, customer: string) {
+  const response = await fetch(`${url}/v1/transaction/start`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({amount: 250, customer, payment_product: 'dummy', details: {redirect_url: 'https://shop.example/back'}}),
+  })
+  return (await response.json()) as any
+}
+
+describe('paytx emulator start', () => {
+  it('prints its addresses, profile and keys, serves, logs each request, and exits 130 on Ctrl-C', async () => {
+    const emulator = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0'])
+    const [, url] = await emulator.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await emulator.waitFor(/^ {2}State .*\n/m)
+    const output = emulator.stdout()
+    expect(url).not.toMatch(/:0$/)
+    expect(output).toContain(`Card proxy       ${url}/h2h  (proxy id ${EMULATOR_DEFAULTS.proxyId})`)
+    expect(output).toContain(`Payment profile  ${EMULATOR_DEFAULTS.paymentProfile}`)
+    expect(output).toContain(`API key          X-APIKEY: ${KEY}`)
+    expect(output).toContain(`Proxy key        TX-Proxy-Key: ${EMULATOR_DEFAULTS.proxyKey}`)
+    await emulator.waitFor(/Press Ctrl-C to stop/, {stream: 'stderr'})
+    expect(emulator.stderr()).toContain(`PAYTX_BASE_URL=${url}`)
+
+    const customer = await createCustomer(url)
+    expect(customer.status).toBe('unverified')
+    const transaction = await startDummy(url, customer.id)
+    await fetch(transaction.details.approval_url, {
+      method: 'POST',
+      headers: {'content-type': 'application/x-www-form-urlencoded'},
+      body: 'outcome=SETTLEMENT_COMPLETED',
+      redirect: 'manual',
+    })
+    await emulator.waitFor(/POST \/v1\/customer {2}200/)
+    await emulator.waitFor(/SETTLEMENT_REQUESTED → SETTLEMENT_COMPLETED/)
+
+    // The CLI's own read commands work against it.
+    const env = {PAYTX_BASE_URL: url, PAYTX_API_KEY: KEY}
+    const status = await runCli(['transaction', 'status', transaction.id, '--json'], {env})
+    expect(status.code).toBe(0)
+    expect(parseJsonOutput(status)).toMatchObject({id: transaction.id, status: 'SETTLEMENT_COMPLETED', amount: '250'})
+    const check = await runCli(['checkoutsuccess', transaction.id], {env})
+    expect(check.code).toBe(0)
+    const created = await runCli(
+      ['customer', 'create', '--no-input', '--json', '--title', 'mr', '--first-name', 'Piet', '--last-name', 'Pieters', '--email-address', 'piet@example.com',
+        '--phone-number', '+31612345679', '--street-address', 'Dam', '--postal-code', '1012 JS', '--city', 'Amsterdam', '--country-code', 'NL'],
+      {env},
+    )
+    expect(created.code).toBe(0)
+    expect(parseJsonOutput(created)).toMatchObject({first_name: 'Piet', status: 'unverified', organisation: EMULATOR_DEFAULTS.organisation, fax_number: ''})
+
+    const result = await emulator.stop('SIGINT')
+    expect(result.code).toBe(130)
+    expect(result.stderr).toContain('Stopped (SIGINT).')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('prints NDJSON events with --json and stops on SIGTERM with 130', async () => {
+    const emulator = startCli(['emulator', 'start', '--port', '0', '--json'])
+    const [line] = await emulator.waitFor(/^\{"event":"listening".*\}$/m)
+    const listening = JSON.parse(line)
+    expect(listening).toMatchObject({host: '127.0.0.1', api_key: KEY, api_key_header: 'X-APIKEY', payment_profile: EMULATOR_DEFAULTS.paymentProfile, settle_after_ms: 3000, abandon_after_ms: 420_000})
+    expect(listening.port).toBeGreaterThan(0)
+    expect(listening.proxy_url).toBe(`${listening.url}/h2h`)
+    await fetch(`${listening.url}/v1/nothing`, {headers})
+    await emulator.waitFor(/"event":"request"/)
+    const result = await emulator.stop('SIGTERM')
+    expect(result.code).toBe(130)
+    const events = result.stdout.trim().split('\n').map((text) => JSON.parse(text))
+    expect(events.map((event) => event.event)).toEqual(['listening', 'request', 'stopped'])
+    expect(events[1]).toMatchObject({method: 'GET', path: '/v1/nothing', status: 404})
+    expect(events[2]).toEqual({event: 'stopped', signal: 'SIGTERM'})
+  })
+
+  it('keeps its state in --state-file across restarts', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'state.json')
+    const first = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
+    const [, url] = await first.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await first.waitFor(/^ {2}State .*\n/m)
+    expect(first.stdout()).toContain(`State            ${stateFile}`)
+    const transaction = await startDummy(url, (await createCustomer(url)).id)
+    expect((await first.stop()).code).toBe(130)
+
+    const second = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
+    const [, url2] = await second.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    const read = (await (await fetch(`${url2}/v1/transaction/${transaction.id}`, {headers})).json()) as any
+    expect(read).toMatchObject({id: transaction.id, amount: '250', status: 'INITIATED'})
+    expect((await second.stop()).code).toBe(130)
+  })
+
+  it('reports a corrupt state file (exit 2) and leaves it as it was', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'state.json')
+    writeFileSync(stateFile, 'not json at all')
+    const result = await runCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`Error: The state file ${stateFile} is not valid JSON`)
+    expect(result.stderr).toMatch(/Hint: It was left untouched/)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+    expect(readFileSync(stateFile, 'utf8')).toBe('not json at all')
+  })
+
+  it('says what to do when the port is in use (exit 1)', async () => {
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const {port} = blocker.address() as {port: number}
+    try {
+      const result = await runCli(['emulator', 'start', '--port', String(port)])
+      expect(result.code).toBe(1)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toContain(`Error: Port ${port} on 127.0.0.1 is already in use`)
+      expect(result.stderr).toContain('--port 0 picks a free one')
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()))
+    }
+  })
+
+  it.each([
+    [['--settle-after', '3 days'], '--settle-after must be a duration such as 500ms, 3s, 7m or 1h'],
+    [['--abandon-after', '-1'], '--abandon-after must be a duration'],
+    [['--webhook-url', 'localhost:4242'], '--webhook-url must be an absolute http(s) URL'],
+    [['--port', '70000'], '70000'],
+    [['--api-key', ' '], '--api-key must not be empty'],
+  ])('rejects %j with exit 2 naming the flag', async (args, message) => {
+    const result = await runCli(['emulator', 'start', ...(args.includes('--port') ? [] : ['--port', '0']), ...args])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(message)
+  })
+})

@@ -1,0 +1,60 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {tempConfigDir} from '../helpers/cli.js'
+import {CARD_ID, CUSTOMER_FLAGS, CUSTOMER_ID} from '../helpers/fixtures.js'
+import {ptyAvailable, runInPty} from '../helpers/pty.js'
+import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {API_KEY, PAN, PROXY_KEY} from '../helpers/secrets.js'
+
+/** Hidden prompts driven through a real pseudo-terminal: typed secrets are used and never echoed. */
+describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
+  let server: RecordingServer
+  beforeEach(async () => {
+    server = await startRecordingServer((req) =>
+      req.path.startsWith('/h2h/') ? {json: {id: CARD_ID}} : req.path === '/v1/customer' ? {json: {id: CUSTOMER_ID, ...req.body, status: 'unverified'}} : undefined,
+    )
+  })
+  afterEach(() => server.close())
+
+  it('card tokenize asks for the card number with a hidden prompt', async () => {
+    const session = runInPty(['card', 'tokenize', '--customer', CUSTOMER_ID, '--expiry-month', '12', '--expiry-year', '2030', '--holder-name', 'Jane Doe'], {
+      env: {PAYTX_H2H_URL: `${server.url}/h2h`, PAYTX_PROXY_KEY: PROXY_KEY},
+    })
+    await session.waitFor(/Card number \(hidden\)/)
+    session.type('4024 0071 0817 3154\r')
+    await session.waitFor(/not a valid card number/)
+    // Erase the wrong number and type the right one.
+    session.type('\x7f'.repeat(19) + `${PAN}\r`)
+    expect(await session.exited).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0].body.pan).toBe(PAN)
+    expect(session.output()).toMatch(/Card\s+c4rd0000/)
+    expect(session.output()).toContain('•••• 3153')
+    expect(session.output()).not.toContain(PAN)
+    expect(session.output()).not.toContain('4024 0071')
+  })
+
+  it('profile add asks for both keys hidden; customer create asks for a missing field', async () => {
+    const configDir = tempConfigDir()
+    const add = runInPty(['profile', 'add', 'sandbox', '--base-url', `${server.url}/v1`, '--use'], {configDir})
+    await add.waitFor(/API key \(empty to skip\)/)
+    add.type(`${API_KEY}\r`)
+    await add.waitFor(/Card proxy key/)
+    add.type(`${PROXY_KEY}\r`)
+    expect(await add.exited).toBe(0)
+    expect(add.output()).not.toContain(API_KEY)
+    expect(add.output()).not.toContain(PROXY_KEY)
+    const stored = JSON.parse(readFileSync(join(configDir, 'profiles.json'), 'utf8'))
+    expect(stored.profiles.sandbox).toMatchObject({api_key: API_KEY, proxy_key: PROXY_KEY, env: 'sandbox'})
+
+    const flags = CUSTOMER_FLAGS.filter((_, i, all) => all[i] !== '--city' && all[i - 1] !== '--city')
+    const create = runInPty(['customer', 'create', ...flags], {configDir})
+    await create.waitFor(/City \(city\)/)
+    create.type('Utrecht\r')
+    expect(await create.exited).toBe(0)
+    expect(server.requests.at(-1)?.body.city).toBe('Utrecht')
+    expect(server.requests.at(-1)?.headers['x-apikey']).toBe(API_KEY)
+  })
+})

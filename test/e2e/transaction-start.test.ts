@@ -1,0 +1,209 @@
+import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
+import {CARD_ID, CUSTOMER_ID, PAYMENT_PROFILE, TX_ID} from '../helpers/fixtures.js'
+import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {API_KEY, CVV, expectNoSecrets} from '../helpers/secrets.js'
+
+const REDIRECT = 'https://shop.example.com/return'
+const BASE = ['--customer', CUSTOMER_ID, '--redirect-url', REDIRECT]
+
+describe('transaction start', () => {
+  let server: RecordingServer
+  beforeEach(async () => {
+    // Echoes the request as the service does: amount as a string, details plus approval_url.
+    server = await startRecordingServer((req) =>
+      req.method === 'POST' && req.path === '/v1/transaction/start'
+        ? {
+            json: {
+              id: TX_ID,
+              ...req.body,
+              amount: String(req.body.amount),
+              payment_product_type: req.body.payment_product,
+              processor: req.body.payment_product,
+              details: {...req.body.details, approval_url: `${server.url}/v1/transaction/${TX_ID}/authorize`},
+              status: 'INITIATED',
+              created_at: '2026-11-20T10:00:00.000Z',
+              last_status_update: '2026-11-20T10:00:00.000Z',
+            },
+          }
+        : undefined,
+    )
+  })
+  afterEach(() => server.close())
+  const env = (extra: Record<string, string> = {}) => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY, ...extra})
+  const start = (args: string[], options: {input?: string; env?: Record<string, string>} = {}) =>
+    runCli(['transaction', 'start', ...args], {env: env(options.env), input: options.input})
+
+  it('POSTs a dummy transaction with the defaults filled and prints id, status and approval URL', async () => {
+    const result = await start(['--product', 'dummy', '--amount', '1499', ...BASE])
+    expect(result.code).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    const [req] = server.requests
+    expect(req.method).toBe('POST')
+    expect(req.path).toBe('/v1/transaction/start')
+    expect(req.headers['x-apikey']).toBe(API_KEY)
+    expect(req.headers['tx-proxy-key']).toBeUndefined()
+    expect(req.body).toEqual({
+      payment_profile: PAYMENT_PROFILE,
+      amount: 1499,
+      customer: CUSTOMER_ID,
+      customer_ip: '127.0.0.1',
+      merchant_reference: expect.stringMatching(/^paytx-\d{8}T\d{6}Z-[0-9a-f]{8}$/),
+      payment_product: 'dummy',
+      user_agent: expect.stringMatching(/^paytx\/\d+\.\d+\.\d+/),
+      details: {redirect_url: REDIRECT},
+    })
+    expect(result.stdout).toMatch(new RegExp(`^Transaction\\s+${TX_ID}$`, 'm'))
+    expect(result.stdout).toMatch(/^Status\s+INITIATED \(not final, not a success\)$/m)
+    expect(result.stdout).toMatch(/^Amount\s+1499 minor units \(14\.99\)$/m)
+    expect(result.stdout).toMatch(new RegExp(`^Approval URL\\s+http://127\\.0\\.0\\.1:\\d+/v1/transaction/${TX_ID}/authorize$`, 'm'))
+    expect(result.stderr).toMatch(/paytx status/)
+
+    const again = await start(['--product', 'dummy', '--amount', '1499', ...BASE, '--json'])
+    expect(parseJsonOutput(again).id).toBe(TX_ID)
+    expect(server.requests[1].body.merchant_reference).not.toBe(req.body.merchant_reference)
+  })
+
+  it('sends every optional field as given', async () => {
+    const result = await start([
+      '--product', 'sofort', '--amount', '995', ...BASE,
+      '--descriptor', 'Order 4711',
+      '--merchant-reference', 'order-4711',
+      '--customer-ip', '203.0.113.7',
+      '--user-agent', 'Mozilla/5.0 (test)',
+      '--webhook-url', 'https://shop.example.com/hooks?key=abc',
+      '--payment-profile', 'pp-override',
+      '--json',
+    ])
+    expect(result.code).toBe(0)
+    expect(server.requests[0].body).toEqual({
+      payment_profile: 'pp-override',
+      amount: 995,
+      customer: CUSTOMER_ID,
+      customer_ip: '203.0.113.7',
+      dynamic_descriptor: 'Order 4711',
+      merchant_reference: 'order-4711',
+      payment_product: 'sofort',
+      user_agent: 'Mozilla/5.0 (test)',
+      details: {redirect_url: REDIRECT},
+      webhook_transaction_update: 'https://shop.example.com/hooks?key=abc',
+    })
+  })
+
+  it('card: sends the card id and the CVV from stdin, which never shows, not even when the service echoes it', async () => {
+    const result = await start(['--product', 'card', '--card', CARD_ID, '--cvv-stdin', '--amount', '2500', ...BASE, '--json', '--verbose'], {input: `${CVV}\n`})
+    expect(result.code).toBe(0)
+    expect(server.requests[0].body).toMatchObject({payment_product: 'card', card: CARD_ID, details: {redirect_url: REDIRECT, card_cvv: CVV}})
+    const output = parseJsonOutput(result)
+    expect(output.details.card_cvv).toBe('***')
+    expect(result.stderr).toMatch(/"card_cvv":"\*\*\*"/)
+    expectNoSecrets(result)
+
+    const withoutCvv = await start(['--product', 'card', '--card', CARD_ID, '--amount', '2500', ...BASE])
+    expect(withoutCvv.code).toBe(0)
+    expect(server.requests[1].body.details).toEqual({redirect_url: REDIRECT})
+  })
+
+  it('sofort: transliterates umlauts and ß, warns above 18 characters', async () => {
+    const result = await start(['--product', 'sofort', '--amount', '995', ...BASE, '--descriptor', 'Bestellung 4711 Müßig'])
+    expect(result.code).toBe(0)
+    expect(server.requests[0].body.dynamic_descriptor).toBe('Bestellung 4711 Muessig')
+    expect(result.stderr).toMatch(/--descriptor sent as "Bestellung 4711 Muessig"/)
+    expect(result.stderr).toMatch(/Warning: --descriptor is 23 characters; banks in some countries show only the first 18/)
+  })
+
+  it('rejects each bad input with exit 2 naming the flag, and sends nothing', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--product', 'dummy', '--amount', '0.14', ...BASE], /--amount is in minor units.*use 14 for 0\.14 EUR/],
+      [['--product', 'dummy', '--amount', '1,50', ...BASE], /--amount is in minor units.*use 14 for 0\.14 EUR \(for "1,50" that is 150\)/],
+      [['--product', 'dummy', '--amount', '0', ...BASE], /--amount must be greater than 0/],
+      [['--product', 'dummy', '--amount', '-5', ...BASE], /--amount must be greater than 0/],
+      [['--product', 'dummy', '--amount', '12abc', ...BASE], /--amount must be a whole number of minor units/],
+      [['--product', 'dummy', ...BASE], /--amount is required/],
+      [['--amount', '100', ...BASE], /--product is required \(card, sofort, dummy\)/],
+      [['--product', 'paypal', '--amount', '100', ...BASE], /--product/],
+      [['--product', 'card', '--amount', '100', ...BASE], /--card is required/],
+      [['--product', 'dummy', '--card', CARD_ID, '--amount', '100', ...BASE], /--card applies only to --product card/],
+      [['--product', 'dummy', '--amount', '100', '--redirect-url', REDIRECT], /--customer is required/],
+      [['--product', 'dummy', '--amount', '100', '--customer', CUSTOMER_ID], /--redirect-url is required/],
+      [['--product', 'dummy', '--amount', '100', '--customer', CUSTOMER_ID, '--redirect-url', '/return'], /--redirect-url: must be an absolute http\(s\) URL/],
+      [['--product', 'dummy', '--amount', '100', ...BASE, '--customer-ip', 'localhost'], /--customer-ip: must be an IP address/],
+      [['--product', 'dummy', '--amount', '100', ...BASE, '--webhook-url', 'hooks'], /--webhook-url: must be an absolute http\(s\) URL/],
+      [['--product', 'sofort', '--amount', '100', ...BASE, '--descriptor', 'Order_4711!'], /--descriptor contains "_", "!"; allowed are 0-9 a-z A-Z space \+ \. - ,/],
+      [['--product', 'sofort', '--amount', '100', ...BASE, '--descriptor', 'Bestellung 4711 Müller Straße'], /--descriptor is 31 characters long; at most 27/],
+      [['--product', 'dummy', '--amount', '100', ...BASE, '--timeout', '0'], /--timeout must be a number of seconds greater than 0/],
+    ]
+    for (const [args, pattern] of cases) {
+      const result = await start(args)
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr, args.join(' ')).toMatch(pattern)
+      expect(result.stdout).toBe('')
+    }
+    const cvvCases: [string[], string, RegExp][] = [
+      [['--product', 'card', '--card', CARD_ID, '--cvv-stdin', '--amount', '100', ...BASE], '12\n', /--cvv-stdin: must be 3 or 4 digits/],
+      [['--product', 'card', '--card', CARD_ID, '--cvv-stdin', '--amount', '100', ...BASE], '\n', /--cvv-stdin: stdin is empty/],
+      [['--product', 'dummy', '--cvv-stdin', '--amount', '100', ...BASE], `${CVV}\n`, /--cvv-stdin applies only to --product card/],
+    ]
+    for (const [args, input, pattern] of cvvCases) {
+      const result = await start(args, {input})
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr, args.join(' ')).toMatch(pattern)
+    }
+    const json = await start(['--product', 'dummy', '--amount', '0.14', ...BASE, '--json'])
+    expect(json.code).toBe(2)
+    expect(json.stderr).toBe('')
+    expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2, flag: '--amount'})
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('shows a 400’s details next to the flags; the POST is not repeated on a 500', async () => {
+    server.reply(() => true, {
+      status: 400,
+      json: {code: '422', message: 'Invalid transaction', details: {'body.amount': 'must be at most 100000', 'body.details.redirect_url': ['is not reachable']}},
+    })
+    const result = await start(['--product', 'dummy', '--amount', '999999', ...BASE])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/400 Bad Request to POST \/v1\/transaction\/start: Invalid transaction/)
+    expect(result.stderr).toMatch(/^ {2}amount \(--amount\): must be at most 100000$/m)
+    expect(result.stderr).toMatch(/^ {2}details\.redirect_url \(--redirect-url\): is not reachable$/m)
+
+    server.reply(() => true, {status: 500, json: {message: 'boom'}})
+    const failed = await start(['--product', 'dummy', '--amount', '100', ...BASE, '--json'])
+    expect(failed.code).toBe(1)
+    expect(parseJsonOutput(failed).error).toMatchObject({kind: 'service', status: 500})
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('--open runs BROWSER with the approval URL', async () => {
+    const dir = tempConfigDir()
+    const opened = join(dir, 'opened.txt')
+    const browser = join(dir, 'fake-browser.sh')
+    writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$@" > '${opened}'\n`)
+    chmodSync(browser, 0o755)
+    const result = await start(['--product', 'dummy', '--amount', '100', ...BASE, '--open', '--json'], {env: {BROWSER: browser}})
+    expect(result.code).toBe(0)
+    parseJsonOutput(result)
+    for (let i = 0; i < 50 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 20))
+    expect(readFileSync(opened, 'utf8').trim()).toBe(`${server.url}/v1/transaction/${TX_ID}/authorize`)
+
+    const broken = await start(['--product', 'dummy', '--amount', '100', ...BASE, '--open'], {env: {BROWSER: join(dir, 'no-such-browser')}})
+    expect(broken.code).toBe(0)
+    expect(broken.stderr).toMatch(/Warning: could not run BROWSER=.*open the approval URL yourself/)
+  })
+
+  it('is guarded on production', async () => {
+    const configDir = tempConfigDir()
+    await runCli(['profile', 'add', 'live', '--env', 'production', '--base-url', server.url, '--payment-profile', PAYMENT_PROFILE, '--api-key-stdin'], {configDir, input: `${API_KEY}\n`})
+    const refused = await runCli(['transaction', 'start', '--product', 'dummy', '--amount', '100', ...BASE, '--profile', 'live'], {configDir})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/Refusing to start a dummy transaction of 100 minor units \(1\.00\) on production profile "live"/)
+    expect(server.requests).toHaveLength(0)
+    const sent = await runCli(['transaction', 'start', '--product', 'dummy', '--amount', '100', ...BASE, '--profile', 'live', '--yes'], {configDir})
+    expect(sent.code).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0].path).toBe('/v1/transaction/start')
+  })
+})
