@@ -577,6 +577,9 @@ async function waitForRedirect(
   const local = new AbortController()
   const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal
   const redirect = listener.waitForRedirect(signal).then((received) => ({kind: 'redirect' as const, received}))
+  // When the wait is over before the first race (a slow approval under load), `finally` aborts
+  // this wait with no one listening; an unhandled rejection would end the whole process.
+  redirect.catch(() => undefined)
   let delay = options.firstDelayMs
   try {
     for (;;) {
