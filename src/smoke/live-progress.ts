@@ -10,6 +10,7 @@ import type {SmokeCase} from './scenario.js'
 
 export interface ProgressStream {
   write(text: string): unknown
+  /** The terminal's size; 0 or missing (a pseudo-terminal without a size) means 80 × 24. */
   columns?: number
   rows?: number
 }
@@ -52,7 +53,8 @@ export class LiveProgress implements SmokeProgress {
   caseStep(smokeCase: SmokeCase, text: string): void {
     const entry = this.active.get(smokeCase.name)
     if (!entry) return
-    entry.text = text
+    // The flow pads its labels into columns for a terminal of its own; one line here has no room.
+    entry.text = text.replace(/\s{2,}/g, '  ')
     this.redraw([])
   }
 
@@ -87,14 +89,14 @@ export class LiveProgress implements SmokeProgress {
 
   /** Cut to the terminal's width so that no line wraps (a wrapped line breaks the redraw). */
   private fit(text: string, used = 0): string {
-    const width = (this.stream.columns ?? 80) - 1 - used
+    const width = (this.stream.columns || 80) - 1 - used
     return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text
   }
 
   private redraw(permanent: string[]): void {
     let out = this.drawnLines > 0 ? `\u001B[${this.drawnLines}F\u001B[J` : ''
     for (const line of permanent) out += `${line}\n`
-    const room = Math.max(1, (this.stream.rows ?? 24) - 2)
+    const room = Math.max(1, (this.stream.rows || 24) - 2)
     const entries = [...this.active.entries()]
     const shown = entries.length > room ? entries.slice(0, room - 1) : entries
     this.frame = (this.frame + 1) % SPINNER.length
