@@ -190,7 +190,7 @@ describe('runFlow', () => {
     process.on('unhandledRejection', record)
     try {
       const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'UNKNOWN', waitTimeoutMs: 1}, fastDeps)
-      expect(result).toMatchObject({exitCode: 4, status: 'UNKNOWN'})
+      expect(result).toMatchObject({exitCode: 4, status: 'UNKNOWN', redirect: {received: true, transactionId: TX_ID}})
       await new Promise((resolve) => setTimeout(resolve, 20))
       expect(unhandled).toEqual([])
     } finally {
