@@ -162,6 +162,13 @@ export class HttpClient {
     this.dispatcher = undefined
   }
 
+  /** Stops at once: requests still running fail instead of being waited for (Ctrl-C). */
+  async destroy(): Promise<void> {
+    const dispatcher = this.dispatcher
+    this.dispatcher = undefined
+    if (dispatcher && this.ownsDispatcher) await dispatcher.destroy()
+  }
+
   private log(line: string): void {
     if (this.options.log) this.options.log(scrubSecrets(line, this.secrets))
   }
@@ -216,7 +223,8 @@ export class HttpClient {
         const code = errorCode(error)
         const timedOut = controller.signal.aborted
         const connectFailed = !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)
-        const retriable = req.method === 'GET' || connectFailed
+        // A destroyed client means paytx is stopping: no point in another try.
+        const retriable = (req.method === 'GET' || connectFailed) && code !== 'UND_ERR_DESTROYED'
         this.log(`← ${timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`}`)
         if (retriable && attempt < maxTries) {
           await this.sleep(this.backoff(attempt))

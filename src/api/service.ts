@@ -66,6 +66,11 @@ export class PaymentService {
     return this.http.close()
   }
 
+  /** Abandons requests still running, for a prompt exit on Ctrl-C. */
+  destroy(): Promise<void> {
+    return this.http.destroy()
+  }
+
   private apiHeaders(): Record<string, string> {
     const {profile, profileName} = this.target
     if (!profile.api_key) {

@@ -83,64 +83,83 @@ export interface RunningCli {
   stderr(): string
   /** Resolves with the first match of the pattern in stderr, as it streams in. */
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  /** Resolves once the stream's text passes the test (a pattern or a predicate); rejects on timeout or when the process ends first. */
+  waitFor(stream: 'stdout' | 'stderr', test: RegExp | ((text: string) => boolean), timeoutMs?: number): Promise<void>
+  /** Sends the signal (default SIGINT) unless the process has ended, and resolves when it has. */
+  stop(signal?: NodeJS.Signals): Promise<CliResult>
   /** Resolves when the process has ended. */
   done: Promise<CliResult>
 }
 
-/** Starts bin/run.js without waiting for it, for tests that act while it runs (browser, Ctrl-C). */
+/** Starts bin/run.js without waiting for it, for tests that act while it runs (browser, Ctrl-C, listeners). */
 export function startCli(args: string[], options: CliOptions = {}): RunningCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     env: cleanEnv(options.env, options.configDir),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
-  let stdout = ''
-  let stderr = ''
+  const output = {stdout: '', stderr: ''}
   const watchers = new Set<() => void>()
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk
+  const changed = () => {
     for (const watcher of watchers) watcher()
+  }
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output.stdout += chunk
+    changed()
+  })
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    output.stderr += chunk
+    changed()
   })
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000)
   const done = new Promise<CliResult>((resolvePromise, reject) => {
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      for (const watcher of watchers) watcher()
-      resolvePromise({code, signal, stdout, stderr})
+      changed()
+      resolvePromise({code, signal, stdout: output.stdout, stderr: output.stderr})
     })
   })
   if (options.input !== undefined) child.stdin.end(options.input)
   else child.stdin.end()
+
+  const waitFor = (stream: 'stdout' | 'stderr', test: RegExp | ((text: string) => boolean), timeoutMs = 15_000) =>
+    new Promise<void>((resolvePromise, reject) => {
+      const passes = typeof test === 'function' ? test : (text: string) => test.test(text)
+      const check = () => {
+        if (passes(output[stream])) {
+          cleanup()
+          resolvePromise()
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          cleanup()
+          reject(new Error(`the CLI ended before ${stream} matched ${test}:\n--- stdout:\n${output.stdout}\n--- stderr:\n${output.stderr}`))
+        }
+      }
+      const giveUp = setTimeout(() => {
+        cleanup()
+        reject(new Error(`${stream} did not match ${test} within ${timeoutMs} ms:\n--- stdout:\n${output.stdout}\n--- stderr:\n${output.stderr}`))
+      }, timeoutMs)
+      const cleanup = () => {
+        clearTimeout(giveUp)
+        watchers.delete(check)
+      }
+      watchers.add(check)
+      check()
+    })
+
   return {
     child,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
     done,
-    waitForStderr(pattern, timeoutMs = 15_000) {
-      return new Promise((resolvePromise, reject) => {
-        const check = () => {
-          const match = stderr.match(pattern)
-          if (match) {
-            cleanup()
-            resolvePromise(match)
-          } else if (child.exitCode !== null || child.signalCode !== null) {
-            cleanup()
-            reject(new Error(`the CLI ended before stderr matched ${pattern}:\n${stderr}\n--- stdout:\n${stdout}`))
-          }
-        }
-        const giveUp = setTimeout(() => {
-          cleanup()
-          reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms:\n${stderr}`))
-        }, timeoutMs)
-        const cleanup = () => {
-          clearTimeout(giveUp)
-          watchers.delete(check)
-        }
-        watchers.add(check)
-        check()
-      })
+    waitFor,
+    async waitForStderr(pattern, timeoutMs) {
+      await waitFor('stderr', pattern, timeoutMs)
+      return output.stderr.match(pattern)!
+    },
+    stop(signal = 'SIGINT') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return done
     },
   }
 }

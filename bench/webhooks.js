@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// Loads `paytx webhook listen --save <file> --json` with autocannon, beside a bare node:http
+// server that reads the body and answers 200, each in its own child process, in the same run
+// and with the same load (unique transaction ids, one outstanding request per connection).
+// The two are measured in short alternating rounds and compared round by round (the median of
+// the per-round ratios), so that other work on the machine weighs on both alike.
+// Targets (issue 4): at least 0.7x the bare server's requests/s; every webhook answered 2xx is
+// in the saved file; the listener's resident memory after 100,000 webhooks under 150 MB.
+import {spawn} from 'node:child_process'
+import {existsSync, mkdtempSync, openSync, readFileSync, rmSync} from 'node:fs'
+import {availableParallelism, tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import autocannon from 'autocannon'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = join(root, 'bin', 'run.js')
+const TARGET_RATIO = 0.7
+const TARGET_RSS_MB = 150
+const MEMORY_AFTER = 100_000
+const CONNECTIONS = 32
+const ROUND_SECONDS = 4
+const ROUNDS = 5
+const TOKEN = 'bench-webhook-token-0123456789'
+
+if (!existsSync(join(root, 'dist', 'commands', 'webhook', 'listen.js'))) {
+  console.error('Build first: npm run build')
+  process.exit(2)
+}
+
+const BARE_SERVER = `
+const {createServer} = require('node:http')
+const server = createServer((req, res) => {
+  const chunks = []
+  req.on('data', (chunk) => chunks.push(chunk))
+  req.on('end', () => {
+    res.writeHead(200, {'content-type': 'application/json'})
+    res.end('{"received":true}')
+  })
+})
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'))
+`
+
+const work = mkdtempSync(join(tmpdir(), 'paytx-bench-webhooks-'))
+const saveFile = join(work, 'webhooks.ndjson')
+const stdoutFile = join(work, 'stdout.ndjson')
+const children = []
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  rmSync(work, {recursive: true, force: true})
+})
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+async function startBare() {
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], {stdio: ['ignore', 'pipe', 'inherit']})
+  children.push(child)
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())))
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)))
+  })
+  return {child, url: `http://127.0.0.1:${port}/webhooks?key=${TOKEN}`}
+}
+
+async function startListener() {
+  // stdout goes to a file rather than a pipe this process reads, so that reading it does not
+  // compete with autocannon for the CPU.
+  const out = openSync(stdoutFile, 'w')
+  const child = spawn(process.execPath, [bin, 'webhook', 'listen', '--port', '0', '--token', TOKEN, '--save', saveFile, '--json'], {
+    stdio: ['ignore', out, 'pipe'],
+    env: {...process.env, PAYTX_CONFIG_DIR: work, NO_COLOR: '1'},
+  })
+  children.push(child)
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
+  for (let waited = 0; waited < 15_000; waited += 50) {
+    const first = readFileSync(stdoutFile, 'utf8').split('\n')[0]
+    if (first) {
+      const ready = JSON.parse(first)
+      if (ready.event !== 'ready') throw new Error(`expected a ready event first, got ${first}`)
+      return {child, url: ready.url, stderr: () => stderr}
+    }
+    if (child.exitCode !== null) break
+    await sleep(50)
+  }
+  throw new Error(`the listener did not get ready:\n${stderr}`)
+}
+
+let nextId = 0
+/** One autocannon run; counts 2xx answers and, for the listener, remembers which ids got them. */
+async function load(url, {seconds, amount, acked}) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    pipelining: 1,
+    ...(amount ? {amount} : {duration: seconds}),
+    headers: {'content-type': 'application/json', 'user-agent': 'paytx-bench'},
+    requests: [
+      {
+        setupRequest(request, context) {
+          context.id = `tx-${++nextId}`
+          return {
+            ...request,
+            body: JSON.stringify({type: 'transaction', id: context.id, status: 'SETTLEMENT_REQUESTED', amount: '1499', payment_product: 'dummy'}),
+          }
+        },
+        onResponse(status, _body, context) {
+          if (acked && status >= 200 && status < 300) acked.add(context.id)
+        },
+      },
+    ],
+  })
+  return {rps: result.requests.average, ok: result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, p99: result.latency.p99}
+}
+
+/** CPU time (user + system) the process has used, in seconds: a cost per request that other load on the machine barely moves. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** A measured round, with the server's CPU time per answered request. */
+async function measureRound(server, acked) {
+  const before = cpuSeconds(server.child.pid)
+  const result = await load(server.url, {seconds: ROUND_SECONDS, acked})
+  return {...result, cpuUs: ((cpuSeconds(server.child.pid) - before) * 1e6) / Math.max(1, result.ok)}
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
+  return {rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024}
+}
+
+const started = performance.now()
+const bare = await startBare()
+const listener = await startListener()
+const acked = new Set()
+
+// Warm both up (JIT, connection set-up) before measuring.
+await load(bare.url, {seconds: 2})
+await load(listener.url, {seconds: 2, acked})
+
+const bareRuns = []
+const listenerRuns = []
+for (let round = 0; round < ROUNDS; round++) {
+  bareRuns.push(await measureRound(bare))
+  listenerRuns.push(await measureRound(listener, acked))
+}
+if (acked.size < MEMORY_AFTER) await load(listener.url, {amount: MEMORY_AFTER - acked.size, acked})
+const memory = rssMb(listener.child.pid)
+
+const exitCode = await new Promise((resolve) => {
+  listener.child.once('exit', (code) => resolve(code))
+  listener.child.kill('SIGINT')
+})
+bare.child.kill('SIGTERM')
+
+const saved = readFileSync(saveFile, 'utf8').split('\n').filter(Boolean)
+const savedIds = new Set(saved.map((line) => JSON.parse(line).body?.id))
+const missing = [...acked].filter((id) => !savedIds.has(id))
+const printed = readFileSync(stdoutFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
+const printedWebhooks = printed.filter((line) => line.event === 'webhook').length
+const stopped = printed.at(-1)
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const bareRps = median(bareRuns.map((run) => run.rps))
+const listenerRps = median(listenerRuns.map((run) => run.rps))
+const ratio = median(listenerRuns.map((run, round) => run.rps / bareRuns[round].rps))
+const bareCpu = median(bareRuns.map((run) => run.cpuUs))
+const listenerCpu = median(listenerRuns.map((run) => run.cpuUs))
+const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+const fmt = (n) => Math.round(n).toLocaleString('en')
+
+console.log(`load: autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s each, unique transaction ids`)
+for (let round = 0; round < ROUNDS; round++) {
+  const [b, l] = [bareRuns[round], listenerRuns[round]]
+  console.log(
+    `  round ${round + 1}: bare ${fmt(b.rps)} req/s (p99 ${b.p99} ms, ${b.cpuUs.toFixed(0)} µs CPU/req), listener ${fmt(l.rps)} req/s ` +
+      `(p99 ${l.p99} ms, ${l.cpuUs.toFixed(0)} µs CPU/req, non-2xx ${l.non2xx}, errors ${l.errors}), ratio ${(l.rps / b.rps).toFixed(2)}x`,
+  )
+}
+console.log(`bare node:http server            ${fmt(bareRps)} req/s (median round)`)
+console.log(`webhook listen --save --json     ${fmt(listenerRps)} req/s (median round)`)
+console.log(`throughput ratio                 ${ratio.toFixed(2)}x, median of the rounds (target >= ${TARGET_RATIO}x)`)
+console.log(
+  `server CPU per request            bare ${bareCpu.toFixed(0)} µs, listener ${listenerCpu.toFixed(0)} µs: ` +
+    `${(bareCpu / listenerCpu).toFixed(2)}x the bare server's work rate (load average ${loadAverage} on ${availableParallelism()} CPUs)`,
+)
+console.log(`webhooks answered 2xx            ${fmt(acked.size)}; saved lines ${fmt(saved.length)}; missing from the file ${missing.length} (target 0)`)
+console.log(`webhook events on stdout         ${fmt(printedWebhooks)}; last event ${stopped?.event}; exit code on SIGINT ${exitCode}`)
+console.log(`whole run                        ${((performance.now() - started) / 1000).toFixed(0)} s`)
+console.log(`listener memory after ${fmt(acked.size)} webhooks  VmRSS ${memory.rss.toFixed(1)} MB (target < ${TARGET_RSS_MB} MB), peak VmHWM ${memory.peak.toFixed(1)} MB`)
+
+const misses = []
+if (ratio < TARGET_RATIO) misses.push(`throughput ratio ${ratio.toFixed(2)}x < ${TARGET_RATIO}x`)
+if (missing.length > 0) misses.push(`${missing.length} acknowledged webhooks missing from the saved file (e.g. ${missing.slice(0, 3).join(', ')})`)
+if (acked.size < MEMORY_AFTER) misses.push(`only ${acked.size} webhooks acknowledged, fewer than ${MEMORY_AFTER}`)
+if (!(memory.rss < TARGET_RSS_MB)) misses.push(`resident memory ${memory.rss.toFixed(1)} MB >= ${TARGET_RSS_MB} MB`)
+if (printedWebhooks !== saved.length) misses.push(`${printedWebhooks} webhook events printed but ${saved.length} saved`)
+if (exitCode !== 130) misses.push(`the listener exited ${exitCode} on SIGINT, not 130`)
+if (misses.length > 0) {
+  console.error(`MISSED: ${misses.join('; ')}`)
+  process.exit(1)
+}
+console.log('all targets met')

@@ -1,0 +1,248 @@
+import {Flags} from '@oclif/core'
+
+import {InputError} from '../../api/errors.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {scrubSecrets} from '../../output/redact.js'
+import type {ReadyLine} from '../../output/webhook.js'
+import type {WebhookListener} from '../../webhooks/listener.js'
+
+const DEFAULT_PORT = 4020
+const DEFAULT_MAX_BODY = '1mb'
+/** How long running re-fetches and forwards may finish after Ctrl-C. */
+const STOP_GRACE_MS = 2000
+
+const SIZE_UNITS: Record<string, number> = {'': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2}
+
+/** `1048576`, `512kb`, `1mb` (binary units) into bytes. */
+function parseByteSize(text: string): number | undefined {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim())
+  const unit = match ? SIZE_UNITS[match[2].toLowerCase()] : undefined
+  if (!match || unit === undefined) return undefined
+  const bytes = Number(match[1]) * unit
+  return bytes > 0 && Number.isSafeInteger(bytes) ? bytes : undefined
+}
+
+function httpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export default class WebhookListen extends BaseCommand<typeof WebhookListen> {
+  static override summary = 'Receive transaction webhooks locally: print, save, re-fetch from the service, forward.'
+  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
+
+Each webhook is answered 200 at once and printed as one line: time, type, transaction id and status; with --json, one NDJSON object per webhook on stdout, after a "ready" object that says when to start sending and before a "stopped" object with the counts. Webhooks repeating a (transaction id, status) already seen are marked as duplicates. A body that is not JSON is answered 400 and still recorded and printed; a body over --max-body is answered 413; any method but POST 405.
+
+--save appends every webhook (headers, with credentials redacted, and body) to a file as NDJSON before answering it, so a webhook acknowledged with 200 is in the file even after Ctrl-C. --fetch reads each transaction from the service with the profile's key and shows the status the service reports, the one to trust, beside the webhook's own when they differ. --forward-to passes each webhook on to your own endpoint (body and headers as received, once, never retried) and shows its answer.
+
+Ctrl-C (or SIGTERM) stops it: the file is closed, the counts are shown on stderr, exit 130.
+
+${EXIT_CODES_HELP}`
+
+  static override examples = [
+    '<%= config.bin %> webhook listen',
+    '<%= config.bin %> webhook listen --port 0 --json --save webhooks.ndjson',
+    '<%= config.bin %> webhook listen --fetch --forward-to http://localhost:3000/webhooks/payments',
+    '<%= config.bin %> webhook listen --token my-long-random-token --host 0.0.0.0',
+  ]
+
+  static override flags = {
+    port: Flags.integer({
+      summary: `Port to listen on (0: a free port).`,
+      default: DEFAULT_PORT,
+      min: 0,
+      max: 65_535,
+    }),
+    host: Flags.string({
+      summary: 'Address to listen on; anything but loopback exposes the listener to the network.',
+      default: '127.0.0.1',
+    }),
+    token: Flags.string({
+      summary: 'The secret the URL must carry as ?key= (default: a random one for this run).',
+      exclusive: ['no-token'],
+    }),
+    'no-token': Flags.boolean({
+      summary: 'Accept webhooks on any path, without a token.',
+      default: false,
+    }),
+    save: Flags.string({
+      summary: 'Append every webhook (headers and body) to this file as NDJSON.',
+    }),
+    fetch: Flags.boolean({
+      summary: 'Read each transaction from the service and show the status it reports.',
+      default: false,
+    }),
+    'forward-to': Flags.string({
+      summary: 'Forward each webhook (raw body and headers) to this URL and show its answer.',
+    }),
+    'max-body': Flags.string({
+      summary: 'Largest body accepted, e.g. 65536, 512kb, 1mb; larger ones get 413.',
+      default: DEFAULT_MAX_BODY,
+    }),
+  }
+
+  public async run(): Promise<void> {
+    const {flags} = this
+    const json = this.jsonEnabled()
+    const maxBodyBytes = parseByteSize(flags['max-body'])
+    if (maxBodyBytes === undefined) {
+      throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
+    }
+    const forwardUrl = flags['forward-to'] === undefined ? undefined : httpUrl(flags['forward-to'])
+    if (flags['forward-to'] !== undefined && !forwardUrl) {
+      throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
+    }
+    if (flags.token !== undefined && flags.token.length === 0) {
+      throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
+    }
+    const service = flags.fetch ? await this.fetchingService() : undefined
+
+    const {WEBHOOK_PATH, generateWebhookToken, isLoopbackHost, startWebhookListener} = await import('../../webhooks/listener.js')
+    const {WebhookRecorder} = await import('../../webhooks/recorder.js')
+    const {renderWebhookLine, stoppedLine, webhookLine} = await import('../../output/webhook.js')
+    const {WebhookForwarder} = await import('../../webhooks/forwarder.js')
+
+    const token = flags['no-token'] ? undefined : (flags.token ?? generateWebhookToken())
+    let recorder: InstanceType<typeof WebhookRecorder> | undefined
+    if (flags.save !== undefined) {
+      try {
+        recorder = new WebhookRecorder(flags.save)
+      } catch (error) {
+        throw new InputError(`--save: cannot open ${flags.save} for appending (${(error as Error).message}).`, {flag: '--save'})
+      }
+    }
+    const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.timeoutMs()) : undefined
+    const {BatchedLineWriter} = await import('../../output/batched-writer.js')
+    const stdout = new BatchedLineWriter(process.stdout)
+    const write = (object: object) => stdout.write(JSON.stringify(object))
+
+    let listener: WebhookListener
+    try {
+      listener = await startWebhookListener({
+        host: flags.host,
+        port: flags.port,
+        token,
+        maxBodyBytes,
+        recorder,
+        fetchTransaction: service ? (id) => service.getTransaction(id) : undefined,
+        forward: forwarder ? (body, headers) => forwarder.forward(body, headers) : undefined,
+        secretHeaderNames: service ? [service.target.profile.api_key_header] : [],
+        onWebhook: (report) => {
+          const line = webhookLine(report)
+          if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, this.secrets)
+          if (json) write(line)
+          else stdout.write(renderWebhookLine(line))
+        },
+        onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
+        onRecordFailure: (error) => this.warnUser(`could not write to ${flags.save} (${error.message}); answered 500 so the sender can retry.`),
+      })
+    } catch (error) {
+      recorder?.close()
+      throw this.listenError(error as NodeJS.ErrnoException)
+    }
+
+    if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
+      await listener.close(0)
+      throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
+    }
+    if (!isLoopbackHost(flags.host)) {
+      this.warnUser(`listening on ${flags.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
+    }
+    if (!token) this.warnUser(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${listener.port}.`)
+
+    const ready: ReadyLine = {
+      event: 'ready',
+      url: listener.url,
+      host: listener.host,
+      port: listener.port,
+      token_required: token !== undefined,
+      fetch: Boolean(service),
+      ...(flags.save === undefined ? {} : {save: flags.save}),
+      ...(forwarder ? {forward_to: forwarder.url} : {}),
+    }
+    if (json) {
+      write(ready)
+      stdout.flush()
+    } else this.announce(ready, WEBHOOK_PATH, service ? this.profile().name : undefined)
+
+    const reason = await this.untilStopped()
+    const counts = await listener.close(reason === 'signal' ? STOP_GRACE_MS : 0)
+    await Promise.allSettled([forwarder?.destroy(), service?.destroy()])
+    if (json && reason !== 'stdout closed') write(stoppedLine(counts))
+    stdout.flush()
+    const rejectedDetail = Object.entries(counts.rejectedByStatus).map(([status, count]) => `${status}: ${count}`)
+    this.note(
+      `Stopped. ${counts.received} webhook${counts.received === 1 ? '' : 's'} received (${counts.duplicates} duplicate${counts.duplicates === 1 ? '' : 's'}), ` +
+        `${counts.malformed} malformed, ${counts.rejected} rejected${rejectedDetail.length > 0 ? ` (${rejectedDetail.join(', ')})` : ''}.` +
+        (flags.save === undefined ? '' : ` Saved to ${flags.save}.`),
+    )
+    if (reason === 'signal') this.setOutcomeExitCode(130)
+  }
+
+  /** The service to re-fetch from, checked before anything listens: --fetch needs the profile's key. */
+  private async fetchingService() {
+    const {name, profile} = this.profile()
+    if (!profile.api_key) {
+      throw new InputError(`--fetch reads transactions from the service, but profile "${name}" has no API key.`, {
+        flag: '--fetch',
+        hint: `Set it with \`paytx profile add ${name} --api-key-stdin\` (or PAYTX_API_KEY for one run).`,
+      })
+    }
+    return this.service()
+  }
+
+  private listenError(error: NodeJS.ErrnoException): Error {
+    const {host, port} = this.flags
+    if (error.code === 'EADDRINUSE') {
+      return new InputError(`--port ${port}: the port is already in use on ${host}.`, {
+        flag: '--port',
+        hint: 'Stop what uses it, pick another port with --port, or use --port 0 for a free one.',
+      })
+    }
+    if (error.code === 'EACCES') {
+      return new InputError(`--port ${port}: not allowed to listen on this port.`, {flag: '--port', hint: 'Use a port above 1023, or --port 0.'})
+    }
+    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+      return new InputError(`--host ${host}: not an address of this machine.`, {flag: '--host', hint: 'Use 127.0.0.1 (the default).'})
+    }
+    return error
+  }
+
+  private announce(ready: ReadyLine, path: string, fetchProfile: string | undefined): void {
+    this.note(`Listening for webhooks at ${ready.url}`)
+    const doing = [
+      ready.save === undefined ? undefined : `saving each to ${ready.save}`,
+      fetchProfile === undefined ? undefined : `reading each transaction from the service (profile "${fetchProfile}")`,
+      ready.forward_to === undefined ? undefined : `forwarding each to ${ready.forward_to}`,
+    ].filter(Boolean)
+    if (doing.length > 0) this.note(`  ${doing.join('; ')}`)
+    this.note(
+      `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${ready.host}: ` +
+        `run a tunnel (HTTPS) to port ${ready.port} and give it the tunnel's address with ${path}${ready.token_required ? '?key=…' : ''}.`,
+    )
+    this.note('Ready. Press Ctrl-C to stop.')
+  }
+
+  /** Resolves on Ctrl-C or SIGTERM (a second one exits at once) or when stdout's reader goes away. */
+  private untilStopped(): Promise<'signal' | 'stdout closed'> {
+    return new Promise((resolve) => {
+      let stopping = false
+      const onSignal = () => {
+        if (stopping) process.exit(130)
+        stopping = true
+        resolve('signal')
+      }
+      process.on('SIGINT', onSignal)
+      process.on('SIGTERM', onSignal)
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error
+        stopping = true
+        resolve('stdout closed')
+      })
+    })
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The `--save` file: one NDJSON line per received webhook (malformed ones included), on disk
+ * before the sender is answered. Records that arrive in the same turn of the event loop are
+ * written together in one synchronous append (a group commit), and only then are their senders
+ * answered: a webhook acknowledged with 2xx is in the file even if the listener is killed, and a
+ * burst costs one system call instead of one per webhook.
+ */
+import {closeSync, fsyncSync, openSync, writeSync} from 'node:fs'
+
+export interface WebhookRecord {
+  seq: number
+  received_at: string
+  method: string
+  /** The request path without its query string, which may hold the listener's token. */
+  path: string
+  /** Request headers, with credentials redacted. */
+  headers: Record<string, string>
+  /** The parsed JSON body (PANs, CVVs and keys redacted by field name), when it was JSON. */
+  body?: unknown
+  /** The body as received, when it was not valid JSON. */
+  raw?: string
+  /** The status the sender was answered with. */
+  answered: number
+}
+
+export type Recorded = (error?: Error) => void
+
+export class WebhookRecorder {
+  private fd: number | undefined
+  private lines: string[] = []
+  private callbacks: Recorded[] = []
+  private scheduled = false
+
+  /** Opens (creating it readable by the owner alone) or appends to `path`; throws the fs error. */
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'a', 0o600)
+  }
+
+  /** Queues a record; `done` runs once it is written (or failed to be). */
+  append(record: WebhookRecord, done: Recorded): void {
+    if (this.fd === undefined) {
+      done(new Error(`the save file ${this.path} is closed`))
+      return
+    }
+    this.lines.push(JSON.stringify(record))
+    this.callbacks.push(done)
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(() => this.flush())
+    }
+  }
+
+  /** Writes every queued record now and tells their callers. */
+  flush(): void {
+    this.scheduled = false
+    if (this.lines.length === 0) return
+    const callbacks = this.callbacks
+    const data = Buffer.from(`${this.lines.join('\n')}\n`)
+    this.lines = []
+    this.callbacks = []
+    let failure: Error | undefined
+    try {
+      if (this.fd === undefined) throw new Error(`the save file ${this.path} is closed`)
+      let written = 0
+      while (written < data.length) written += writeSync(this.fd, data, written)
+    } catch (error) {
+      failure = error as Error
+    }
+    for (const done of callbacks) done(failure)
+  }
+
+  close(): void {
+    this.flush()
+    if (this.fd === undefined) return
+    const fd = this.fd
+    this.fd = undefined
+    try {
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  }
+}

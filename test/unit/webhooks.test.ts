@@ -1,0 +1,69 @@
+import {describe, expect, it} from 'vitest'
+
+import {renderWebhookLine, webhookLine} from '../../src/output/webhook.js'
+import {DuplicateDetector, readWebhookEvent} from '../../src/webhooks/event.js'
+import {forwardableHeaders} from '../../src/webhooks/forwarder.js'
+import {isLoopbackHost, webhookUrl} from '../../src/webhooks/listener.js'
+
+describe('DuplicateDetector', () => {
+  it('marks a repeated (transaction id, status) and nothing else', () => {
+    const detector = new DuplicateDetector()
+    const seen = (body: unknown) => detector.isDuplicate(readWebhookEvent(body))
+    expect(seen({id: 'a', status: 'PENDING'})).toBe(false)
+    expect(seen({_id: 'a', status: 'PENDING'})).toBe(true)
+    expect(seen({id: 'a', status: 'SETTLEMENT_REQUESTED'})).toBe(false)
+    expect(seen({id: 'b', status: 'PENDING'})).toBe(false)
+    // Without a status (or an id) there is nothing to compare.
+    expect(seen({id: 'a'})).toBe(false)
+    expect(seen({id: 'a'})).toBe(false)
+    expect(seen({status: 'PENDING'})).toBe(false)
+  })
+
+  it('remembers at least half its capacity of recent pairs and forgets older ones, in bounded memory', () => {
+    const detector = new DuplicateDetector(10)
+    const seen = (id: string) => detector.isDuplicate(readWebhookEvent({id, status: 'PENDING'}))
+    for (let i = 0; i < 10; i++) expect(seen(`tx-${i}`)).toBe(false)
+    for (let i = 5; i < 10; i++) expect(seen(`tx-${i}`)).toBe(true)
+    for (let i = 10; i < 15; i++) expect(seen(`tx-${i}`)).toBe(false)
+    expect(seen('tx-0')).toBe(false)
+  })
+})
+
+describe('forwardableHeaders', () => {
+  it('keeps end-to-end headers in order and case, drops hop-by-hop ones and those the Connection header names', () => {
+    const raw = ['Host', 'a:1', 'Content-Type', 'application/json', 'Connection', 'keep-alive, X-Trace', 'X-Trace', '1', 'Transfer-Encoding', 'chunked', 'X-Sig', 's', 'Content-Length', '12', 'Keep-Alive', 'timeout=5']
+    expect(forwardableHeaders(raw)).toEqual(['Content-Type', 'application/json', 'X-Sig', 's'])
+  })
+})
+
+describe('listener addresses', () => {
+  it('knows loopback hosts, so only other hosts are warned about', () => {
+    for (const host of ['127.0.0.1', '127.3.2.1', '::1', 'localhost']) expect(isLoopbackHost(host)).toBe(true)
+    for (const host of ['0.0.0.0', '::', '192.168.1.5', 'example.com']) expect(isLoopbackHost(host)).toBe(false)
+  })
+
+  it('builds the URL with the token as ?key= and brackets IPv6 hosts', () => {
+    expect(webhookUrl('127.0.0.1', 4020, 'a b')).toBe('http://127.0.0.1:4020/webhooks?key=a%20b')
+    expect(webhookUrl('::1', 4020)).toBe('http://[::1]:4020/webhooks')
+  })
+})
+
+describe('renderWebhookLine', () => {
+  const received = {kind: 'webhook' as const, seq: 1, receivedAt: '2026-11-20T10:00:00.000Z', duplicate: false}
+
+  it('shows the service status first, and the webhook’s own when they differ', () => {
+    const event = readWebhookEvent({type: 'transaction', id: 't1', status: 'SETTLEMENT_REQUESTED'})
+    const differs = webhookLine({...received, event, service: {status: 'SETTLEMENT_COMPLETED'}})
+    expect(renderWebhookLine(differs)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_COMPLETED (service; the webhook said SETTLEMENT_REQUESTED)')
+    const same = webhookLine({...received, event, duplicate: true, service: {status: 'SETTLEMENT_REQUESTED'}, forward: {url: 'http://x', status: 500, duration_ms: 3}})
+    expect(renderWebhookLine(same)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_REQUESTED (service)  duplicate  forwarded: 500 (3 ms)')
+  })
+
+  it('cuts and escapes a malformed body so it cannot garble the terminal', () => {
+    const line = webhookLine({kind: 'malformed', seq: 2, receivedAt: '2026-11-20T10:00:00.000Z', raw: `\u001b[2J${'z'.repeat(200)}`, bytes: 204, error: 'x'})
+    const text = renderWebhookLine(line)
+    expect(text).not.toContain('\u001b')
+    expect(text).toContain('\\u001b[2J')
+    expect(text.length).toBeLessThan(160)
+  })
+})
