@@ -66,8 +66,23 @@ export interface CustomerValidationOptions {
   checkRequired?: boolean
 }
 
+// Building a zod schema costs about a millisecond, far more than using one: each is built on
+// first use and kept (the emulator validates every request with them).
+const customerSchemas = new Map<string, z.ZodType>()
+
 export function validateCustomerRequest(body: unknown, options: CustomerValidationOptions = {}): ValidationIssue[] {
   const {skipFormats = false, checkRequired = true} = options
+  const key = `${skipFormats}/${checkRequired}`
+  let schema = customerSchemas.get(key)
+  if (!schema) {
+    schema = customerSchema(skipFormats, checkRequired)
+    customerSchemas.set(key, schema)
+  }
+  const result = schema.safeParse(body)
+  return result.success ? [] : toIssues(result.error)
+}
+
+function customerSchema(skipFormats: boolean, checkRequired: boolean): z.ZodType {
   const shape: Record<string, z.ZodType> = {}
   for (const field of CUSTOMER_REQUEST_FIELDS) {
     const required = checkRequired && CUSTOMER_REQUIRED_FIELDS.includes(field)
@@ -82,8 +97,7 @@ export function validateCustomerRequest(body: unknown, options: CustomerValidati
     }
     shape[field] = schema
   }
-  const result = z.looseObject(shape).safeParse(body)
-  return result.success ? [] : toIssues(result.error)
+  return z.looseObject(shape)
 }
 
 export interface CardValidationOptions {
@@ -118,8 +132,16 @@ export function validateCardRequest(body: unknown, options: CardValidationOption
   return result.success ? [] : toIssues(result.error)
 }
 
+let transactionStartSchema: z.ZodType | undefined
+
 export function validateTransactionStartRequest(body: unknown): ValidationIssue[] {
-  const schema = z
+  transactionStartSchema ??= buildTransactionStartSchema()
+  const result = transactionStartSchema.safeParse(body)
+  return result.success ? [] : toIssues(result.error)
+}
+
+function buildTransactionStartSchema(): z.ZodType {
+  return z
     .looseObject({
       payment_profile: optionalString,
       amount: z
@@ -158,6 +180,4 @@ export function validateTransactionStartRequest(body: unknown): ValidationIssue[
         if (problem) ctx.addIssue({code: 'custom', path: ['dynamic_descriptor'], message: problem})
       }
     })
-  const result = schema.safeParse(body)
-  return result.success ? [] : toIssues(result.error)
 }

@@ -46,10 +46,8 @@ export type EmulatorEvent = RequestEvent | StatusEvent | WebhookAttemptEvent
 export function displayWebhookUrl(url: string): string {
   try {
     const parsed = new URL(url)
-    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '…')
-    parsed.username = ''
-    parsed.password = ''
-    return parsed.toString()
+    const keys = [...new Set(parsed.searchParams.keys())]
+    return `${parsed.origin}${parsed.pathname}${keys.length > 0 ? `?${keys.map((key) => `${encodeURIComponent(key)}=…`).join('&')}` : ''}`
   } catch {
     return '(invalid URL)'
   }

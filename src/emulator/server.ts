@@ -376,6 +376,8 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
       }),
     )
     handle(request, response).catch((error: unknown) => {
+      // Drain what the client still sends, so that it reads the answer instead of a reset.
+      request.resume()
       if (response.headersSent) {
         response.destroy()
         return
