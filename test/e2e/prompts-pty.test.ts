@@ -57,4 +57,15 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     expect(server.requests.at(-1)?.body.city).toBe('Utrecht')
     expect(server.requests.at(-1)?.headers['x-apikey']).toBe(API_KEY)
   })
+
+  it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
+    const session = runInPty(['transaction', 'start', '--product', 'card', '--card', CARD_ID, '--amount', '100', '--customer', CUSTOMER_ID, '--redirect-url', 'https://shop.example.com/return'], {
+      env: {PAYTX_BASE_URL: `${server.url}/v1`},
+    })
+    await session.waitFor(/CVV \(hidden; empty to enter it on the approval page\)/)
+    session.type('\x03')
+    expect(await session.exited).toBe(130)
+    expect(session.output()).toMatch(/Interrupted at a prompt; nothing was sent/)
+    expect(server.requests).toHaveLength(0)
+  })
 })
