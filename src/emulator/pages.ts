@@ -225,12 +225,18 @@ function renderTestCards(ctx: ApprovalPageContext): string {
   const rows = TEST_CARDS.map(
     (card) => `<tr><td><code>${escapeHtml(card.pan.replace(/(\d{4})(?=\d)/g, '$1 '))}</code></td><td>${escapeHtml(card.description)}</td></tr>`,
   )
-  const current = ctx.card ? `<p class="hint">This payment uses the card ending ${escapeHtml(ctx.card.last4)}; paying leads to ${escapeHtml(ctx.card.testOutcome)}.</p>` : ''
+  const current = ctx.card ? `<p class="hint" id="card-outcome">${escapeHtml(describeCardOutcome(ctx.card))}</p>` : ''
   return `<h2>Test cards</h2>
 <p class="hint">The card number decides the outcome; any other valid number approves. Any 3 or 4 digit CVV is accepted.</p>
 <table><thead><tr><th scope="col">Card number</th><th scope="col">Paying with it</th></tr></thead>
 <tbody>${rows.join('')}</tbody></table>
 ${current}`
+}
+
+function describeCardOutcome(card: NonNullable<ApprovalPageContext['card']>): string {
+  const testCard = TEST_CARDS.find((candidate) => candidate.outcome === card.testOutcome)
+  const what = testCard ? `it ${testCard.description}` : `paying leads to ${card.testOutcome}`
+  return `This payment's card ends in ${card.last4}: ${what}.`
 }
 
 function renderSofortForm(ctx: ApprovalPageContext): string {

@@ -76,6 +76,8 @@ const STYLESHEET = `
   th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
   th { color: var(--muted); font-weight: 600; }
   td code, th { white-space: nowrap; }
+  td { overflow-wrap: anywhere; }
+  @media (max-width: 30rem) { main { margin: 1rem auto; } .panel { padding: 1rem; } }
   footer { color: var(--muted); font-size: .8rem; margin-top: 1rem; text-align: center; }
 `
 

@@ -105,7 +105,11 @@ describe('renderApprovalPage', () => {
       expect(html).toContain(card.pan.replace(/(\d{4})(?=\d)/g, '$1 '))
       expect(html).toContain(card.description)
     }
-    expect(html).toContain('This payment uses the card ending 0002; paying leads to DECLINED.')
+    expect(html).toContain(`<p class="hint" id="card-outcome">This payment&#39;s card ends in 0002: it is declined by the processor: DECLINED.</p>`)
+    const pending = renderApprovalPage(context('card', {card: {...APPROVING_CARD, last4: '0259', testOutcome: 'PENDING'}}))
+    expect(pending).toContain(`This payment&#39;s card ends in 0259: it goes PENDING first, then settles.`)
+    const other = renderApprovalPage(context('card', {card: {...APPROVING_CARD, last4: '1111', testOutcome: 'UNKNOWN'}}))
+    expect(other).toContain(`This payment&#39;s card ends in 1111: paying leads to UNKNOWN.`)
   })
 
   it('says so when a card transaction has no known card', () => {
