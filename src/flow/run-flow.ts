@@ -430,6 +430,9 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
       }
       // Requested like a browser following the 303, so the listener's own path is exercised.
       delivery = followRedirect(location, {timeoutMs: 30_000, signal}).catch((error: Error) => error)
+      // The flow delivers this redirect itself: wait for it, so that a slow approval (a loaded
+      // machine) that used up the wait time is not reported as having no redirect.
+      await abortable(delivery, signal)
     } else if (options.openBrowser) {
       const open = deps.openUrl ?? (async (url: string) => (await import('./open-browser.js')).openInBrowser(url))
       reporter.start('approval', 'opening the approval page')
@@ -577,11 +580,18 @@ async function waitForRedirect(
   const local = new AbortController()
   const signal = options.signal ? AbortSignal.any([options.signal, local.signal]) : local.signal
   const redirect = listener.waitForRedirect(signal).then((received) => ({kind: 'redirect' as const, received}))
+  // When the wait is over before the first race (a slow approval under load), `finally` aborts
+  // this wait with no one listening; an unhandled rejection would end the whole process.
+  redirect.catch(() => undefined)
   let delay = options.firstDelayMs
   try {
     for (;;) {
       const remaining = options.deadline - clock.now()
-      if (remaining <= 0) return {}
+      if (remaining <= 0) {
+        // A redirect that came while the time ran out still counts.
+        const received = listener.redirect()
+        return received ? {redirect: received} : {}
+      }
       const tick = clock.sleep(Math.min(delay, remaining), signal).then(() => ({kind: 'tick' as const}))
       const first = await Promise.race([redirect, tick])
       if (first.kind === 'redirect') return {redirect: first.received}

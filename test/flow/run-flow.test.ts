@@ -184,6 +184,20 @@ describe('runFlow', () => {
     expect(pending).toMatchObject({exitCode: 4, status: 'UNKNOWN', final: false, success: false})
   })
 
+  it('survives a wait that is over before the redirect is awaited (a slow approval under load)', async () => {
+    const unhandled: unknown[] = []
+    const record = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', record)
+    try {
+      const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'UNKNOWN', waitTimeoutMs: 1}, fastDeps)
+      expect(result).toMatchObject({exitCode: 4, status: 'UNKNOWN', redirect: {received: true, transactionId: TX_ID}})
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', record)
+    }
+  })
+
   it('drives the page through the injected browser opener like a person would', async () => {
     const opened: string[] = []
     const openUrl = async (url: string) => {

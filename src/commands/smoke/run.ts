@@ -1,0 +1,135 @@
+import {writeFile} from 'node:fs/promises'
+
+import {Args, Flags} from '@oclif/core'
+
+import {InputError} from '../../api/errors.js'
+import {BaseCommand} from '../../base-command.js'
+import type {SmokeReport} from '../../smoke/runner.js'
+
+export default class SmokeRun extends BaseCommand<typeof SmokeRun> {
+  static override summary = 'Run a scenario file of payment flows with expected outcomes, for scripts and CI.'
+  static override description = `Reads a scenario file (YAML or JSON; - reads stdin), checks all of it first (every problem is
+reported with its line, and then nothing runs), then runs each case as a whole flow, the same
+flow as \`paytx flow\`: customer, card, transaction, the approval page completed with the case's
+outcome (or by a person for "manual" cases), the redirect and webhooks caught on a listener of
+its own (a free port per case), and the final status read from the service. Cases run in
+parallel up to --concurrency; a case that refers to another's results runs after it.
+
+Progress goes to stderr (a live line per running case on a terminal); stdout gets a table (case,
+transaction, expected, got, duration, result with the reason), or one JSON report with --json.
+--junit writes JUnit XML for CI.
+
+On the local profile with nothing listening at its address, the emulator starts inside this
+process for the run. Outcomes other than "manual" need the emulator (a profile with env local).
+
+EXIT CODES
+  0    every case passed
+  1    the service or the network failed in some case
+  2    the scenario file or a flag is wrong; no case was run
+  3    some case did not meet its expectations (or did not run because of --bail)
+  130  interrupted (Ctrl-C), after the running cases stopped`
+
+  static override examples = [
+    '<%= config.bin %> smoke run examples/smoke.yaml',
+    '<%= config.bin %> smoke run examples/smoke.yaml --concurrency 8 --junit smoke-results.xml',
+    '<%= config.bin %> smoke run examples/smoke.yaml --only card-declined --json',
+    '<%= config.bin %> smoke run sandbox-smoke.yaml --profile sandbox --concurrency 1 --bail',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'Scenario file, YAML or JSON (- reads stdin)', required: true}),
+  }
+
+  static override flags = {
+    concurrency: Flags.integer({summary: 'Cases to run at the same time.', default: 4, min: 1, max: 200}),
+    only: Flags.string({
+      summary: 'Run only this case (repeatable); the cases it refers to run too.',
+      multiple: true,
+      delimiter: ',',
+    }),
+    bail: Flags.boolean({summary: 'Start no further case after the first one fails.', default: false}),
+    junit: Flags.string({summary: 'Write a JUnit XML report to this file.'}),
+    open: Flags.boolean({
+      summary: 'Open the approval page of manual cases in the browser; --no-open prints it and waits.',
+      default: true,
+      allowNo: true,
+    }),
+    yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
+  }
+
+  public async run(): Promise<SmokeReport> {
+    const {flags} = this
+    const {loadScenario} = await import('../../smoke/scenario.js')
+    const scenario = await loadScenario(this.args.file)
+    const {selectCases, runScenario} = await import('../../smoke/runner.js')
+    const cases = selectCases(scenario, flags.only ?? [])
+    for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
+    if (flags.junit !== undefined) await checkWritable(flags.junit)
+
+    const profile = this.profile()
+    this.timeoutMs()
+    const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
+    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.open})
+    await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, flags.yes)
+
+    const {ensureEmulator} = await import('../../flow/embedded-emulator.js')
+    const emulator = await ensureEmulator(profile)
+    if (emulator.started) this.note(`Started the emulator in this process at ${emulator.url}; it stops when the run ends.`)
+    const service = await this.service()
+    const {runFlow} = await import('../../flow/run-flow.js')
+    const {LiveProgress} = await import('../../smoke/live-progress.js')
+    const color = !process.env.NO_COLOR
+    const progress = new LiveProgress(process.stderr, {interactive: Boolean(process.stderr.isTTY), color: color && Boolean(process.stderr.isTTY)})
+
+    const interrupt = new AbortController()
+    const onSigint = () => {
+      if (interrupt.signal.aborted) process.exit(130)
+      this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).')
+      interrupt.abort()
+    }
+    process.on('SIGINT', onSigint)
+    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${flags.concurrency}).`)
+    let report: SmokeReport
+    try {
+      report = await runScenario(scenario, cases, {
+        runFlow: (options, reporter) => runFlow(service, profile, options, {reporter}),
+        profile: profile.name,
+        environment: profile.profile.env,
+        concurrency: flags.concurrency,
+        bail: flags.bail,
+        openBrowser: flags.open,
+        signal: interrupt.signal,
+        progress,
+      })
+    } finally {
+      progress.close()
+      process.off('SIGINT', onSigint)
+      await emulator.stop()
+    }
+
+    if (flags.junit !== undefined) {
+      const {renderJUnit} = await import('../../smoke/junit-report.js')
+      await writeFile(flags.junit, renderJUnit(report))
+      this.note(`JUnit report written to ${flags.junit}.`)
+    }
+    const {renderResultsTable} = await import('../../smoke/results-table.js')
+    this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
+    if (report.exitCode !== 0) this.setOutcomeExitCode(report.exitCode)
+    return report
+  }
+}
+
+/** A JUnit path that cannot be written is found before any case runs, not after all of them. */
+async function checkWritable(file: string): Promise<void> {
+  const {access, stat} = await import('node:fs/promises')
+  const {constants} = await import('node:fs')
+  const {dirname} = await import('node:path')
+  try {
+    if ((await stat(file).catch(() => undefined))?.isDirectory()) throw new Error('it is a folder')
+    await access(dirname(file), constants.W_OK)
+  } catch (error) {
+    throw new InputError(`--junit ${file} cannot be written: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : (error as Error).message}.`, {
+      flag: '--junit',
+    })
+  }
+}

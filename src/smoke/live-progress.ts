@@ -1,0 +1,111 @@
+/**
+ * Progress of a smoke run on stderr. On a terminal: a live line per running case (spinner, the
+ * flow's current step, elapsed time), redrawn in place, with each finished case printed above
+ * for good. Elsewhere (CI logs): one line per finished case and the notes a person needs, such
+ * as the approval URL of a manual case.
+ */
+import {formatDuration} from '../output/duration.js'
+import type {SmokeCaseResult, SmokeProgress} from './runner.js'
+import type {SmokeCase} from './scenario.js'
+
+export interface ProgressStream {
+  write(text: string): unknown
+  /** The terminal's size; 0 or missing (a pseudo-terminal without a size) means 80 × 24. */
+  columns?: number
+  rows?: number
+}
+
+export interface LiveProgressOptions {
+  /** Redraw lines in place (stderr is a terminal). */
+  interactive: boolean
+  color: boolean
+  now?: () => number
+  /** Redraw interval of the live lines. */
+  tickMs?: number
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const MARK = {passed: '✔', failed: '✖', error: '✖', skipped: '○'} as const
+const COLOR = {passed: '\u001B[32m', failed: '\u001B[31m', error: '\u001B[31m', skipped: '\u001B[33m', dim: '\u001B[2m'} as const
+const RESET = '\u001B[0m'
+
+export class LiveProgress implements SmokeProgress {
+  private readonly active = new Map<string, {text: string; startedAt: number}>()
+  private drawnLines = 0
+  private frame = 0
+  private timer?: NodeJS.Timeout
+  private readonly now: () => number
+
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly options: LiveProgressOptions,
+  ) {
+    this.now = options.now ?? Date.now
+  }
+
+  caseStarted(smokeCase: SmokeCase): void {
+    if (!this.options.interactive) return
+    this.active.set(smokeCase.name, {text: 'starting', startedAt: this.now()})
+    this.timer ??= setInterval(() => this.redraw([]), this.options.tickMs ?? 100).unref()
+    this.redraw([])
+  }
+
+  caseStep(smokeCase: SmokeCase, text: string): void {
+    const entry = this.active.get(smokeCase.name)
+    if (!entry) return
+    // The flow pads its labels into columns for a terminal of its own; one line here has no room.
+    entry.text = text.replace(/\s{2,}/g, '  ')
+    this.redraw([])
+  }
+
+  caseNote(smokeCase: SmokeCase, text: string): void {
+    this.print([`  ${smokeCase.name}: ${text}`])
+  }
+
+  caseFinished(result: SmokeCaseResult): void {
+    this.active.delete(result.name)
+    const duration = result.verdict === 'skipped' ? '' : ` (${formatDuration(result.durationMs)})`
+    const what = result.verdict === 'passed' ? (result.got ?? '') : result.reason
+    const mark = this.paint(COLOR[result.verdict], MARK[result.verdict])
+    this.print([`${mark} ${result.name}  ${this.fit(`${what}${duration}`, result.name.length + 4)}`])
+  }
+
+  /** Clears the live lines and stops redrawing; the stream is left at the start of a line. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = undefined
+    this.active.clear()
+    if (this.options.interactive) this.redraw([])
+  }
+
+  private print(lines: string[]): void {
+    if (this.options.interactive) this.redraw(lines)
+    else this.stream.write(`${lines.join('\n')}\n`)
+  }
+
+  private paint(color: string, text: string): string {
+    return this.options.color ? `${color}${text}${RESET}` : text
+  }
+
+  /** Cut to the terminal's width so that no line wraps (a wrapped line breaks the redraw). */
+  private fit(text: string, used = 0): string {
+    const width = (this.stream.columns || 80) - 1 - used
+    return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text
+  }
+
+  private redraw(permanent: string[]): void {
+    let out = this.drawnLines > 0 ? `\u001B[${this.drawnLines}F\u001B[J` : ''
+    for (const line of permanent) out += `${line}\n`
+    const room = Math.max(1, (this.stream.rows || 24) - 2)
+    const entries = [...this.active.entries()]
+    const shown = entries.length > room ? entries.slice(0, room - 1) : entries
+    this.frame = (this.frame + 1) % SPINNER.length
+    for (const [name, {text, startedAt}] of shown) {
+      const elapsed = formatDuration(this.now() - startedAt)
+      out += `${this.paint(COLOR.dim, SPINNER[this.frame])} ${this.fit(`${name}  ${text}  ${elapsed}`, 2)}\n`
+    }
+    if (shown.length < entries.length) out += `  … and ${entries.length - shown.length} more running\n`
+    this.drawnLines = shown.length + (shown.length < entries.length ? 1 : 0)
+    if (out) this.stream.write(out)
+  }
+}

@@ -1,0 +1,569 @@
+/**
+ * Loading a scenario: the file's shape is checked against the zod schema, then the rules that
+ * span fields (outcomes the product's page offers, test cards that agree with the outcome,
+ * references to earlier cases, expectations that can hold). Every problem is collected with its
+ * line, none stops the others; a scenario with any problem never runs.
+ */
+import type {z} from 'zod'
+
+import {CUSTOMER_REQUEST_FIELDS, type CustomerRequest, type Product, isFinalStatus, isSuccessStatus, luhnValid, normalizePan, sofortDescriptorProblem} from '../api/contract.js'
+import {validateCustomerRequest} from '../api/schemas.js'
+import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../emulator/outcomes.js'
+import {parseDuration as parseDurationText} from '../emulator/duration.js'
+import {type FoundReference, findReferences} from './references.js'
+import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
+import {
+  MANUAL_OUTCOME,
+  type RawCase,
+  type RawDefaults,
+  type RawExpectation,
+  TEST_CARD_ALIASES,
+  type TestCardAlias,
+  WEBHOOK_MODES,
+  caseSchema,
+  defaultsSchema,
+  expectationSchema,
+  scenarioSchema,
+} from './scenario-schema.js'
+import {type ScenarioSource, type ValuePath, formatPath} from './scenario-source.js'
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 60_000
+export const DEFAULT_MANUAL_WAIT_TIMEOUT_MS = 10 * 60_000
+
+export type CaseCard =
+  | {kind: 'test'; alias?: TestCardAlias; pan: string}
+  | {kind: 'id'; id: string}
+  | {kind: 'pan'; pan: string; expiryMonth?: string; expiryYear?: string; holderName?: string}
+
+export type CaseCustomer = {kind: 'id'; id: string} | {kind: 'data'; data: CustomerRequest}
+
+export type CaseWebhook = {mode: 'local'} | {mode: 'url'; url: string} | {mode: 'none'}
+
+export interface WebhookExpectation {
+  count?: number
+  min?: number
+  max?: number
+  statuses?: string[]
+  contains?: string[]
+}
+
+export interface CaseExpectation {
+  statuses?: string[]
+  final?: boolean
+  success?: boolean
+  statusReason?: {pattern: string; regex: RegExp}
+  webhooks?: WebhookExpectation
+  maxDurationMs?: number
+}
+
+/** A case ready to run. String values may still hold references (resolved when it starts). */
+export interface SmokeCase {
+  name: string
+  /** Position in the file, from 0. */
+  index: number
+  line?: number
+  product: Product
+  amount: number
+  /** An outcome of the product's approval page, or `manual`. */
+  outcome: string
+  card?: CaseCard
+  /** The CVV sent with the transaction; undefined leaves it out (the page asks for it). */
+  cvv?: string
+  customer?: CaseCustomer
+  descriptor?: string
+  merchantReference?: string
+  extraFields?: Record<string, unknown>
+  webhook: CaseWebhook
+  waitTimeoutMs: number
+  untilSettled: boolean
+  expect: CaseExpectation
+  /** Names of the earlier cases whose results this one uses. */
+  dependsOn: string[]
+}
+
+export interface Scenario {
+  file: string
+  cases: SmokeCase[]
+}
+
+type ZodIssue = z.core.$ZodIssue
+
+/** Milliseconds of a duration greater than zero (a number is seconds), or undefined. */
+function parseDuration(value: number | string): number | undefined {
+  const ms = parseDurationText(String(value))
+  return ms !== undefined && ms > 0 ? ms : undefined
+}
+
+const FIELDS_WITH_REFERENCES = ['customer', 'card', 'descriptor', 'merchant_reference', 'extra_fields'] as const
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return Boolean(value) && typeof value === 'object' && !Array.isArray(value)
+}
+
+function valueAt(data: unknown, path: ValuePath): unknown {
+  let current = data
+  for (const part of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string | number, unknown>)[part]
+  }
+  return current
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({length: b.length + 1}, (_, index) => index)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[b.length]
+}
+
+/** ` (did you mean "amount"?)` when one candidate is close to what was written. */
+function suggestion(written: string, candidates: readonly string[]): string {
+  const best = candidates
+    .map((candidate) => ({candidate, distance: editDistance(written.toLowerCase(), candidate.toLowerCase())}))
+    .sort((a, b) => a.distance - b.distance)[0]
+  return best && best.distance < written.length && best.distance <= Math.max(2, Math.floor(written.length / 3)) ? ` (did you mean "${best.candidate}"?)` : ''
+}
+
+/** The fields a mapping at this path may hold, for "unknown field" messages. */
+function allowedKeysAt(path: ValuePath): string[] {
+  const last = path.at(-1)
+  const parent = path.at(-2)
+  if (path.length === 0) return Object.keys(scenarioSchema.shape)
+  if (path.length === 1 && last === 'defaults') return Object.keys(defaultsSchema.shape)
+  if (path.length === 2 && path[0] === 'cases') return Object.keys(caseSchema.shape)
+  if (last === 'expect') return Object.keys(expectationSchema.shape)
+  if (last === 'webhooks' && parent === 'expect') return ['count', 'min', 'max', 'statuses', 'contains']
+  if (last === 'customer') return ['id', ...CUSTOMER_REQUEST_FIELDS]
+  return []
+}
+
+/** Zod's issues as located problems; for a union, the branch that fits the value best. */
+function structureProblems(issues: readonly ZodIssue[], data: unknown, locate: ScenarioSource['locate'], prefix: ValuePath = []): ScenarioProblem[] {
+  const problems: ScenarioProblem[] = []
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path] as (string | number)[]
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeysAt(path)
+      for (const key of issue.keys) {
+        const keyPath = [...path, key]
+        problems.push({
+          path: formatPath(keyPath),
+          ...locate(keyPath, {key: true}),
+          message: `unknown field "${key}"${suggestion(key, allowed)}${allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : ''}`,
+        })
+      }
+      continue
+    }
+    if (issue.code === 'invalid_union' && isPlainObject(valueAt(data, path))) {
+      const fitting = issue.errors.filter((branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'))
+      const fewest = Math.min(...fitting.map((branch) => branch.length))
+      const best = fitting.filter((branch) => branch.length === fewest)
+      if (best.length === 1) {
+        problems.push(...structureProblems(best[0], data, locate, path))
+        continue
+      }
+    }
+    const value = valueAt(data, path)
+    const message = value === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message
+    problems.push({path: formatPath(path), ...locate(path), message: path.length === 0 && value !== undefined ? 'the scenario must be a mapping with a `cases:` list' : message})
+  }
+  return problems
+}
+
+/** `/pattern/flags` or a plain pattern. */
+function compileStatusReason(pattern: string): RegExp | string {
+  const literal = /^\/(.*)\/([a-z]*)$/s.exec(pattern)
+  try {
+    return literal ? new RegExp(literal[1], literal[2]) : new RegExp(pattern)
+  } catch (error) {
+    return (error as Error).message.replace(/^Invalid regular expression: /, '')
+  }
+}
+
+function asList(status: string | string[] | undefined): string[] | undefined {
+  if (status === undefined) return undefined
+  return Array.isArray(status) ? status : [status]
+}
+
+interface CaseNameEntry {
+  index: number
+  line?: number
+  product?: string
+}
+
+function startsWith(path: readonly PropertyKey[], prefix: ValuePath): boolean {
+  return prefix.every((part, index) => path[index] === part)
+}
+
+/**
+ * The part of a mapping that passed the structure check: known fields without an issue (and,
+ * inside `expect`, its sound fields), so the rules across fields can still be checked and every
+ * problem of the file reported in one go.
+ */
+function soundPart(value: Record<string, unknown>, issues: readonly ZodIssue[], prefix: ValuePath, known: readonly string[]): Record<string, unknown> {
+  const sound: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    if (!known.includes(key)) continue
+    const inner = issues.filter((issue) => startsWith(issue.path, [...prefix, key]))
+    if (inner.length === 0) sound[key] = item
+    else if (key === 'expect' && isPlainObject(item)) sound[key] = soundPart(item, inner, [...prefix, key], Object.keys(expectationSchema.shape))
+  }
+  return sound
+}
+
+class ScenarioChecker {
+  readonly problems: ScenarioProblem[] = []
+
+  constructor(private readonly source: ScenarioSource) {}
+
+  report(path: ValuePath, message: string, options: {key?: boolean} = {}): void {
+    this.problems.push({path: formatPath(path), ...this.source.locate(path, options), message})
+  }
+
+  check(): Scenario {
+    const data = this.source.data
+    const structure = scenarioSchema.safeParse(data)
+    if (!structure.success) this.problems.push(...structureProblems(structure.error.issues, data, this.source.locate))
+
+    const issues = structure.success ? [] : structure.error.issues
+    const document = isPlainObject(data) ? data : {}
+    const rawDefaults = isPlainObject(document.defaults) ? document.defaults : {}
+    const defaults = soundPart(rawDefaults, issues, ['defaults'], Object.keys(defaultsSchema.shape)) as RawDefaults
+    for (const found of findReferences(rawDefaults).references) {
+      this.report(['defaults', ...found.path], `${found.text}: defaults cannot hold references (every case would share them); put the reference in the cases`)
+    }
+
+    const rawCases = Array.isArray(document.cases) ? document.cases : []
+    const names = this.collectNames(rawCases, defaults)
+    const cases: SmokeCase[] = []
+    rawCases.forEach((rawCase, index) => {
+      if (!isPlainObject(rawCase)) return
+      const sound = soundPart(rawCase, issues, ['cases', index], Object.keys(caseSchema.shape)) as RawCase
+      const written = new Set([...Object.keys(rawCase), ...Object.keys(rawDefaults)])
+      const smokeCase = this.checkCase(sound, index, defaults, written, names)
+      const hasIssues = issues.some((issue) => issue.path[0] === 'cases' && issue.path[1] === index)
+      if (smokeCase && !hasIssues) cases.push(smokeCase)
+    })
+
+    const unique = new Map(this.problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem]))
+    if (unique.size > 0) throw new ScenarioError(this.source.file, [...unique.values()])
+    return {file: this.source.file, cases}
+  }
+
+  private collectNames(rawCases: unknown[], defaults: RawDefaults): Map<string, CaseNameEntry> {
+    const names = new Map<string, CaseNameEntry>()
+    rawCases.forEach((rawCase, index) => {
+      if (!isPlainObject(rawCase) || typeof rawCase.name !== 'string') return
+      const first = names.get(rawCase.name)
+      const line = this.source.locate(['cases', index]).line
+      if (first) {
+        this.report(['cases', index, 'name'], `"${rawCase.name}" is already the name of cases[${first.index}]${first.line ? ` (line ${first.line})` : ''}; names must be unique`)
+        return
+      }
+      const product = typeof rawCase.product === 'string' ? rawCase.product : defaults.product
+      names.set(rawCase.name, {index, line, product})
+    })
+    return names
+  }
+
+  /**
+   * The rules across fields, for one case with its defaults applied. `raw` holds only the fields
+   * that passed the structure check; `written` names every field the file sets, so a field that
+   * is there but wrong is not also reported as missing.
+   */
+  private checkCase(raw: RawCase, index: number, defaults: RawDefaults, written: Set<string>, names: Map<string, CaseNameEntry>): SmokeCase | undefined {
+    const at = ['cases', index] as const
+    const label = typeof raw.name === 'string' ? raw.name : `cases[${index}]`
+    const field = <K extends keyof RawDefaults>(key: K): {value: RawDefaults[K]; path: ValuePath; note: string} => {
+      if (raw[key] !== undefined) return {value: raw[key], path: [...at, key], note: ''}
+      return {value: defaults[key], path: ['defaults', key], note: ` (case "${label}")`}
+    }
+    const missing = (key: keyof RawDefaults, what: string) => {
+      if (written.has(key)) return
+      this.report(at, `${key} is required (${what}); set it in the case or in defaults`)
+    }
+    let sound = true
+
+    const product = field('product')
+    if (product.value === undefined) {
+      missing('product', 'card, sofort or dummy')
+      sound = false
+    }
+    const amount = field('amount')
+    if (amount.value === undefined) {
+      missing('amount', 'minor units, e.g. 1499')
+      sound = false
+    }
+    const outcome = field('outcome')
+    if (outcome.value === undefined) {
+      missing('outcome', `what to choose on the approval page, or ${MANUAL_OUTCOME}`)
+      sound = false
+    } else if (product.value && outcome.value !== MANUAL_OUTCOME && !APPROVAL_OUTCOMES[product.value].includes(outcome.value)) {
+      this.report(
+        outcome.path,
+        `${outcome.value} is not offered by the ${product.value} approval page${outcome.note}; choose one of ${APPROVAL_OUTCOMES[product.value].join(', ')}, or ${MANUAL_OUTCOME}`,
+      )
+      sound = false
+    }
+
+    const card = this.checkCard(field('card'), product.value, outcome.value)
+    const cvv = this.checkCvv(field('cvv'), product.value)
+    const customer = this.checkCustomer(field('customer'))
+    const descriptor = field('descriptor')
+    if (product.value === 'sofort' && descriptor.value !== undefined && findReferences(descriptor.value).references.length === 0) {
+      const problem = sofortDescriptorProblem(descriptor.value)
+      if (problem) this.report(descriptor.path, `the sofort descriptor ${problem}${descriptor.note}`)
+    }
+    const webhook = this.checkWebhook(field('webhook'))
+    const expect = this.checkExpectation(raw.expect, defaults.expect, at, webhook, label)
+
+    const dependsOn = this.checkReferences(raw, index, names)
+
+    const waitTimeout = field('wait_timeout')
+    const waitTimeoutMs = waitTimeout.value === undefined ? undefined : parseDuration(waitTimeout.value)
+    if (waitTimeout.value !== undefined && waitTimeoutMs === undefined) {
+      this.report(waitTimeout.path, `must be a duration greater than 0${waitTimeout.note}`)
+      sound = false
+    }
+    const untilSettled = field('until_settled')
+    if (!sound || card === false || customer === false || webhook === false || expect === false || dependsOn === false) return undefined
+
+    const isManual = outcome.value === MANUAL_OUTCOME
+    const statuses = expect.statuses ?? []
+    return {
+      name: label,
+      index,
+      line: this.source.locate(at).line,
+      product: product.value!,
+      amount: amount.value!,
+      outcome: outcome.value!,
+      card: product.value === 'card' ? (card ?? defaultTestCard(outcome.value!)) : undefined,
+      cvv,
+      customer,
+      descriptor: descriptor.value,
+      merchantReference: field('merchant_reference').value,
+      extraFields: field('extra_fields').value,
+      webhook,
+      waitTimeoutMs: waitTimeoutMs ?? (isManual ? DEFAULT_MANUAL_WAIT_TIMEOUT_MS : DEFAULT_WAIT_TIMEOUT_MS),
+      untilSettled: untilSettled.value ?? (statuses.includes('SETTLEMENT_COMPLETED') && !statuses.includes('SETTLEMENT_REQUESTED')),
+      expect,
+      dependsOn,
+    }
+  }
+
+  private checkCard(
+    card: {value: RawDefaults['card']; path: ValuePath; note: string},
+    product: Product | undefined,
+    outcome: string | undefined,
+  ): CaseCard | undefined | false {
+    if (card.value === undefined) return undefined
+    if (product && product !== 'card') {
+      this.report(card.path, `card applies to the card product only; this is a ${product} case${card.note}`)
+      return false
+    }
+    const value = card.value
+    const decidesOutcome = outcome !== undefined && outcome !== MANUAL_OUTCOME && outcome !== 'CANCELLED'
+    const agree = (leadsTo: string, what: string): boolean => {
+      if (!decidesOutcome || leadsTo === outcome) return true
+      const alias = Object.entries(TEST_CARD_ALIASES).find(([, to]) => to === outcome)?.[0]
+      this.report(
+        card.path,
+        `${what} leads to ${leadsTo}, but the outcome is ${outcome}${card.note}; on the card page the card decides the outcome${alias ? `: use card: ${alias}` : ''}`,
+      )
+      return false
+    }
+    if (typeof value === 'string') {
+      if (value in TEST_CARD_ALIASES) {
+        const alias = value as TestCardAlias
+        const leadsTo = TEST_CARD_ALIASES[alias]
+        if (!agree(leadsTo, `test card "${alias}"`)) return false
+        return {kind: 'test', alias, pan: testCardFor(leadsTo)!.pan}
+      }
+      if (findReferences(value).references.length > 0) return {kind: 'id', id: value}
+      this.report(
+        card.path,
+        `"${value}" is not a test card alias (${Object.keys(TEST_CARD_ALIASES).join(', ')}) nor a reference; write an existing card as card: {id: "..."}${suggestion(value, Object.keys(TEST_CARD_ALIASES))}`,
+      )
+      return false
+    }
+    if ('id' in value) return {kind: 'id', id: value.id}
+    const pan = normalizePan(value.pan)
+    let ok = true
+    if (!luhnValid(pan)) {
+      this.report([...card.path, 'pan'], 'is not a valid card number (12-19 digits passing the Luhn check)')
+      ok = false
+    }
+    if (value.expiry_month !== undefined && !/^(0?[1-9]|1[0-2])$/.test(value.expiry_month)) {
+      this.report([...card.path, 'expiry_month'], 'must be a month from 01 to 12')
+      ok = false
+    }
+    if (value.expiry_year !== undefined && !/^\d{4}$/.test(value.expiry_year)) {
+      this.report([...card.path, 'expiry_year'], 'must be a four-digit year such as 2030')
+      ok = false
+    }
+    const testCard = TEST_CARDS.find((candidate) => candidate.pan === pan)
+    if (testCard && !agree(testCard.outcome, 'this test card number')) ok = false
+    if (!ok) return false
+    return {kind: 'pan', pan, expiryMonth: value.expiry_month, expiryYear: value.expiry_year, holderName: value.holder_name}
+  }
+
+  private checkCvv(cvv: {value: RawDefaults['cvv']; path: ValuePath; note: string}, product: Product | undefined): string | undefined {
+    if (cvv.value === undefined) return product === 'card' ? TEST_CARD_CVV : undefined
+    if (product && product !== 'card') {
+      this.report(cvv.path, `cvv applies to the card product only; this is a ${product} case${cvv.note}`)
+      return undefined
+    }
+    return cvv.value === 'none' ? undefined : String(cvv.value)
+  }
+
+  private checkCustomer(customer: {value: RawDefaults['customer']; path: ValuePath; note: string}): CaseCustomer | undefined | false {
+    const value = customer.value
+    if (value === undefined) return undefined
+    if (typeof value === 'string') return {kind: 'id', id: value}
+    if ('id' in value && typeof value.id === 'string') return {kind: 'id', id: value.id}
+    const data = value as CustomerRequest
+    const withoutReferences = Object.fromEntries(Object.entries(data).filter(([, text]) => findReferences(text).references.length === 0))
+    const issues = validateCustomerRequest(withoutReferences, {checkRequired: false})
+    for (const issue of issues) this.report([...customer.path, ...issue.path.split('.')], `${issue.message}${customer.note}`)
+    return issues.length > 0 ? false : {kind: 'data', data}
+  }
+
+  private checkWebhook(webhook: {value: string | undefined; path: ValuePath; note: string}): CaseWebhook | false {
+    const value = webhook.value
+    if (value === undefined || value === 'local') return {mode: 'local'}
+    if (value === 'none') return {mode: 'none'}
+    if (value.includes('${')) {
+      this.report(webhook.path, `references are allowed only in ${FIELDS_WITH_REFERENCES.join(', ')}`)
+      return false
+    }
+    try {
+      const url = new URL(value)
+      if (url.protocol === 'http:' || url.protocol === 'https:') return {mode: 'url', url: value}
+    } catch {
+      // reported below
+    }
+    this.report(webhook.path, `must be ${WEBHOOK_MODES.join(', ')} or an absolute http(s) URL; got ${JSON.stringify(value)}${webhook.note}`)
+    return false
+  }
+
+  private checkExpectation(
+    own: RawExpectation | undefined,
+    inherited: RawExpectation | undefined,
+    at: ValuePath,
+    webhook: CaseWebhook | false,
+    label: string,
+  ): CaseExpectation | false {
+    const pathOf = (key: keyof RawExpectation): ValuePath => (own?.[key] === undefined ? ['defaults', 'expect', key] : [...at, 'expect', key])
+    const noteOf = (key: keyof RawExpectation): string => (own?.[key] === undefined ? ` (case "${label}")` : '')
+    const merged: RawExpectation = {...inherited, ...own}
+    let ok = true
+    const result: CaseExpectation = {}
+    if (Object.values(merged).every((value) => value === undefined)) return {success: true}
+
+    result.statuses = asList(merged.status)
+    result.final = merged.final
+    result.success = merged.success
+    if (merged.status_reason !== undefined) {
+      const compiled = compileStatusReason(merged.status_reason)
+      if (typeof compiled === 'string') {
+        this.report(pathOf('status_reason'), `is not a valid regular expression: ${compiled}${noteOf('status_reason')}`)
+        ok = false
+      } else {
+        result.statusReason = {pattern: merged.status_reason, regex: compiled}
+      }
+    }
+    if (merged.max_duration !== undefined) {
+      result.maxDurationMs = parseDuration(merged.max_duration)
+      if (result.maxDurationMs === undefined) {
+        this.report(pathOf('max_duration'), `must be a duration greater than 0${noteOf('max_duration')}`)
+        ok = false
+      }
+    }
+
+    if (merged.webhooks !== undefined) {
+      const webhooks = merged.webhooks
+      result.webhooks = typeof webhooks === 'number' ? {count: webhooks} : Array.isArray(webhooks) ? {statuses: webhooks} : {...webhooks}
+      const {min, max} = result.webhooks
+      if (min !== undefined && max !== undefined && min > max) {
+        this.report(pathOf('webhooks'), `min (${min}) is greater than max (${max}); no number of webhooks can pass${noteOf('webhooks')}`)
+        ok = false
+      }
+      if (webhook !== false && webhook.mode !== 'local') {
+        this.report(pathOf('webhooks'), `needs webhook: local; paytx sees only the webhooks its own listener receives (this case has webhook: ${webhook.mode === 'url' ? webhook.url : webhook.mode})${noteOf('webhooks')}`)
+        ok = false
+      }
+    }
+
+    if (result.statuses) {
+      if (result.final !== undefined && !result.statuses.some((status) => isFinalStatus(status) === result.final)) {
+        this.report(pathOf('final'), `final: ${result.final} can never hold together with status ${result.statuses.join(' or ')}${noteOf('final')}`)
+        ok = false
+      }
+      if (result.success !== undefined && !result.statuses.some((status) => isSuccessStatus(status) === result.success)) {
+        this.report(pathOf('success'), `success: ${result.success} can never hold together with status ${result.statuses.join(' or ')}${noteOf('success')}`)
+        ok = false
+      }
+    }
+    return ok ? result : false
+  }
+
+  private checkReferences(raw: RawCase, index: number, names: Map<string, CaseNameEntry>): string[] | false {
+    const found: FoundReference[] = []
+    for (const key of FIELDS_WITH_REFERENCES) {
+      if (raw[key] === undefined) continue
+      const {references, problems} = findReferences(raw[key], [key])
+      found.push(...references)
+      for (const problem of problems) this.report(['cases', index, ...problem.path], problem.message)
+      if (problems.length > 0) return false
+    }
+    let ok = true
+    const dependsOn = new Set<string>()
+    for (const reference of found) {
+      const path = ['cases', index, ...reference.path]
+      const target = names.get(reference.caseName)
+      if (!target) {
+        this.report(path, `${reference.text} refers to case "${reference.caseName}", which does not exist${suggestion(reference.caseName, [...names.keys()])}`)
+        ok = false
+      } else if (target.index === index) {
+        this.report(path, `${reference.text} refers to its own case; a case can use the results of earlier cases only`)
+        ok = false
+      } else if (target.index > index) {
+        this.report(
+          path,
+          `${reference.text} refers to case "${reference.caseName}", which comes later (cases[${target.index}]${target.line ? `, line ${target.line}` : ''}); a case can use the results of earlier cases only`,
+        )
+        ok = false
+      } else if (reference.field === 'cardId' && target.product && target.product !== 'card') {
+        this.report(path, `${reference.text}: case "${reference.caseName}" is a ${target.product} case and creates no card`)
+        ok = false
+      } else {
+        dependsOn.add(reference.caseName)
+      }
+    }
+    return ok ? [...dependsOn] : false
+  }
+}
+
+function defaultTestCard(outcome: string): CaseCard {
+  const card = testCardFor(outcome) ?? DEFAULT_TEST_CARD
+  const alias = Object.entries(TEST_CARD_ALIASES).find(([, to]) => to === card.outcome)?.[0] as TestCardAlias | undefined
+  return {kind: 'test', alias, pan: card.pan}
+}
+
+/** Checks a parsed scenario file; throws a ScenarioError listing every problem with its line. */
+export function checkScenario(source: ScenarioSource): Scenario {
+  return new ScenarioChecker(source).check()
+}
+
+/** Reads and checks a scenario file (`-` reads stdin). */
+export async function loadScenario(file: string): Promise<Scenario> {
+  const {readScenarioSource} = await import('./scenario-source.js')
+  return checkScenario(await readScenarioSource(file))
+}

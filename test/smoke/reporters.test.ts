@@ -1,0 +1,145 @@
+import {describe, expect, it} from 'vitest'
+
+import {escapeXmlAttribute, renderJUnit} from '../../src/smoke/junit-report.js'
+import {LiveProgress} from '../../src/smoke/live-progress.js'
+import {renderResultsTable} from '../../src/smoke/results-table.js'
+import type {SmokeCaseResult, SmokeReport} from '../../src/smoke/runner.js'
+import type {SmokeCase} from '../../src/smoke/scenario.js'
+import {parseJUnit} from '../helpers/junit.js'
+
+const passed: SmokeCaseResult = {
+  name: 'dummy-paid',
+  line: 4,
+  product: 'dummy',
+  amount: 1499,
+  outcome: 'SETTLEMENT_COMPLETED',
+  verdict: 'passed',
+  reason: '',
+  expected: 'SETTLEMENT_COMPLETED, success',
+  got: 'SETTLEMENT_COMPLETED, success, 4 webhooks',
+  transactionId: '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
+  customerId: 'cus_1',
+  status: 'SETTLEMENT_COMPLETED',
+  differences: [],
+  durationMs: 1234,
+}
+
+const failed: SmokeCaseResult = {
+  ...passed,
+  name: 'card-declined',
+  line: 9,
+  product: 'card',
+  verdict: 'failed',
+  expected: 'DECLINED',
+  got: 'SETTLEMENT_COMPLETED, success, 4 webhooks',
+  reason: 'status: expected DECLINED, got SETTLEMENT_COMPLETED',
+  differences: [{field: 'status', expected: 'DECLINED', got: 'SETTLEMENT_COMPLETED'}],
+  transactionId: 'tx_2',
+  cardId: 'card_1',
+  cardLast4: '3153',
+}
+
+const errored: SmokeCaseResult = {
+  ...passed,
+  name: 'sofort-<broken>',
+  verdict: 'error',
+  got: undefined,
+  transactionId: undefined,
+  reason: 'The service answered 500 & said "<oops>" \u0007',
+  error: {kind: 'service', exitCode: 1, message: 'The service answered 500 & said "<oops>" \u0007', hint: 'Try again.'},
+}
+
+const skipped: SmokeCaseResult = {...passed, name: 'later', verdict: 'skipped', got: undefined, transactionId: undefined, reason: 'not run: --bail stopped the run', durationMs: 0}
+
+const report: SmokeReport = {
+  file: 'examples/smoke.yaml',
+  profile: 'local',
+  environment: 'local',
+  concurrency: 4,
+  startedAt: '2026-11-20T10:00:00.000Z',
+  durationMs: 5432,
+  exitCode: 1,
+  summary: {total: 4, passed: 1, failed: 1, errors: 1, skipped: 1},
+  cases: [passed, failed, errored, skipped],
+}
+
+describe('JUnit report', () => {
+  it('is well-formed XML with one testcase per case, failures, errors and skips, escaped', () => {
+    const xml = renderJUnit(report)
+    const doc = parseJUnit(xml)
+    expect(doc.root).toBe('testsuites')
+    expect(doc.rootAttributes).toMatchObject({tests: '4', failures: '1', errors: '1', skipped: '1', time: '5.432'})
+    expect(doc.suites).toHaveLength(1)
+    const [suite] = doc.suites
+    expect(suite.attributes).toMatchObject({name: 'smoke', tests: '4', timestamp: '2026-11-20T10:00:00.000Z'})
+    expect(suite.properties).toEqual({profile: 'local', environment: 'local', concurrency: '4'})
+    expect(suite.testcases.map((t) => [t.attributes.name, t.attributes.classname, t.attributes.time])).toEqual([
+      ['dummy-paid', 'smoke.dummy', '1.234'],
+      ['card-declined', 'smoke.card', '1.234'],
+      ['sofort-<broken>', 'smoke.dummy', '1.234'],
+      ['later', 'smoke.dummy', '0.000'],
+    ])
+    const [ok, fail, error, skip] = suite.testcases
+    expect(ok.failure ?? ok.error ?? ok.skipped).toBeUndefined()
+    expect(ok.systemOut).toContain('transaction: 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c')
+    expect(fail.failure).toEqual({attributes: {message: 'status: expected DECLINED, got SETTLEMENT_COMPLETED', type: 'ExpectationNotMet'}, text: 'status: expected DECLINED, got SETTLEMENT_COMPLETED'})
+    expect(fail.systemOut).toContain('card: card_1 (•••• 3153)')
+    expect(error.error?.attributes.message).toBe('The service answered 500 & said "<oops>" ')
+    expect(error.error?.text).toBe('The service answered 500 & said "<oops>" \nHint: Try again.')
+    expect(skip.skipped?.attributes.message).toBe('not run: --bail stopped the run')
+  })
+
+  it('escapes attribute values so quotes, newlines and control characters cannot break the document', () => {
+    expect(escapeXmlAttribute('a"b\'c<d>&e\nf\u0000')).toBe('a&quot;b&apos;c&lt;d&gt;&amp;e&#10;f')
+  })
+})
+
+describe('results table', () => {
+  it('shows case, transaction, expected, got, duration and the result with its reason, then totals', () => {
+    const lines = renderResultsTable(report).split('\n')
+    expect(lines[0]).toMatch(/^CASE\s+TRANSACTION\s+EXPECTED\s+GOT\s+DURATION\s+RESULT$/)
+    expect(lines[1]).toMatch(/^dummy-paid\s+9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c\s+SETTLEMENT_COMPLETED, success\s+SETTLEMENT_COMPLETED, success, 4 webhooks\s+1\.2 s\s+pass$/)
+    expect(lines[2]).toMatch(/^card-declined\s+tx_2\s+DECLINED\s+.*FAIL: status: expected DECLINED, got SETTLEMENT_COMPLETED$/)
+    expect(lines[3]).toMatch(/ERROR: The service answered 500/)
+    expect(lines[4]).toMatch(/^later\s+-\s+.*\s+-\s+skip: not run: --bail stopped the run$/)
+    expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 with errors, 1 skipped of 4 cases in 5.4 s (profile local, concurrency 4)')
+    // Columns line up: every row's transaction starts where the header's does.
+    const column = lines[0].indexOf('TRANSACTION')
+    expect(lines.slice(1, 5).every((line) => line[column - 1] === ' ' && line[column] !== ' ')).toBe(true)
+    expect(renderResultsTable(report)).not.toContain('\u001B[')
+    expect(renderResultsTable(report, {color: true})).toContain('\u001B[31mFAIL')
+  })
+})
+
+describe('live progress', () => {
+  const smokeCase = (name: string) => ({name}) as SmokeCase
+
+  it('on a terminal, redraws a line per running case in place and prints finished cases above them', () => {
+    let out = ''
+    let now = 0
+    const progress = new LiveProgress({write: (text: string) => (out += text), columns: 80, rows: 24}, {interactive: true, color: false, now: () => now, tickMs: 60_000})
+    progress.caseStarted(smokeCase('one'))
+    progress.caseStarted(smokeCase('two'))
+    now = 1500
+    progress.caseStep(smokeCase('one'), 'transaction started  tx_1')
+    expect(out).toContain('one  transaction started  tx_1  1.5 s')
+    out = ''
+    progress.caseFinished({...passed, name: 'one'})
+    // Moves up over the two live lines, clears them, prints the result, redraws what still runs.
+    expect(out.startsWith('\u001B[2F\u001B[J')).toBe(true)
+    expect(out).toContain('✔ one  SETTLEMENT_COMPLETED, success, 4 webhooks (1.2 s)\n')
+    expect(out).toMatch(/two {2}starting {2}1\.5 s\n$/)
+    progress.close()
+    expect(out.endsWith('\u001B[1F\u001B[J')).toBe(true)
+  })
+
+  it('elsewhere, prints one line per finished case and the notes, never cursor movements', () => {
+    let out = ''
+    const progress = new LiveProgress({write: (text: string) => (out += text)}, {interactive: false, color: false})
+    progress.caseStarted(smokeCase('one'))
+    progress.caseNote(smokeCase('one'), 'Open http://127.0.0.1:4010/v1/transaction/tx/authorize')
+    progress.caseFinished(failed)
+    progress.close()
+    expect(out).toBe('  one: Open http://127.0.0.1:4010/v1/transaction/tx/authorize\n✖ card-declined  status: expected DECLINED, got SETTLEMENT_COMPLETED (1.2 s)\n')
+  })
+})
