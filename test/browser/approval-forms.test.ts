@@ -15,6 +15,8 @@ import {SOFORT_TEST_BANKS, approvalFormFields} from '../../src/emulator/outcomes
 import {type ApprovalDecision, type ApprovalPageContext, decideApproval, renderApprovalPage} from '../../src/emulator/pages.js'
 import {type BrowserPage, launchBrowser, openPage} from '../helpers/browser.js'
 
+/** A submitted form's answer can take a while on a busy machine; vitest polls for 1 s by default. */
+const NAVIGATION = {timeout: 10_000}
 const XSS_DESCRIPTOR = `<img src=x onerror="document.title='pwned'">`
 
 function pageContext(name: string, actionUrl: string): ApprovalPageContext {
@@ -106,7 +108,7 @@ describe('approval forms in Chromium (no JavaScript)', () => {
     ]) {
       await withPage('dummy', async ({page}) => {
         await page.getByRole('button', {name: new RegExp(`^${label} `)}).click()
-        await expect.poll(() => page.textContent('body')).toBe(`completed ${outcome}`)
+        await expect.poll(() => page.textContent('body'), NAVIGATION).toBe(`completed ${outcome}`)
         expect(lastPost()).toMatchObject({page: 'dummy', fields: approvalFormFields('dummy', outcome)})
       })
     }
@@ -121,12 +123,12 @@ describe('approval forms in Chromium (no JavaScript)', () => {
 
       await page.getByLabel('Security code (CVV)').fill('123')
       await page.getByRole('button', {name: 'Pay 14.99 EUR'}).click()
-      await expect.poll(() => page.textContent('body')).toBe('completed SETTLEMENT_COMPLETED')
+      await expect.poll(() => page.textContent('body'), NAVIGATION).toBe('completed SETTLEMENT_COMPLETED')
       expect(lastPost().fields).toEqual(approvalFormFields('card', 'SETTLEMENT_COMPLETED'))
     })
     await withPage('card-cvv', async ({page}) => {
       await page.getByRole('button', {name: 'Cancel payment'}).click()
-      await expect.poll(() => page.textContent('body')).toBe('completed CANCELLED')
+      await expect.poll(() => page.textContent('body'), NAVIGATION).toBe('completed CANCELLED')
       expect(lastPost().fields).toEqual({action: 'cancel', cvv: ''})
       expect(lastPost().decision).toMatchObject({kind: 'complete', outcome: 'CANCELLED'})
     })
@@ -138,7 +140,7 @@ describe('approval forms in Chromium (no JavaScript)', () => {
       await page.locator('#cvv').evaluate((input: {removeAttribute(name: string): void}) => input.removeAttribute('pattern'))
       await page.getByLabel('Security code (CVV)').fill('12a')
       await page.getByRole('button', {name: 'Pay 14.99 EUR'}).click()
-      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Enter the 3 or 4 digit security code (CVV) of your card.')
+      await expect.poll(() => page.getByRole('alert').textContent(), NAVIGATION).toBe('Enter the 3 or 4 digit security code (CVV) of your card.')
       expect(await page.locator('#cvv').inputValue()).toBe('')
       expect(await page.content()).not.toContain('12a')
     })
@@ -149,7 +151,7 @@ describe('approval forms in Chromium (no JavaScript)', () => {
       expect(await page.locator('#cvv').count()).toBe(0)
       expect(await page.locator('#card-number').textContent()).toBe('•••• •••• •••• 3153')
       await page.getByRole('button', {name: 'Pay 14.99 EUR'}).click()
-      await expect.poll(() => page.textContent('body')).toBe('completed SETTLEMENT_COMPLETED')
+      await expect.poll(() => page.textContent('body'), NAVIGATION).toBe('completed SETTLEMENT_COMPLETED')
       expect(lastPost().fields).toEqual({action: 'pay'})
     })
   })
@@ -160,7 +162,7 @@ describe('approval forms in Chromium (no JavaScript)', () => {
       await withPage('sofort', async ({page}) => {
         await page.getByRole('radio', {name: new RegExp(`^${bank.name.replace(/[()]/g, '\\$&')}`)}).check()
         await page.getByRole('button', {name: 'Confirm transfer'}).click()
-        await expect.poll(() => page.textContent('body')).toBe(`completed ${bank.outcome}`)
+        await expect.poll(() => page.textContent('body'), NAVIGATION).toBe(`completed ${bank.outcome}`)
         expect(lastPost().fields).toEqual({bank: bank.id, action: 'confirm'})
       })
     }
@@ -169,7 +171,7 @@ describe('approval forms in Chromium (no JavaScript)', () => {
   it('sofort: cancelling posts action=cancel', async () => {
     await withPage('sofort', async ({page}) => {
       await page.getByRole('button', {name: 'Cancel payment'}).click()
-      await expect.poll(() => page.textContent('body')).toBe('completed CANCELLED')
+      await expect.poll(() => page.textContent('body'), NAVIGATION).toBe('completed CANCELLED')
       expect(lastPost().fields.action).toBe('cancel')
     })
   })

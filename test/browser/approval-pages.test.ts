@@ -102,7 +102,7 @@ async function statusOf(id: string): Promise<Transaction> {
 
 /** Settlement runs on timers (0 ms here), so the final status may be a moment behind the redirect. */
 async function finalStatus(id: string, expected: string): Promise<Transaction> {
-  await expect.poll(async () => (await statusOf(id)).status, {timeout: 5000, interval: 25}).toBe(expected)
+  await expect.poll(async () => (await statusOf(id)).status, {timeout: 10_000, interval: 25}).toBe(expected)
   return statusOf(id)
 }
 

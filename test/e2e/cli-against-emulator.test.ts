@@ -121,7 +121,8 @@ async function approve(approvalUrl: string, fields: Record<string, string>): Pro
   return new URL(response.headers.get('location')!)
 }
 
-describe('paytx resource commands against `paytx emulator start`', () => {
+// Each test spawns several CLI processes one after another; allow for a busy machine.
+describe('paytx resource commands against `paytx emulator start`', {timeout: 90_000}, () => {
   it('announces its addresses and keys as the first NDJSON event', () => {
     expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(emulator.url).not.toBe('http://127.0.0.1:4010')
