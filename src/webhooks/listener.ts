@@ -168,6 +168,7 @@ class FollowUpQueue {
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
   const now = options.now ?? (() => new Date())
   const expectedToken = options.token === undefined ? undefined : Buffer.from(options.token)
+  const expectedQuery = options.token === undefined ? undefined : Buffer.from(`key=${encodeURIComponent(options.token)}`)
   const duplicates = new DuplicateDetector()
   const followUps = new FollowUpQueue(FOLLOW_UP_CONCURRENCY)
   const counts: WebhookCounts = {received: 0, duplicates: 0, malformed: 0, rejected: 0, rejectedByStatus: {}}
@@ -199,7 +200,11 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
 
   function accepts(path: string, query: string): boolean {
     if (!expectedToken) return true
-    if (path === WEBHOOK_PATH) return tokenMatches(new URLSearchParams(query).get('key'), expectedToken)
+    if (path === WEBHOOK_PATH) {
+      // The usual request carries nothing but `key=<token>`: compared without parsing the query.
+      if (expectedQuery && query.length === expectedQuery.length) return tokenMatches(query, expectedQuery)
+      return tokenMatches(new URLSearchParams(query).get('key'), expectedToken)
+    }
     if (path.startsWith(`${WEBHOOK_PATH}/`)) return tokenMatches(safeDecode(path.slice(WEBHOOK_PATH.length + 1)), expectedToken)
     return false
   }
