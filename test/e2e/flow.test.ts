@@ -123,6 +123,22 @@ describe('paytx flow --approve against the emulator', () => {
     expect(result.stderr).toMatch(/^✖ final status +DECLINED +not a success/m)
   })
 
+  it('keeps a piped card number and CVV out of every output, --verbose included', async () => {
+    const pan = '4000000000000002'
+    const result = await runCli(['flow', '--product', 'card', '--amount', '700', '--pan-stdin', '--cvv-stdin', '--approve', 'DECLINED', '--verbose', '--json'], {
+      env: env(),
+      input: `${pan}\n7391\n`,
+    })
+    expect(result.code, result.stderr).toBe(3)
+    const summary = parseJsonOutput(result)
+    expect(summary).toMatchObject({status: 'DECLINED', cardLast4: '0002'})
+    const everything = `${result.stdout}${result.stderr}`
+    expect(everything).not.toContain(pan)
+    expect(everything).not.toMatch(/"card_cvv":"7391"|cvv=7391/)
+    expect(result.stderr).toContain('"card_cvv":"***"') // the request log shows that one was sent, not what
+    expect(result.stderr).toContain(emulator.url) // the --verbose log is there at all
+  })
+
   it('embeds the emulator when the local profile points at an address where nothing listens', async () => {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
