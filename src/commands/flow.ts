@@ -14,23 +14,14 @@ const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly st
 
 export default class Flow extends BaseCommand<typeof Flow> {
   static override summary = 'Run a whole payment flow: customer, card, transaction, approval page, redirect, webhooks, final status.'
-  static override description = `Creates a customer (sample data on local and sandbox profiles), tokenizes a card for --product card
-(a test card on local and sandbox), starts the transaction with its redirect_url pointing at a one-shot
-listener on 127.0.0.1, opens the approval page in the browser (BROWSER is honoured), catches the
-redirect, then asks the service for the status until it is conclusive. The verdict comes from the
-service (checkoutsuccess), never from the redirect.
+  static override description = `Creates a customer (sample data on local and sandbox profiles), tokenizes a card for --product card (a test card on local and sandbox), starts the transaction with its redirect_url pointing at a one-shot listener on 127.0.0.1, opens the approval page in the browser (BROWSER is honoured), catches the redirect, then asks the service for the status until it is conclusive. The verdict comes from the service (checkoutsuccess), never from the redirect.
 
 Progress goes to stderr; stdout holds the summary, or one JSON object with --json.
 
-On the local profile with nothing listening at its address, the emulator starts inside this
-process for the run, so a fresh clone needs nothing else. --approve <outcome> completes the
-emulator's approval page without a browser:
+On the local profile with nothing listening at its address, the emulator starts inside this process for the run, so a fresh clone needs nothing else. --approve <outcome> completes the emulator's approval page without a browser:
 ${outcomesHelp}
 
-Webhooks: on the local profile the listener also receives the transaction's webhooks
-(--webhook local) and the summary lists them. A remote service cannot reach 127.0.0.1: on sandbox
-or production pass --webhook-url with a public address; running a tunnel to it (and a receiver
-such as \`paytx webhook listen\`) is yours to do.
+Webhooks: on the local profile the listener also receives the transaction's webhooks (--webhook local) and the summary lists them. A remote service cannot reach 127.0.0.1: on sandbox or production pass --webhook-url with a public address; running a tunnel to it (and a receiver such as \`paytx webhook listen\`) is yours to do.
 
 ${EXIT_CODES_HELP}`
 

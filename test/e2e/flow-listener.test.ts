@@ -44,6 +44,15 @@ function canBind(port: number): Promise<boolean> {
   })
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const {port} = probe.address() as {port: number}
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
 /** Starts `paytx flow --no-open` and returns it once the approval page is printed. */
 async function startWaitingFlow(extra: string[] = []) {
   const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--no-open', '--json', ...extra], {env: env(), timeoutMs: 40_000})
@@ -102,8 +111,10 @@ describe('paytx flow: the redirect listener', () => {
   }, 45_000)
 
   it('stops on Ctrl-C: exit 130, the transaction id printed, the listener port freed', async () => {
-    const {cli, id, redirectUrl} = await startWaitingFlow(['--port', '0'])
+    const chosen = await freePort()
+    const {cli, id, redirectUrl} = await startWaitingFlow(['--port', String(chosen)])
     const port = Number(new URL(redirectUrl).port)
+    expect(port).toBe(chosen)
     expect(await canBind(port)).toBe(false)
     cli.child.kill('SIGINT')
     const result = await cli.done

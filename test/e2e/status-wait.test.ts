@@ -3,7 +3,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {sampleCustomer} from '../../src/flow/sample-customer.js'
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -74,6 +74,17 @@ describe('paytx transaction status --wait', () => {
     expect(result.stderr).toMatch(/Warning: transaction \S+ is UNKNOWN: the service cannot determine its state at present \(critical\)/)
     expect(result.stderr).toMatch(/Warning: transaction \S+ is still UNKNOWN after 1\.5 s; not conclusive\. It stayed UNKNOWN \(critical\)/)
     expect(result.stdout).toMatch(/^Status +UNKNOWN/m)
+  })
+
+  it('stops on Ctrl-C with exit 130, naming the transaction', async () => {
+    const id = await dummyTransaction('UNKNOWN')
+    const cli = startCli(['status', id, '--wait'], {env: env()})
+    await cli.waitForStderr(/UNKNOWN.*\(now\)/)
+    cli.child.kill('SIGINT')
+    const result = await cli.done
+    expect(result.code).toBe(130)
+    expect(result.stderr).toContain(`Interrupted while waiting for transaction ${id}.`)
+    expect(result.stdout).toBe('')
   })
 
   it('refuses --until and --wait-timeout without --wait, and a bad duration, with exit 2', async () => {

@@ -11,11 +11,7 @@ export default class TransactionStatus extends BaseCommand<typeof TransactionSta
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
 Read-only: never asks for confirmation, also on production.
 
-With --wait, reads the status again (with back-off) until it is conclusive, printing each change to
-stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a
-success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the
-state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless
---until settled, which waits for SETTLEMENT_COMPLETED.
+With --wait, reads the status again (with back-off) until it is conclusive, printing each change to stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless --until settled, which waits for SETTLEMENT_COMPLETED.
 
 ${EXIT_CODES_HELP}`
 
