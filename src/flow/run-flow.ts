@@ -20,13 +20,13 @@ import {
   normalizePan,
   readId,
 } from '../api/contract.js'
-import {EXIT, InputError, InputErrors, InterruptedError, NetworkError, PaytxError, ResponseError, ServiceError} from '../api/errors.js'
+import {EXIT, InputError, InputErrors, InterruptedError, PaytxError, ResponseError} from '../api/errors.js'
 import {type PaymentService, cardId as readCardId} from '../api/service.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, testCardFor} from '../emulator/outcomes.js'
 import {formatDuration} from '../output/duration.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import type {RedirectListener, RedirectReceived} from './redirect-listener.js'
-import {type Clock, systemClock, waitForFinalStatus} from './wait-for-status.js'
+import {type Clock, isRetriableReadError, systemClock, waitForFinalStatus} from './wait-for-status.js'
 
 export interface FlowOptions {
   product: Product
@@ -283,11 +283,6 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
       },
     )
   })
-}
-
-function isRetriableReadError(error: unknown): boolean {
-  if (error instanceof NetworkError) return true
-  return error instanceof ServiceError && (error.status >= 500 || error.status === 429)
 }
 
 function describeReading(reading: {status: string; success: boolean}, untilSettled: boolean): string {

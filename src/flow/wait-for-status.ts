@@ -72,7 +72,8 @@ export interface WaitResult<T extends StatusReading> {
 const DEFAULT_INITIAL_DELAY_MS = 500
 const DEFAULT_MAX_DELAY_MS = 5_000
 
-function isRetriableReadError(error: unknown): boolean {
+/** A failed read worth repeating: the network, a 5xx or a 429 (a 404 or 401 will not heal). */
+export function isRetriableReadError(error: unknown): boolean {
   if (error instanceof NetworkError) return true
   return error instanceof ServiceError && (error.status >= 500 || error.status === 429)
 }
