@@ -3,13 +3,10 @@
  * as its own spawned process (on a free port), and every command is a spawned `bin/run.js`
  * pointed at it through the environment, checked by stdout, stderr and exit code separately.
  */
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
-import {createInterface} from 'node:readline'
-
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {approvalFormFields} from '../../src/emulator/outcomes.js'
-import {BIN, ROOT, type CliResult, cleanEnv, parseJsonOutput, runCli} from '../helpers/cli.js'
+import {type CliResult, type RunningCli, parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 
 const APPROVE_PAN = '4024007108173153'
@@ -25,37 +22,21 @@ interface Listening {
   payment_profile: string
 }
 
-let emulatorProcess: ChildProcessWithoutNullStreams
-let emulatorLines: string[]
-let emulatorExit: Promise<{code: number | null; signal: NodeJS.Signals | null}>
+let emulatorCli: RunningCli
 let emulator: Listening
 let shop: RecordingServer
 /** Created once through `customer create`, shared by the later commands. */
 let customer: string
 
+/** The emulator's NDJSON events so far. */
+const emulatorLines = () => emulatorCli.stdout().trim().split('\n')
+
 /** Starts `paytx emulator start --port 0 --json` and waits for its `listening` event. */
 async function startEmulatorProcess(): Promise<void> {
-  emulatorProcess = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--settle-after', '0', '--pending-for', '0', '--json'], {
-    cwd: ROOT,
-    env: cleanEnv(),
-  })
-  emulatorLines = []
-  emulatorExit = new Promise((resolve) => emulatorProcess.on('exit', (code, signal) => resolve({code, signal})))
-  let stderr = ''
-  emulatorProcess.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const lines = createInterface({input: emulatorProcess.stdout})
-  emulator = await new Promise<Listening>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the emulator did not start:\n${emulatorLines.join('\n')}\n${stderr}`)), 20_000)
-    lines.on('line', (line) => {
-      emulatorLines.push(line)
-      const event = JSON.parse(line) as {event: string} & Listening
-      if (event.event === 'listening') {
-        clearTimeout(timer)
-        resolve(event)
-      }
-    })
-    emulatorProcess.on('exit', () => reject(new Error(`the emulator exited:\n${stderr}`)))
-  })
+  // It serves every test in this file, so its kill timer must outlast them all.
+  emulatorCli = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0', '--pending-for', '0', '--json'], {timeoutMs: 300_000})
+  const [line] = await emulatorCli.waitForStdout(/^\{"event":"listening".*\}$/m, 20_000)
+  emulator = JSON.parse(line) as Listening
 }
 
 beforeAll(async () => {
@@ -64,7 +45,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (emulatorProcess && emulatorProcess.exitCode === null) emulatorProcess.kill('SIGKILL')
+  await emulatorCli?.stop('SIGKILL')
   await shop?.close()
 })
 
@@ -256,14 +237,13 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
   })
 
   it('the emulator logged the requests as events and stops on Ctrl-C with exit 130', async () => {
-    expect(emulatorLines.length).toBeGreaterThan(1)
-    const log = emulatorLines.join('\n')
+    expect(emulatorLines().length).toBeGreaterThan(1)
+    const log = emulatorCli.stdout()
     expect(log).not.toContain(APPROVE_PAN)
     expect(log).not.toContain(DECLINE_PAN)
     expect(log).not.toContain(`"${CVV}"`)
-    emulatorProcess.kill('SIGINT')
-    const exit = await emulatorExit
+    const exit = await emulatorCli.stop('SIGINT')
     expect(exit.code).toBe(130)
-    expect(JSON.parse(emulatorLines.at(-1)!)).toMatchObject({event: 'stopped'})
+    expect(JSON.parse(emulatorLines().at(-1)!)).toMatchObject({event: 'stopped'})
   })
 })

@@ -7,8 +7,7 @@ import {describe, expect, it} from 'vitest'
 
 import {EMULATOR_DEFAULTS} from '../../src/emulator/defaults.js'
 import {CUSTOMER_REQUEST} from '../helpers/emulator-api.js'
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
-import {startCli} from '../helpers/cli-process.js'
+import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 
 const KEY = EMULATOR_DEFAULTS.apiKey
 const headers = {'content-type': 'application/json', 'X-APIKEY': KEY}
@@ -30,15 +29,15 @@ async function startDummy(url: string, customer: string) {
 describe('paytx emulator start', () => {
   it('prints its addresses, profile and keys, serves, logs each request, and exits 130 on Ctrl-C', async () => {
     const emulator = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0'])
-    const [, url] = await emulator.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
-    await emulator.waitFor(/^ {2}State .*\n/m)
+    const [, url] = await emulator.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await emulator.waitForStdout(/^ {2}State .*\n/m)
     const output = emulator.stdout()
     expect(url).not.toMatch(/:0$/)
     expect(output).toContain(`Card proxy       ${url}/h2h  (proxy id ${EMULATOR_DEFAULTS.proxyId})`)
     expect(output).toContain(`Payment profile  ${EMULATOR_DEFAULTS.paymentProfile}`)
     expect(output).toContain(`API key          X-APIKEY: ${KEY}`)
     expect(output).toContain(`Proxy key        TX-Proxy-Key: ${EMULATOR_DEFAULTS.proxyKey}`)
-    await emulator.waitFor(/Press Ctrl-C to stop/, {stream: 'stderr'})
+    await emulator.waitForStderr(/Press Ctrl-C to stop/)
     expect(emulator.stderr()).toContain(`PAYTX_BASE_URL=${url}`)
 
     const customer = await createCustomer(url)
@@ -50,8 +49,8 @@ describe('paytx emulator start', () => {
       body: 'outcome=SETTLEMENT_COMPLETED',
       redirect: 'manual',
     })
-    await emulator.waitFor(/POST \/v1\/customer {2}200/)
-    await emulator.waitFor(/SETTLEMENT_REQUESTED → SETTLEMENT_COMPLETED/)
+    await emulator.waitForStdout(/POST \/v1\/customer {2}200/)
+    await emulator.waitForStdout(/SETTLEMENT_REQUESTED → SETTLEMENT_COMPLETED/)
 
     // The CLI's own read commands work against it.
     const env = {PAYTX_BASE_URL: url, PAYTX_API_KEY: KEY}
@@ -76,13 +75,13 @@ describe('paytx emulator start', () => {
 
   it('prints NDJSON events with --json and stops on SIGTERM with 130', async () => {
     const emulator = startCli(['emulator', 'start', '--port', '0', '--json'])
-    const [line] = await emulator.waitFor(/^\{"event":"listening".*\}$/m)
+    const [line] = await emulator.waitForStdout(/^\{"event":"listening".*\}$/m)
     const listening = JSON.parse(line)
     expect(listening).toMatchObject({host: '127.0.0.1', api_key: KEY, api_key_header: 'X-APIKEY', payment_profile: EMULATOR_DEFAULTS.paymentProfile, settle_after_ms: 3000, abandon_after_ms: 420_000})
     expect(listening.port).toBeGreaterThan(0)
     expect(listening.proxy_url).toBe(`${listening.url}/h2h`)
     await fetch(`${listening.url}/v1/nothing`, {headers})
-    await emulator.waitFor(/"event":"request"/)
+    await emulator.waitForStdout(/"event":"request"/)
     const result = await emulator.stop('SIGTERM')
     expect(result.code).toBe(130)
     const events = result.stdout.trim().split('\n').map((text) => JSON.parse(text))
@@ -94,14 +93,14 @@ describe('paytx emulator start', () => {
   it('keeps its state in --state-file across restarts', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'state.json')
     const first = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
-    const [, url] = await first.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
-    await first.waitFor(/^ {2}State .*\n/m)
+    const [, url] = await first.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await first.waitForStdout(/^ {2}State .*\n/m)
     expect(first.stdout()).toContain(`State            ${stateFile}`)
     const transaction = await startDummy(url, (await createCustomer(url)).id)
     expect((await first.stop()).code).toBe(130)
 
     const second = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
-    const [, url2] = await second.waitFor(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    const [, url2] = await second.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
     const read = (await (await fetch(`${url2}/v1/transaction/${transaction.id}`, {headers})).json()) as any
     expect(read).toMatchObject({id: transaction.id, amount: '250', status: 'INITIATED'})
     expect((await second.stop()).code).toBe(130)

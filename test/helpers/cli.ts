@@ -81,6 +81,8 @@ export interface RunningCli {
   child: import('node:child_process').ChildProcessWithoutNullStreams
   stdout(): string
   stderr(): string
+  /** Resolves with the first match of the pattern in stdout, as it streams in. */
+  waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
   /** Resolves with the first match of the pattern in stderr, as it streams in. */
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
   /** Resolves once the stream's text passes the test (a pattern or a predicate); rejects on timeout or when the process ends first. */
@@ -91,7 +93,10 @@ export interface RunningCli {
   done: Promise<CliResult>
 }
 
-/** Starts bin/run.js without waiting for it, for tests that act while it runs (browser, Ctrl-C, listeners). */
+/**
+ * Starts bin/run.js without waiting for it, for tests that act while it runs (browser, Ctrl-C,
+ * listeners, `emulator start`). It is killed after `timeoutMs` (default 25 s) in any case.
+ */
 export function startCli(args: string[], options: CliOptions = {}): RunningCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
@@ -153,6 +158,10 @@ export function startCli(args: string[], options: CliOptions = {}): RunningCli {
     stderr: () => output.stderr,
     done,
     waitFor,
+    async waitForStdout(pattern, timeoutMs) {
+      await waitFor('stdout', pattern, timeoutMs)
+      return output.stdout.match(pattern)!
+    },
     async waitForStderr(pattern, timeoutMs) {
       await waitFor('stderr', pattern, timeoutMs)
       return output.stderr.match(pattern)!
