@@ -64,7 +64,7 @@ describe('approval pages served by the emulator, in Chromium', () => {
       await page.click('button[name="action"][value="confirm"]')
     })
     expect(transaction.status).toBe('SETTLEMENT_COMPLETED')
-    expect(transaction.details.sender).toMatchObject({bic: 'MUSTDEBBXXX', holder: 'Jana Jansen'})
+    expect(transaction.details.sender).toMatchObject({bic: 'MUSTDEBBXXX', holder: 'Jane Doe'})
   })
 
   it('a page opened again after completion lands on the redirect URL with error', async () => {

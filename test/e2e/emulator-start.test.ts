@@ -6,14 +6,14 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {EMULATOR_DEFAULTS} from '../../src/emulator/defaults.js'
-import {CUSTOMER_REQUEST} from '../helpers/emulator-api.js'
 import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
+import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
 
 const KEY = EMULATOR_DEFAULTS.apiKey
 const headers = {'content-type': 'application/json', 'X-APIKEY': KEY}
 
 async function createCustomer(url: string) {
-  const response = await fetch(`${url}/v1/customer`, {method: 'POST', headers, body: JSON.stringify({...CUSTOMER_REQUEST, organisation: EMULATOR_DEFAULTS.organisation})})
+  const response = await fetch(`${url}/v1/customer`, {method: 'POST', headers, body: JSON.stringify({...CUSTOMER_FIELDS, organisation: EMULATOR_DEFAULTS.organisation})})
   return (await response.json()) as any
 }
 

@@ -4,7 +4,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {CUSTOMER_EMPTY_FIELDS, CUSTOMER_REQUEST_FIELDS} from '../../src/api/contract.js'
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {CUSTOMER_REQUEST, emulatorApi} from '../helpers/emulator-api.js'
+import {emulatorApi} from '../helpers/emulator-api.js'
+import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -42,7 +43,7 @@ describe('emulator HTTP API', () => {
       expect(status).toBe(200)
       expect(headers.get('content-type')).toMatch(/^application\/json/)
       expect(body.id).toMatch(UUID)
-      for (const field of CUSTOMER_REQUEST_FIELDS) expect(body[field]).toBe(field === 'organisation' ? emulator.organisation : (CUSTOMER_REQUEST as any)[field])
+      for (const field of CUSTOMER_REQUEST_FIELDS) expect(body[field]).toBe(field === 'organisation' ? emulator.organisation : (CUSTOMER_FIELDS as any)[field])
       for (const field of CUSTOMER_EMPTY_FIELDS) expect(body[field]).toBe('')
       expect(body.status).toBe('unverified')
       expect(body.created_at).toMatch(ISO_MS)
@@ -71,11 +72,11 @@ describe('emulator HTTP API', () => {
     })
 
     it('answers 401 without the API key and with a wrong one, never echoing the key', async () => {
-      const missing = keep(await api.post(`${emulator.url}/v1/customer`, CUSTOMER_REQUEST, {'content-type': 'application/json'}))
+      const missing = keep(await api.post(`${emulator.url}/v1/customer`, CUSTOMER_FIELDS, {'content-type': 'application/json'}))
       expect(missing.status).toBe(401)
       expect(missing.body).toMatchObject({code: '401'})
       expect(missing.body.message).toContain('X-APIKEY')
-      const wrong = await api.post(`${emulator.url}/v1/customer`, CUSTOMER_REQUEST, {'content-type': 'application/json', 'X-APIKEY': 'sk_wrong_key_given'})
+      const wrong = await api.post(`${emulator.url}/v1/customer`, CUSTOMER_FIELDS, {'content-type': 'application/json', 'X-APIKEY': 'sk_wrong_key_given'})
       expect(wrong.status).toBe(401)
       expect(wrong.text).not.toContain('sk_wrong_key_given')
     })
@@ -291,7 +292,7 @@ describe('emulator HTTP API', () => {
     })
 
     it('answers 413 for a body over the limit, declared or chunked', async () => {
-      const big = JSON.stringify({...CUSTOMER_REQUEST, region: 'x'.repeat(5000)})
+      const big = JSON.stringify({...CUSTOMER_FIELDS, region: 'x'.repeat(5000)})
       const declared = await api.post(`${emulator.url}/v1/customer`, big)
       expect(declared.status).toBe(413)
       expect(declared.body.code).toBe('413')

@@ -4,6 +4,7 @@
  */
 import {type RunningEmulator} from '../../src/emulator/index.js'
 import {TEST_CARD_CVV} from '../../src/emulator/outcomes.js'
+import {CUSTOMER_FIELDS} from './fixtures.js'
 
 export interface Answer<T = any> {
   status: number
@@ -23,23 +24,6 @@ async function answer<T>(response: Response): Promise<Answer<T>> {
   return {status: response.status, headers: response.headers, text, body}
 }
 
-export const CUSTOMER_REQUEST = {
-  title: 'ms',
-  gender: 'female',
-  initials: 'J',
-  first_name: 'Jana',
-  last_name: 'Jansen',
-  date_of_birth: '1990-05-17',
-  street_address: 'Damrak',
-  house_number: '1',
-  city: 'Amsterdam',
-  region: 'Noord-Holland',
-  postal_code: '1012 LG',
-  country_code: 'NL',
-  phone_number: '+31612345678',
-  email_address: 'jana@example.com',
-}
-
 export function emulatorApi(emulator: RunningEmulator) {
   const apiHeaders = {'content-type': 'application/json', [emulator.apiKeyHeader]: emulator.apiKey}
   const post = async <T = any>(url: string, body: unknown, headers: Record<string, string> = apiHeaders) =>
@@ -51,7 +35,7 @@ export function emulatorApi(emulator: RunningEmulator) {
     post,
     get,
     createCustomer: (overrides: Record<string, unknown> = {}) =>
-      post(`${emulator.url}/v1/customer`, {...CUSTOMER_REQUEST, organisation: emulator.organisation, ...overrides}),
+      post(`${emulator.url}/v1/customer`, {...CUSTOMER_FIELDS, organisation: emulator.organisation, ...overrides}),
     tokenize: (customer: string, pan: string, overrides: Record<string, unknown> = {}) =>
       post(
         `${emulator.proxyUrl}/tokenize/proxy/${emulator.proxyId}`,

@@ -24,7 +24,8 @@ export const CUSTOMER_FLAGS = [
   '--organisation', ORGANISATION,
 ]
 
-export const CUSTOMER_BODY = {
+/** A valid customer request without its organisation (which depends on the service it goes to). */
+export const CUSTOMER_FIELDS = {
   title: 'ms',
   gender: 'female',
   initials: 'J.',
@@ -39,8 +40,10 @@ export const CUSTOMER_BODY = {
   country_code: 'NL',
   phone_number: '+31612345678',
   email_address: 'jane@example.com',
-  organisation: ORGANISATION,
 }
+
+/** The request body `customer create` sends for CUSTOMER_FLAGS. */
+export const CUSTOMER_BODY = {...CUSTOMER_FIELDS, organisation: ORGANISATION}
 
 export const CUSTOMER_RESPONSE = {
   id: CUSTOMER_ID,
