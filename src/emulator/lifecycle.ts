@@ -5,6 +5,7 @@
  * timers are re-armed from the stored state after a restart.
  */
 import type {SofortSender, Transaction, TransactionStatus} from '../api/contract.js'
+import {formatExactDuration} from '../input/duration.js'
 import type {Clock, TimerHandle} from './clock.js'
 import type {StatusEvent} from './events.js'
 import type {EmulatorStore, PaymentProfile, StoredTransaction} from './store.js'
@@ -33,12 +34,6 @@ export const STATUS_REASONS: Record<TransactionStatus, string> = {
 /** Statuses a customer can still approve from. */
 export function isAwaitingApproval(status: string): boolean {
   return status === 'INITIATED' || status === 'IN_PROGRESS'
-}
-
-export function formatDuration(ms: number): string {
-  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`
-  if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`
-  return `${ms}ms`
 }
 
 export class TransactionLifecycle {
@@ -147,7 +142,7 @@ export class TransactionLifecycle {
           from: status,
           to: 'ABANDONED',
           afterMs: abandonAfterMs,
-          reason: `the approval was not completed within ${formatDuration(abandonAfterMs)}`,
+          reason: `the approval was not completed within ${formatExactDuration(abandonAfterMs)}`,
         }
       case 'PENDING':
         return {from: status, to: 'SETTLEMENT_REQUESTED', afterMs: pendingForMs}

@@ -1,17 +1,37 @@
 /**
- * Reading durations such as `--wait-timeout 10m`: a number with a unit (ms, s, m, h), or a bare
- * number of seconds.
+ * Durations as people type them on the command line and in scenario files: `500ms`, `3s`, `7m`,
+ * `1h` (units in any case), or a plain number of seconds (`2.5`).
  */
 import {InputError} from '../api/errors.js'
 
 const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000}
 
-export function parseDuration(raw: string, flag: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(raw.trim())
-  const ms = match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']) : Number.NaN
-  if (!Number.isFinite(ms) || ms <= 0) {
-    throw new InputError(`${flag} must be a duration greater than 0, such as 90s, 10m or 1h (got "${raw}").`, {flag})
-  }
-  return ms
+export const DURATION_HELP = 'a duration such as 500ms, 3s, 7m or 1h; a plain number means seconds'
+
+/** Milliseconds (0 included), or undefined when the text is not a duration. */
+export function readDuration(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text)
+  if (!match) return undefined
+  const ms = Number(match[1]) * UNIT_MS[(match[2] ?? 's').toLowerCase()]
+  return Number.isFinite(ms) ? Math.round(ms) : undefined
 }
 
+/**
+ * A flag's duration in milliseconds. Anything else, and 0 unless `allowZero` (an emulator delay
+ * of 0 means "at once"; a timeout of 0 would mean nothing), is an input error naming the flag.
+ */
+export function parseDuration(raw: string, flag: string, {allowZero = false}: {allowZero?: boolean} = {}): number {
+  const ms = readDuration(raw)
+  if (ms !== undefined && (ms > 0 || allowZero)) return ms
+  throw new InputError(
+    allowZero ? `${flag} must be ${DURATION_HELP} (got "${raw}").` : `${flag} must be a duration greater than 0, such as 90s, 10m or 1h (got "${raw}").`,
+    {flag},
+  )
+}
+
+/** The shortest text that readDuration reads back as exactly `ms` (7m, 3s, 1500ms), for defaults shown as flag values. */
+export function formatExactDuration(ms: number): string {
+  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`
+  if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`
+  return `${ms}ms`
+}

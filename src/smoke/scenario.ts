@@ -9,7 +9,7 @@ import type {z} from 'zod'
 import {CUSTOMER_REQUEST_FIELDS, type CustomerRequest, type Product, isFinalStatus, isSuccessStatus, luhnValid, normalizePan, sofortDescriptorProblem} from '../api/contract.js'
 import {validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../emulator/outcomes.js'
-import {parseDuration as parseDurationText} from '../emulator/duration.js'
+import {readDuration} from '../input/duration.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {
@@ -90,7 +90,7 @@ type ZodIssue = z.core.$ZodIssue
 
 /** Milliseconds of a duration greater than zero (a number is seconds), or undefined. */
 function parseDuration(value: number | string): number | undefined {
-  const ms = parseDurationText(String(value))
+  const ms = readDuration(String(value))
   return ms !== undefined && ms > 0 ? ms : undefined
 }
 

@@ -1,11 +1,10 @@
 import {describe, expect, it} from 'vitest'
 
-import {parseDuration} from '../../src/emulator/duration.js'
 import {displayWebhookUrl, formatEvent} from '../../src/emulator/events.js'
 import {appendQuery} from '../../src/emulator/http-exchange.js'
-import {formatDuration} from '../../src/emulator/lifecycle.js'
+import {formatExactDuration, readDuration} from '../../src/input/duration.js'
 
-describe('parseDuration', () => {
+describe('readDuration', () => {
   it.each([
     ['500ms', 500],
     ['3s', 3000],
@@ -15,12 +14,12 @@ describe('parseDuration', () => {
     ['0', 0],
     ['1.5s', 1500],
     [' 10 S ', 10_000],
-  ])('reads %j as %i ms', (text, ms) => expect(parseDuration(text)).toBe(ms))
+  ])('reads %j as %i ms', (text, ms) => expect(readDuration(text)).toBe(ms))
 
-  it.each(['', '-1', '3 days', 's', '1e3', '5x'])('refuses %j', (text) => expect(parseDuration(text)).toBeUndefined())
+  it.each(['', '-1', '3 days', 's', '1e3', '5x'])('refuses %j', (text) => expect(readDuration(text)).toBeUndefined())
 
-  it('round-trips the defaults through formatDuration', () => {
-    for (const ms of [0, 500, 3000, 420_000]) expect(parseDuration(formatDuration(ms))).toBe(ms)
+  it('round-trips the defaults through formatExactDuration', () => {
+    for (const ms of [0, 500, 3000, 420_000]) expect(readDuration(formatExactDuration(ms))).toBe(ms)
   })
 })
 

@@ -6,9 +6,8 @@ import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../api/errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../emulator/defaults.js'
-import {DURATION_HELP, parseDuration} from '../../emulator/duration.js'
 import type {EmulatorEvent, EmulatorOptions, RunningEmulator} from '../../emulator/index.js'
-import {formatDuration} from '../../emulator/lifecycle.js'
+import {DURATION_HELP, formatExactDuration, parseDuration} from '../../input/duration.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -42,11 +41,11 @@ EXIT CODES
     'proxy-key': Flags.string({summary: `Card proxy key it accepts (${PROXY_KEY_HEADER}).`, default: EMULATOR_DEFAULTS.proxyKey}),
     'proxy-id': Flags.string({summary: 'Card proxy id in the tokenize path.', default: EMULATOR_DEFAULTS.proxyId}),
     'state-file': Flags.string({summary: 'Keep the state in this JSON file, so it survives restarts.'}),
-    'settle-after': Flags.string({summary: 'Time from SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED.', default: formatDuration(EMULATOR_DEFAULTS.settleAfterMs)}),
-    'pending-for': Flags.string({summary: 'Time a PENDING payment waits before it settles.', default: formatDuration(EMULATOR_DEFAULTS.pendingForMs)}),
+    'settle-after': Flags.string({summary: 'Time from SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED.', default: formatExactDuration(EMULATOR_DEFAULTS.settleAfterMs)}),
+    'pending-for': Flags.string({summary: 'Time a PENDING payment waits before it settles.', default: formatExactDuration(EMULATOR_DEFAULTS.pendingForMs)}),
     'abandon-after': Flags.string({
       summary: 'Time after which an unfinished approval (INITIATED, IN_PROGRESS) becomes ABANDONED.',
-      default: formatDuration(EMULATOR_DEFAULTS.abandonAfterMs),
+      default: formatExactDuration(EMULATOR_DEFAULTS.abandonAfterMs),
     }),
     'webhook-url': Flags.string({summary: "The default payment profile's webhook_transaction_update."}),
     'webhook-attempts': Flags.integer({summary: 'Delivery attempts per webhook, the first included.', default: 5, min: 1, max: 20}),
@@ -74,11 +73,7 @@ EXIT CODES
 
   private emulatorOptions(): EmulatorOptions {
     const {flags} = this
-    const duration = (flag: 'settle-after' | 'pending-for' | 'abandon-after' | 'webhook-backoff') => {
-      const ms = parseDuration(flags[flag])
-      if (ms === undefined) throw new InputError(`--${flag} must be ${DURATION_HELP} (got "${flags[flag]}").`, {flag: `--${flag}`})
-      return ms
-    }
+    const duration = (flag: 'settle-after' | 'pending-for' | 'abandon-after' | 'webhook-backoff') => parseDuration(flags[flag], `--${flag}`, {allowZero: true})
     const nonEmpty = (flag: 'host' | 'api-key' | 'api-key-header' | 'proxy-key' | 'proxy-id') => {
       const value = flags[flag].trim()
       if (value === '') throw new InputError(`--${flag} must not be empty.`, {flag: `--${flag}`})
@@ -141,7 +136,7 @@ EXIT CODES
         ['Proxy key', `${PROXY_KEY_HEADER}: ${emulator.proxyKey}`],
         [
           'Timing',
-          `settles after ${formatDuration(options.settleAfterMs!)}, pending for ${formatDuration(options.pendingForMs!)}, abandoned after ${formatDuration(options.abandonAfterMs!)}`,
+          `settles after ${formatExactDuration(options.settleAfterMs!)}, pending for ${formatExactDuration(options.pendingForMs!)}, abandoned after ${formatExactDuration(options.abandonAfterMs!)}`,
         ],
         ['State', options.stateFile ?? 'in memory (lost on exit; --state-file keeps it)'],
       ]

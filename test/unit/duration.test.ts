@@ -1,0 +1,32 @@
+import {describe, expect, it} from 'vitest'
+
+import {EXIT, InputError} from '../../src/api/errors.js'
+import {parseDuration} from '../../src/input/duration.js'
+
+describe('parseDuration (a flag value)', () => {
+  it.each([
+    ['90s', 90_000],
+    ['10m', 600_000],
+    ['1.5', 1500],
+    [' 2H ', 7_200_000],
+  ])('reads %j as %i ms', (raw, ms) => expect(parseDuration(raw, '--wait-timeout')).toBe(ms))
+
+  it.each(['0', '0ms', 'soon', '-5s', ''])('refuses %j with an input error naming the flag', (raw) => {
+    let error: unknown
+    try {
+      parseDuration(raw, '--wait-timeout')
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as InputError).exitCode).toBe(EXIT.input)
+    expect((error as InputError).message).toBe(`--wait-timeout must be a duration greater than 0, such as 90s, 10m or 1h (got "${raw}").`)
+  })
+
+  it('takes 0 where the flag allows it, and still refuses what is not a duration', () => {
+    expect(parseDuration('0', '--settle-after', {allowZero: true})).toBe(0)
+    expect(() => parseDuration('3 days', '--settle-after', {allowZero: true})).toThrow(
+      '--settle-after must be a duration such as 500ms, 3s, 7m or 1h; a plain number means seconds (got "3 days").',
+    )
+  })
+})
