@@ -60,9 +60,9 @@ ${EXIT_CODES_HELP}`
     port: Flags.integer({summary: 'Port of the redirect listener on 127.0.0.1 (default: a free one).', min: 0, max: 65_535}),
     'wait-timeout': Flags.string({summary: 'How long to wait for the payment to finish, e.g. 90s, 10m.', default: '10m'}),
     until: Flags.string({
-      summary: 'final: stop at a conclusive status (SETTLEMENT_REQUESTED counts as success); settled: wait for SETTLEMENT_COMPLETED.',
+      summary:
+        'final: stop at a conclusive status (SETTLEMENT_REQUESTED counts as success); settled: wait for SETTLEMENT_COMPLETED. Default: settled with --approve SETTLEMENT_COMPLETED, else final.',
       options: ['final', 'settled'],
-      default: 'final',
     }),
     yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
   }
@@ -194,7 +194,7 @@ ${EXIT_CODES_HELP}`
       webhook,
       listenerPort: flags.port,
       waitTimeoutMs,
-      untilSettled: flags.until === 'settled',
+      untilSettled: flags.until === undefined ? flags.approve === 'SETTLEMENT_COMPLETED' : flags.until === 'settled',
       signal: this.interruptSignal(),
       userAgent: `paytx/${this.config.version}`,
     }

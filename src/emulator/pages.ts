@@ -34,7 +34,7 @@ type DummyOutcome = (typeof DUMMY_OUTCOMES)[number]
 /** What each dummy button is called and what it leads to, in the words a tester needs. */
 export const DUMMY_OUTCOME_CHOICES: Record<DummyOutcome, {label: string; explanation: string; tone: 'success' | 'failure' | 'open'}> = {
   SETTLEMENT_COMPLETED: {label: 'Settle', explanation: 'SETTLEMENT_REQUESTED, later SETTLEMENT_COMPLETED', tone: 'success'},
-  SETTLEMENT_REQUESTED: {label: 'Request settlement', explanation: 'SETTLEMENT_REQUESTED (already a success); settles after the settle delay', tone: 'success'},
+  SETTLEMENT_REQUESTED: {label: 'Request settlement only', explanation: 'SETTLEMENT_REQUESTED (already a success) and stays there: the settlement never completes', tone: 'success'},
   PENDING: {label: 'Pending, then settle', explanation: 'PENDING, later SETTLEMENT_REQUESTED and SETTLEMENT_COMPLETED', tone: 'open'},
   DECLINED: {label: 'Decline', explanation: 'DECLINED by the processor (final)', tone: 'failure'},
   CANCELLED: {label: 'Cancel', explanation: 'CANCELLED by the customer (final)', tone: 'failure'},

@@ -327,6 +327,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
       firstReading ??= service.checkoutSuccess(transactionId!)
       return firstReading
     }
+    const statusWake = new EventTarget()
     listener = await startRedirectListener({
       port: options.listenerPort || undefined,
       describeOutcome: async () => {
@@ -337,6 +338,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
       onWebhook: (webhook) => {
         reporter.succeed('webhook', line('webhook received', `${webhook.status ?? webhook.type}${webhook.duplicate ? '  (duplicate)' : ''}`))
         for (const wake of webhookWaiters) wake()
+        statusWake.dispatchEvent(new Event('wake'))
       },
     })
     const activeListener = listener
@@ -477,6 +479,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
         } else reporter.info(line('status', reading.status))
       },
       onReadError: (error) => reporter.info(`Reading the status failed (${error.message}); trying again.`),
+      wake: statusWake,
     })
     if (!waitedStatus.conclusive && waitedStatus.status === 'UNKNOWN' && initial.status === 'UNKNOWN') {
       reporter.info('Warning: the status stayed UNKNOWN: the service could not determine the state (critical).')

@@ -56,6 +56,11 @@ export interface WaitOptions<T extends StatusReading> {
   onStatus?: (reading: T, previous: T | undefined, elapsedMs: number) => void
   /** Called when a read failed in a way worth retrying; polling continues. */
   onReadError?: (error: Error) => void
+  /**
+   * A `wake` event dispatched here ends the current pause and reads at once: a webhook says the
+   * transaction changed, and clients re-read it from the service rather than trust the body.
+   */
+  wake?: EventTarget
 }
 
 export interface WaitResult<T extends StatusReading> {
@@ -82,6 +87,27 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError()
 }
 
+const WOKEN = Symbol('woken')
+
+/** Sleeps like `clock.sleep`, but returns early when `wake` fires; an abort still rejects. */
+async function pause(clock: Clock, ms: number, signal: AbortSignal | undefined, wake: EventTarget | undefined): Promise<void> {
+  if (!wake) return clock.sleep(ms, signal)
+  const controller = new AbortController()
+  const onWake = () => controller.abort(WOKEN)
+  const onAbort = () => controller.abort(signal!.reason)
+  wake.addEventListener('wake', onWake, {once: true})
+  signal?.addEventListener('abort', onAbort, {once: true})
+  if (signal?.aborted) onAbort()
+  try {
+    await clock.sleep(ms, controller.signal)
+  } catch (error) {
+    if (error !== WOKEN) throw error
+  } finally {
+    wake.removeEventListener('wake', onWake)
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
 export async function waitForFinalStatus<T extends StatusReading>(read: () => Promise<T>, options: WaitOptions<T>): Promise<WaitResult<T>> {
   const clock = options.clock ?? systemClock
   const started = clock.now()
@@ -101,7 +127,7 @@ export async function waitForFinalStatus<T extends StatusReading>(read: () => Pr
     if (!readNow) {
       const remaining = deadline - clock.now()
       if (remaining <= 0) break
-      await clock.sleep(Math.min(delay, remaining), options.signal)
+      await pause(clock, Math.min(delay, remaining), options.signal, options.wake)
       delay = Math.min(maxDelay, Math.round(delay * 1.5))
     }
     readNow = false

@@ -47,6 +47,19 @@ describe('waitForFinalStatus', () => {
     expect(clock.sleeps).toEqual([500, 750, 1125, 1688])
   })
 
+  it('reads at once when woken (a webhook arrived) instead of sleeping out the pause', async () => {
+    const wake = new EventTarget()
+    const {read, calls} = scripted(['SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED'])
+    const started = Date.now()
+    const waiting = waitForFinalStatus(read, {timeoutMs: 60_000, untilSettled: true, initialDelayMs: 30_000, wake})
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    wake.dispatchEvent(new Event('wake'))
+    const result = await waiting
+    expect(result).toMatchObject({status: 'SETTLEMENT_COMPLETED', final: true, reads: 2})
+    expect(calls.count).toBe(2)
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
   it('stops at SETTLEMENT_REQUESTED as a success, or waits through it with untilSettled', async () => {
     const quick = await waitForFinalStatus(scripted(['SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED']).read, {timeoutMs: 10_000, untilSettled: false, clock: fakeClock()})
     expect(quick).toMatchObject({status: 'SETTLEMENT_REQUESTED', success: true, final: false, conclusive: true, reads: 1})
