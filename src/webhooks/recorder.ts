@@ -7,6 +7,8 @@
  */
 import {closeSync, fsyncSync, openSync, writeSync} from 'node:fs'
 
+import {TurnBatch} from '../output/batched-writer.js'
+
 export interface WebhookRecord {
   seq: number
   received_at: string
@@ -27,9 +29,7 @@ export type Recorded = (error?: Error) => void
 
 export class WebhookRecorder {
   private fd: number | undefined
-  private lines: string[] = []
-  private callbacks: Recorded[] = []
-  private scheduled = false
+  private readonly pending = new TurnBatch<{line: string; done: Recorded}>((entries) => this.write(entries))
 
   /** Opens (creating it readable by the owner alone) or appends to `path`; throws the fs error. */
   constructor(readonly path: string) {
@@ -42,22 +42,16 @@ export class WebhookRecorder {
       done(new Error(`the save file ${this.path} is closed`))
       return
     }
-    this.lines.push(JSON.stringify(record))
-    this.callbacks.push(done)
-    if (!this.scheduled) {
-      this.scheduled = true
-      setImmediate(() => this.flush())
-    }
+    this.pending.add({line: JSON.stringify(record), done})
   }
 
   /** Writes every queued record now and tells their callers. */
   flush(): void {
-    this.scheduled = false
-    if (this.lines.length === 0) return
-    const callbacks = this.callbacks
-    const data = Buffer.from(`${this.lines.join('\n')}\n`)
-    this.lines = []
-    this.callbacks = []
+    this.pending.flush()
+  }
+
+  private write(entries: {line: string; done: Recorded}[]): void {
+    const data = Buffer.from(`${entries.map((entry) => entry.line).join('\n')}\n`)
     let failure: Error | undefined
     try {
       if (this.fd === undefined) throw new Error(`the save file ${this.path} is closed`)
@@ -66,7 +60,7 @@ export class WebhookRecorder {
     } catch (error) {
       failure = error as Error
     }
-    for (const done of callbacks) done(failure)
+    for (const entry of entries) entry.done(failure)
   }
 
   close(): void {

@@ -118,7 +118,7 @@ ${EXIT_CODES_HELP}`
     const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.timeoutMs()) : undefined
     const {BatchedLineWriter} = await import('../../output/batched-writer.js')
     const stdout = new BatchedLineWriter(process.stdout)
-    const write = (object: object) => stdout.write(JSON.stringify(object))
+    const write = (object: object) => stdout.add(JSON.stringify(object))
 
     let listener: WebhookListener
     try {
@@ -135,7 +135,7 @@ ${EXIT_CODES_HELP}`
           const line = webhookLine(report)
           if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, this.secrets)
           if (json) write(line)
-          else stdout.write(renderWebhookLine(line))
+          else stdout.add(renderWebhookLine(line))
         },
         onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
         onRecordFailure: (error) => this.warnUser(`could not write to ${flags.save} (${error.message}); answered 500 so the sender can retry.`),
