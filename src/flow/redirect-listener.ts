@@ -13,7 +13,7 @@ import type {AddressInfo} from 'node:net'
 
 import {InputError} from '../api/errors.js'
 import {escapeHtml, renderHtmlDocument} from '../output/html.js'
-import {type WebhookEvent, readWebhookEvent, webhookDedupKey} from '../webhooks/event.js'
+import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
 
 export const LISTENER_HOST = '127.0.0.1'
 /** Webhook bodies above this size are refused with 413. */
@@ -119,7 +119,7 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
   let landing: Promise<LandingOutcome | undefined> | undefined
   const waiters = new Set<{resolve: (r: RedirectReceived) => void; reject: (e: Error) => void}>()
   const webhooks: ReceivedWebhook[] = []
-  const seen = new Set<string>()
+  const duplicates = new DuplicateDetector()
   const rejected: RejectedRequest[] = []
   let closed = false
 
@@ -194,9 +194,7 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
         return
       }
       const event = readWebhookEvent(body)
-      const key = webhookDedupKey(event)
-      const duplicate = key !== undefined && seen.has(key)
-      if (key) seen.add(key)
+      const duplicate = duplicates.isDuplicate(event)
       const webhook: ReceivedWebhook = {...event, receivedAt: new Date().toISOString(), duplicate}
       webhooks.push(webhook)
       res.writeHead(200, {'content-type': 'application/json'})
