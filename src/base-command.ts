@@ -4,9 +4,9 @@
  */
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
-import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './api/errors.js'
+import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
-import {maskCardNumbers, scrubSecrets} from './output/redact.js'
+import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
 
@@ -136,7 +136,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         hint: 'Pass it as a flag; paytx asks for missing values only in a terminal and without --no-input.',
       })
     }
-    const prompts = await import('./output/prompts.js')
+    const prompts = await import('./terminal/prompts.js')
     const validate = (answer: string) => (answer.trim() === '' ? `${flag} is required` : (ask.validate?.(answer.trim()) ?? true))
     const answer = ask.secret ? await prompts.askSecret(ask.message, {validate}) : await prompts.ask(ask.message, {validate})
     return answer.trim()
@@ -169,7 +169,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         hint: 'Pass --yes to confirm, or run it in a terminal to be asked.',
       })
     }
-    const {confirm} = await import('./output/prompts.js')
+    const {confirm} = await import('./terminal/prompts.js')
     if (!(await confirm(`This will ${action} on PRODUCTION (profile "${name}", ${profile.base_url}). Continue?`))) {
       throw new InputError('Cancelled; nothing was sent.')
     }

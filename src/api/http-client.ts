@@ -6,9 +6,9 @@
  */
 import type {Dispatcher} from 'undici'
 
-import {NetworkError, ResponseError, ServiceError} from './errors.js'
+import {NetworkError, ResponseError, ServiceError} from '../errors.js'
 import {type UndiciParts, loadUndici} from './undici-parts.js'
-import {redactBody, redactHeaders, scrubSecrets} from '../output/redact.js'
+import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
 
 export type HttpMethod = 'GET' | 'POST'
 

@@ -16,7 +16,7 @@ import {
   type TransactionStartRequest,
   readId,
 } from './contract.js'
-import {InputError, ResponseError} from './errors.js'
+import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, joinUrl} from './http-client.js'
 import type {Profile} from '../profiles/presets.js'
 

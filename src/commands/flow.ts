@@ -1,11 +1,11 @@
 import {Flags} from '@oclif/core'
 
 import {type CustomerRequest, PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
-import {APPROVAL_OUTCOMES} from '../emulator/outcomes.js'
+import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {FlowOptions, FlowResult} from '../flow/run-flow.js'
-import {parseDuration} from '../input/duration.js'
+import {parseDuration} from '../duration.js'
 import {parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])

@@ -5,7 +5,7 @@
  * timers are re-armed from the stored state after a restart.
  */
 import type {SofortSender, Transaction, TransactionStatus} from '../api/contract.js'
-import {formatExactDuration} from '../input/duration.js'
+import {formatExactDuration} from '../duration.js'
 import type {Clock, TimerHandle} from './clock.js'
 import type {StatusEvent} from './events.js'
 import type {EmulatorStore, PaymentProfile, StoredTransaction} from './store.js'

@@ -9,9 +9,9 @@
 import {createHash} from 'node:crypto'
 
 import {type SofortSender, type Transaction, type TransactionStatus, formatMinorUnits, isKnownStatus} from '../api/contract.js'
-import {escapeHtml, renderHtmlDocument} from '../output/html.js'
+import {escapeHtml, renderHtmlDocument} from '../http/html.js'
 import {STATUS_REASONS} from './lifecycle.js'
-import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from './outcomes.js'
+import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from '../test-mode/outcomes.js'
 
 export interface ApprovalPageContext {
   /** The transaction as the API returns it. */

@@ -26,7 +26,7 @@ import {type ValidationIssue, validateCardRequest, validateCustomerRequest, vali
 import type {Clock} from './clock.js'
 import {ApiError, validationError} from './http-exchange.js'
 import type {TransactionLifecycle} from './lifecycle.js'
-import {testCardOutcome} from './outcomes.js'
+import {testCardOutcome} from '../test-mode/outcomes.js'
 import {EMPTY_SOFORT_SENDER, type EmulatorStore, type StoredCard} from './store.js'
 
 /** The issuer BIC the dummy product reports (a test code, not a real bank). */

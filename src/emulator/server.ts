@@ -6,9 +6,9 @@ import {type IncomingMessage, type Server, type ServerResponse, createServer} fr
 import type {AddressInfo} from 'node:net'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_BASIC_USER, PROXY_KEY_HEADER, type SofortSender} from '../api/contract.js'
-import {EXIT, PaytxError} from '../api/errors.js'
+import {EXIT, PaytxError} from '../errors.js'
 import {type Clock, systemClock} from './clock.js'
-import {EMULATOR_DEFAULTS, emulatorBaseUrl} from './defaults.js'
+import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
 import {
   ApiError,

@@ -2,7 +2,7 @@
  * Why the emulator could not start, as errors that carry their exit code: a busy port is a
  * problem of the machine (1), an unreadable or corrupt state file one of the input (2).
  */
-import {EXIT, PaytxError} from '../api/errors.js'
+import {EXIT, PaytxError} from '../errors.js'
 
 export class PortInUseError extends PaytxError {
   constructor(host: string, port: number) {

@@ -5,7 +5,7 @@
  * transactions without a CVV (only whether one was given).
  */
 import type {Customer, SofortSender, Transaction} from '../api/contract.js'
-import type {TestCard} from './outcomes.js'
+import type {TestCard} from '../test-mode/outcomes.js'
 
 export interface StoredCard {
   id: string

@@ -5,9 +5,9 @@
  * following the redirect. Redirects are never followed automatically, so every hop is checked.
  */
 import type {Product} from '../api/contract.js'
-import {NetworkError, ResponseError} from '../api/errors.js'
+import {NetworkError, ResponseError} from '../errors.js'
 import {statusLine} from '../api/http-client.js'
-import {approvalFormFields} from '../emulator/outcomes.js'
+import {approvalFormFields} from '../test-mode/outcomes.js'
 
 export interface ApprovalPageOptions {
   timeoutMs: number

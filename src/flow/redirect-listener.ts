@@ -11,8 +11,8 @@ import {randomBytes} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
-import {InputError} from '../api/errors.js'
-import {escapeHtml, renderHtmlDocument} from '../output/html.js'
+import {InputError} from '../errors.js'
+import {escapeHtml, renderHtmlDocument} from '../http/html.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
 
 export const LISTENER_HOST = '127.0.0.1'

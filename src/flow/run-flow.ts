@@ -20,10 +20,10 @@ import {
   normalizePan,
   readId,
 } from '../api/contract.js'
-import {EXIT, InputError, InputErrors, InterruptedError, PaytxError, ResponseError} from '../api/errors.js'
+import {EXIT, InputError, InputErrors, InterruptedError, PaytxError, ResponseError} from '../errors.js'
 import {type PaymentService, cardId as readCardId} from '../api/service.js'
-import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, testCardFor} from '../emulator/outcomes.js'
-import {formatDuration} from '../output/duration.js'
+import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, testCardFor} from '../test-mode/outcomes.js'
+import {formatDuration} from '../duration.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import type {RedirectListener, RedirectReceived} from './redirect-listener.js'
 import {type Clock, isRetriableReadError, systemClock, waitForFinalStatus} from './wait-for-status.js'
@@ -425,7 +425,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
       // machine) that used up the wait time is not reported as having no redirect.
       await abortable(delivery, signal)
     } else if (options.openBrowser) {
-      const open = deps.openUrl ?? (async (url: string) => (await import('../output/browser.js')).openInBrowser(url))
+      const open = deps.openUrl ?? (async (url: string) => (await import('../terminal/browser.js')).openInBrowser(url))
       reporter.start('approval', 'opening the approval page')
       try {
         await abortable(open(approvalUrl), signal)

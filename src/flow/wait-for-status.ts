@@ -7,7 +7,7 @@
  * through `onReadError` and polling goes on; any other error (404, 401, bad input) ends the wait.
  */
 import {isConclusiveStatus, isFinalStatus, isSuccessStatus} from '../api/contract.js'
-import {InterruptedError, NetworkError, ServiceError} from '../api/errors.js'
+import {InterruptedError, NetworkError, ServiceError} from '../errors.js'
 
 export interface Clock {
   now(): number

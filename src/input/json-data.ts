@@ -1,7 +1,7 @@
 /** A JSON object given as `--data <file>` or `--data -` (stdin). */
 import {readFile} from 'node:fs/promises'
 
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import {readStdinText} from './stdin.js'
 
 export async function readJsonObject(source: string, flag = '--data'): Promise<Record<string, unknown>> {

@@ -2,7 +2,7 @@
  * Secrets and data read from stdin (`--api-key-stdin`, `--pan-stdin`, `--data -`), so they never
  * have to appear on a command line or in shell history.
  */
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 
 export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = []

@@ -5,7 +5,7 @@
 import {randomBytes} from 'node:crypto'
 
 import {SOFORT_DESCRIPTOR_DISPLAYED, formatMinorUnits, sofortDescriptorProblem, transliterateDescriptor} from '../api/contract.js'
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 
 /** Request field (as in the service's error details) → the flag that sets it. */
 export const TRANSACTION_FIELD_FLAGS: Record<string, string> = {

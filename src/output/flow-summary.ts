@@ -3,7 +3,7 @@
  * `--json` prints the FlowResult itself instead.
  */
 import type {FlowResult} from '../flow/run-flow.js'
-import {formatDuration} from './duration.js'
+import {formatDuration} from '../duration.js'
 import {describeStatus, formatAmount, table} from './transaction.js'
 
 function describeRedirect(redirect: FlowResult['redirect']): string {

@@ -4,7 +4,7 @@
  */
 import type {Profile} from '../profiles/presets.js'
 import {PROFILE_ENV_OVERRIDES} from '../profiles/resolve.js'
-import {redactKey} from './redact.js'
+import {redactKey} from '../secrets/redact.js'
 import {table} from './table.js'
 
 export interface ProfileView {

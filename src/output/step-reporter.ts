@@ -3,7 +3,7 @@
  * `✔ …` lines when stderr is a pipe or a CI log. stdout is never touched.
  */
 import type {FlowReporter} from '../flow/run-flow.js'
-import {scrubSecrets} from './redact.js'
+import {scrubSecrets} from '../secrets/redact.js'
 
 export interface StepReporter extends FlowReporter {
   /** Stops a spinner left running (after an error or Ctrl-C). */

@@ -4,7 +4,7 @@
  * anything is written.
  */
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 import {PROFILE_NAME_PATTERN, type StoreData} from './store.js'
 

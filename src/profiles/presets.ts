@@ -1,5 +1,5 @@
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
-import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../emulator/defaults.js'
+import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
 
 export const ENVIRONMENTS = ['local', 'sandbox', 'production'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]

@@ -3,7 +3,7 @@
  * `--profile` beats PAYTX_PROFILE beats the active profile; PAYTX_API_KEY, PAYTX_PROXY_KEY,
  * PAYTX_BASE_URL and PAYTX_H2H_URL override the stored values.
  */
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import type {Profile} from './presets.js'
 import type {ProfileStore} from './store.js'
 

@@ -7,7 +7,7 @@
 import {chmodSync, mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import {LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 
 export interface StoreData {

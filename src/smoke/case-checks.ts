@@ -4,7 +4,7 @@
  * the flow's own validation (the same checks `paytx flow` makes). A problem is reported at the
  * case's line, like the problems of the file itself, and nothing runs.
  */
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {MANUAL_OUTCOME} from './scenario-schema.js'

@@ -3,7 +3,7 @@
  * was expected and what came, so a failed case says exactly why.
  */
 import type {FlowResult} from '../flow/run-flow.js'
-import {formatDuration} from '../output/duration.js'
+import {formatDuration} from '../duration.js'
 import type {CaseExpectation} from './scenario.js'
 
 export interface Difference {

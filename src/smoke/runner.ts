@@ -4,7 +4,7 @@
  * Knows nothing of oclif or terminals: progress goes to an injected observer and the result is a
  * report that the command renders (table, JSON, JUnit).
  */
-import {EXIT, type ErrorJson, InputError, PaytxError} from '../api/errors.js'
+import {EXIT, type ErrorJson, InputError, PaytxError} from '../errors.js'
 import {type Difference, checkExpectations, describeExpectation, describeOutcome, distinctWebhookStatuses, formatDifference} from './expectations.js'
 import type {FlowOptions, FlowReporter, FlowResult} from '../flow/run-flow.js'
 import {type Reference, UnresolvedReferenceError, resolveReferences} from './references.js'

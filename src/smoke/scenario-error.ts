@@ -3,7 +3,7 @@
  * the source shows them, and the path of the value (`cases[2].amount`). A scenario with any
  * problem is an input error (exit 2) and no case runs.
  */
-import {type ErrorJson, InputError} from '../api/errors.js'
+import {type ErrorJson, InputError} from '../errors.js'
 
 export interface ScenarioProblem {
   /** Path of the value in the document, e.g. `cases[2].expect.status`; empty for the document. */

@@ -7,7 +7,7 @@
 import {z} from 'zod'
 
 import {CUSTOMER_REQUEST_FIELDS, PRODUCTS, STATUSES} from '../api/contract.js'
-import {APPROVAL_OUTCOMES, type TestCard} from '../emulator/outcomes.js'
+import {APPROVAL_OUTCOMES, type TestCard} from '../test-mode/outcomes.js'
 
 /** Test card aliases: the word names what paying with the card leads to (TEST_CARDS). */
 export const TEST_CARD_ALIASES = {

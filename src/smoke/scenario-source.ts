@@ -8,7 +8,7 @@ import {extname} from 'node:path'
 
 import {type Document, LineCounter, type Node, isMap, isScalar, isSeq, parseDocument} from 'yaml'
 
-import {InputError} from '../api/errors.js'
+import {InputError} from '../errors.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 
 export type ValuePath = readonly (string | number)[]

@@ -8,8 +8,8 @@ import type {z} from 'zod'
 
 import {CUSTOMER_REQUEST_FIELDS, type CustomerRequest, type Product, isFinalStatus, isSuccessStatus, luhnValid, normalizePan, sofortDescriptorProblem} from '../api/contract.js'
 import {validateCustomerRequest} from '../api/schemas.js'
-import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../emulator/outcomes.js'
-import {readDuration} from '../input/duration.js'
+import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../test-mode/outcomes.js'
+import {readDuration} from '../duration.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {

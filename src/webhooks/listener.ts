@@ -10,7 +10,7 @@ import {type IncomingMessage, type Server, type ServerResponse, createServer} fr
 import type {AddressInfo} from 'node:net'
 
 import type {Transaction} from '../api/contract.js'
-import {redactBody, redactHeaders} from '../output/redact.js'
+import {redactBody, redactHeaders} from '../secrets/redact.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
 import type {WebhookRecord, WebhookRecorder} from './recorder.js'

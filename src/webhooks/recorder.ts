@@ -7,7 +7,7 @@
  */
 import {closeSync, fsyncSync, openSync, writeSync} from 'node:fs'
 
-import {TurnBatch} from '../output/batched-writer.js'
+import {TurnBatch} from '../terminal/turn-batch.js'
 
 export interface WebhookRecord {
   seq: number

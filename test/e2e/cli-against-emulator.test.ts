@@ -5,7 +5,7 @@
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {approvalFormFields} from '../../src/emulator/outcomes.js'
+import {approvalFormFields} from '../../src/test-mode/outcomes.js'
 import {type CliResult, type RunningCli, parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 

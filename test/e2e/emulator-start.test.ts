@@ -5,7 +5,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {EMULATOR_DEFAULTS} from '../../src/emulator/defaults.js'
+import {EMULATOR_DEFAULTS} from '../../src/test-mode/emulator-defaults.js'
 import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
 

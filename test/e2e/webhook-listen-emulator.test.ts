@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {approvalFormFields} from '../../src/emulator/outcomes.js'
+import {approvalFormFields} from '../../src/test-mode/outcomes.js'
 import {type RunningCli, startCli} from '../helpers/cli.js'
 import {emulatorApi} from '../helpers/emulator-api.js'
 

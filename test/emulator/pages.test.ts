@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
 import type {Transaction} from '../../src/api/contract.js'
-import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../src/emulator/outcomes.js'
+import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../src/test-mode/outcomes.js'
 import {
   type ApprovalPageContext,
   DUMMY_OUTCOME_CHOICES,

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 
 import {displayWebhookUrl, formatEvent} from '../../src/emulator/events.js'
 import {appendQuery} from '../../src/emulator/http-exchange.js'
-import {formatExactDuration, readDuration} from '../../src/input/duration.js'
+import {formatExactDuration, readDuration} from '../../src/duration.js'
 
 describe('readDuration', () => {
   it.each([

@@ -7,7 +7,7 @@ import {createServer} from 'node:net'
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {InputError, InterruptedError} from '../../src/api/errors.js'
+import {InputError, InterruptedError} from '../../src/errors.js'
 import {PaymentService} from '../../src/api/service.js'
 import {type FlowOptions, type FlowReporter, runFlow} from '../../src/flow/run-flow.js'
 import {builtinLocalProfile} from '../../src/profiles/presets.js'

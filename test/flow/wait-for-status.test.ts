@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {NetworkError, ServiceError} from '../../src/api/errors.js'
+import {NetworkError, ServiceError} from '../../src/errors.js'
 import {type Clock, waitForFinalStatus} from '../../src/flow/wait-for-status.js'
 
 /** A clock whose sleeps pass instantly, recording each pause. */

@@ -3,7 +3,7 @@
  * a misunderstanding shared by the CLI and the emulator cannot hide.
  */
 import {type RunningEmulator} from '../../src/emulator/index.js'
-import {TEST_CARD_CVV} from '../../src/emulator/outcomes.js'
+import {TEST_CARD_CVV} from '../../src/test-mode/outcomes.js'
 import {CUSTOMER_FIELDS} from './fixtures.js'
 
 export interface Answer<T = any> {

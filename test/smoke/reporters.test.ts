@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 
 import {escapeXmlAttribute, renderJUnit} from '../../src/smoke/junit-report.js'
-import {LiveProgress} from '../../src/smoke/live-progress.js'
-import {renderResultsTable} from '../../src/smoke/results-table.js'
+import {LiveProgress} from '../../src/output/smoke-live-progress.js'
+import {renderResultsTable} from '../../src/output/smoke-results-table.js'
 import type {SmokeCaseResult, SmokeReport} from '../../src/smoke/runner.js'
 import type {SmokeCase} from '../../src/smoke/scenario.js'
 import {parseJUnit} from '../helpers/junit.js'

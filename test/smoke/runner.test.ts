@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {InterruptedError, NetworkError} from '../../src/api/errors.js'
+import {InterruptedError, NetworkError} from '../../src/errors.js'
 import type {FlowOptions, FlowResult} from '../../src/flow/run-flow.js'
 import {type SmokeRunOptions, runScenario, selectCases} from '../../src/smoke/runner.js'
 import {parseScenarioText} from '../../src/smoke/scenario-source.js'

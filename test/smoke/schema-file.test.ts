@@ -19,7 +19,7 @@ describe('shipped files', () => {
   })
 
   it('examples/smoke.yaml covers every product and every outcome of its approval page', async () => {
-    const {APPROVAL_OUTCOMES} = await import('../../src/emulator/outcomes.js')
+    const {APPROVAL_OUTCOMES} = await import('../../src/test-mode/outcomes.js')
     const scenario = await loadScenario(join(ROOT, 'examples', 'smoke.yaml'))
     for (const [product, outcomes] of Object.entries(APPROVAL_OUTCOMES)) {
       const covered = new Set(scenario.cases.filter((c) => c.product === product).map((c) => c.outcome))

@@ -1,11 +1,11 @@
 import {Flags} from '@oclif/core'
 
 import {type CardRequest, cardBrand, lastFour, normalizePan} from '../../api/contract.js'
-import {InputError, InputErrors, ResponseError} from '../../api/errors.js'
+import {InputError, InputErrors, ResponseError} from '../../errors.js'
 import {cardId} from '../../api/service.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {CARD_FIELD_FLAGS, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
-import {maskPan, redactBody, scrubSecrets} from '../../output/redact.js'
+import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {table} from '../../output/table.js'
 
 export interface TokenizedCard {
@@ -103,7 +103,7 @@ ${EXIT_CODES_HELP}`
       source = '--pan-stdin'
     } else if (this.canPrompt()) {
       const {luhnValid} = await import('../../api/contract.js')
-      const {askSecret} = await import('../../output/prompts.js')
+      const {askSecret} = await import('../../terminal/prompts.js')
       raw = await askSecret('Card number (hidden)', {
         validate: (value) => (luhnValid(normalizePan(value)) ? true : 'not a valid card number (12-19 digits passing the Luhn check)'),
       })

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type Customer, type CustomerRequestField} from '../../api/contract.js'
-import {InputErrors} from '../../api/errors.js'
+import {InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {
   CUSTOMER_FIELD_FLAGS,

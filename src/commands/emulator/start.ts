@@ -3,11 +3,11 @@ import {resolve} from 'node:path'
 import {Flags} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
-import {EXIT, InputError} from '../../api/errors.js'
+import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
-import {EMULATOR_DEFAULTS} from '../../emulator/defaults.js'
+import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import type {EmulatorEvent, EmulatorOptions, RunningEmulator} from '../../emulator/index.js'
-import {DURATION_HELP, formatExactDuration, parseDuration} from '../../input/duration.js'
+import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
-import {InputError} from '../../api/errors.js'
+import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
 import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFromName} from '../../profiles/edit.js'
@@ -89,7 +89,7 @@ both are given.`
     if (!this.canPrompt()) {
       throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
     }
-    const {choose} = await import('../../output/prompts.js')
+    const {choose} = await import('../../terminal/prompts.js')
     return choose(`Environment of profile "${name}"`, ENVIRONMENTS)
   }
 
@@ -102,7 +102,7 @@ both are given.`
     ]
     const keys: Pick<Profile, 'api_key' | 'proxy_key'> = {}
     if (this.canPrompt()) {
-      const {askSecret} = await import('../../output/prompts.js')
+      const {askSecret} = await import('../../terminal/prompts.js')
       const askApi = flags['api-key-stdin'] || !existing?.api_key
       const askProxy = flags['proxy-key-stdin'] || !existing?.proxy_key
       if (askApi) keys.api_key = (await askSecret(`API key${flags['api-key-stdin'] ? '' : ' (empty to skip)'}`)).trim() || undefined

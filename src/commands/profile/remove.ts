@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 
-import {InputError} from '../../api/errors.js'
+import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {removeProfileFrom} from '../../profiles/edit.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'
@@ -39,7 +39,7 @@ cannot be removed: removing it drops only stored changes to it.`
           hint: 'Pass --yes, or run it in a terminal to be asked.',
         })
       }
-      const {confirm} = await import('../../output/prompts.js')
+      const {confirm} = await import('../../terminal/prompts.js')
       if (!(await confirm(`Remove profile "${name}" and its keys from ${store.path}?`))) {
         throw new InputError('Cancelled; the profile was kept.')
       }

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 
-import {InputError} from '../../api/errors.js'
+import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 
 export default class ProfileUse extends BaseCommand<typeof ProfileUse> {

@@ -2,7 +2,7 @@ import {writeFile} from 'node:fs/promises'
 
 import {Args, Flags} from '@oclif/core'
 
-import {InputError} from '../../api/errors.js'
+import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import type {SmokeReport} from '../../smoke/runner.js'
 
@@ -77,7 +77,7 @@ EXIT CODES
     if (emulator.started) this.note(`Started the emulator in this process at ${emulator.url}; it stops when the run ends.`)
     const service = await this.service()
     const {runFlow} = await import('../../flow/run-flow.js')
-    const {LiveProgress} = await import('../../smoke/live-progress.js')
+    const {LiveProgress} = await import('../../output/smoke-live-progress.js')
     const color = !process.env.NO_COLOR
     const progress = new LiveProgress(process.stderr, {interactive: Boolean(process.stderr.isTTY), color: color && Boolean(process.stderr.isTTY)})
 
@@ -112,7 +112,7 @@ EXIT CODES
       await writeFile(flags.junit, renderJUnit(report))
       this.note(`JUnit report written to ${flags.junit}.`)
     }
-    const {renderResultsTable} = await import('../../smoke/results-table.js')
+    const {renderResultsTable} = await import('../../output/smoke-results-table.js')
     this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
     if (report.exitCode !== 0) this.setOutcomeExitCode(report.exitCode)
     return report

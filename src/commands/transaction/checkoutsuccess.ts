@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 
 import {type CheckoutSuccess, isFinalStatus} from '../../api/contract.js'
-import {EXIT} from '../../api/errors.js'
+import {EXIT} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
 

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {PRODUCTS, type Product, type Transaction, type TransactionStartRequest, readId} from '../../api/contract.js'
-import {InputError, InputErrors} from '../../api/errors.js'
+import {InputError, InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {
   TRANSACTION_FIELD_FLAGS,
@@ -119,7 +119,7 @@ ${EXIT_CODES_HELP}`
 
   private async askProduct(): Promise<string> {
     if (!this.canPrompt()) throw new InputError(`--product is required (${PRODUCTS.join(', ')}).`, {flag: '--product'})
-    const {choose} = await import('../../output/prompts.js')
+    const {choose} = await import('../../terminal/prompts.js')
     return choose('Payment product', PRODUCTS)
   }
 
@@ -130,7 +130,7 @@ ${EXIT_CODES_HELP}`
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[cvv] = await readStdinValues(['--cvv-stdin'])
     } else if (this.canPrompt()) {
-      const {askSecret} = await import('../../output/prompts.js')
+      const {askSecret} = await import('../../terminal/prompts.js')
       cvv = (
         await askSecret('CVV (hidden; empty to enter it on the approval page)', {
           validate: (value) => (value.trim() === '' || /^\d{3,4}$/.test(value.trim()) ? true : '3 or 4 digits, or empty'),
@@ -146,7 +146,7 @@ ${EXIT_CODES_HELP}`
       this.warnUser('the service returned no approval URL to open.')
       return
     }
-    const {openInBrowser} = await import('../../output/browser.js')
+    const {openInBrowser} = await import('../../terminal/browser.js')
     try {
       await openInBrowser(url)
       this.note(`Opened ${url}`)

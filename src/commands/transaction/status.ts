@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 
 import type {Transaction} from '../../api/contract.js'
-import {EXIT, InterruptedError} from '../../api/errors.js'
+import {EXIT, InterruptedError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
 
@@ -44,11 +44,11 @@ ${EXIT_CODES_HELP}`
       return transaction
     }
 
-    const {parseDuration} = await import('../../input/duration.js')
+    const {parseDuration} = await import('../../duration.js')
     const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
     const untilSettled = this.flags.until === 'settled'
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
-    const {formatDuration} = await import('../../output/duration.js')
+    const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
     const signal = this.interruptSignal()
     const id = this.args.id

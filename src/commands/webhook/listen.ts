@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 
-import {InputError} from '../../api/errors.js'
+import {InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
-import {scrubSecrets} from '../../output/redact.js'
+import {scrubSecrets} from '../../secrets/redact.js'
 import type {ReadyLine} from '../../output/webhook.js'
 import type {WebhookListener} from '../../webhooks/listener.js'
 
@@ -116,7 +116,7 @@ ${EXIT_CODES_HELP}`
       }
     }
     const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.timeoutMs()) : undefined
-    const {BatchedLineWriter} = await import('../../output/batched-writer.js')
+    const {BatchedLineWriter} = await import('../../terminal/turn-batch.js')
     const stdout = new BatchedLineWriter(process.stdout)
     const write = (object: object) => stdout.add(JSON.stringify(object))
 

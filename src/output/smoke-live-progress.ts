@@ -4,9 +4,9 @@
  * for good. Elsewhere (CI logs): one line per finished case and the notes a person needs, such
  * as the approval URL of a manual case.
  */
-import {formatDuration} from '../output/duration.js'
-import type {SmokeCaseResult, SmokeProgress} from './runner.js'
-import type {SmokeCase} from './scenario.js'
+import {formatDuration} from '../duration.js'
+import type {SmokeCaseResult, SmokeProgress} from '../smoke/runner.js'
+import type {SmokeCase} from '../smoke/scenario.js'
 
 export interface ProgressStream {
   write(text: string): unknown

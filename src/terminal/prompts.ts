@@ -2,7 +2,7 @@
  * Interactive prompts (inquirer), loaded only when a person is asked something. Prompts are
  * drawn on stderr so that stdout stays data. Ctrl-C at a prompt is an interruption (exit 130).
  */
-import {InterruptedError} from '../api/errors.js'
+import {InterruptedError} from '../errors.js'
 
 const context = () => ({input: process.stdin, output: process.stderr, clearPromptOnDone: false})
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {splitCommandLine} from '../../src/output/browser.js'
+import {splitCommandLine} from '../../src/terminal/browser.js'
 
 describe('splitCommandLine (reading BROWSER)', () => {
   it('splits on whitespace and keeps quoted words whole', () => {

@@ -2,8 +2,8 @@
  * The human rendering of a smoke report: one row per case (case, transaction, expected, got,
  * duration, result with the reason), then a summary line. Only draws; the report is the data.
  */
-import {formatDuration} from '../output/duration.js'
-import type {CaseVerdict, SmokeReport} from './runner.js'
+import {formatDuration} from '../duration.js'
+import type {CaseVerdict, SmokeReport} from '../smoke/runner.js'
 
 export interface TableStyle {
   /** ANSI colours for the result column (off for NO_COLOR and when stdout is not a terminal). */

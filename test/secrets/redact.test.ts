@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {maskCardNumbers, redactKey, scrubSecrets} from '../../src/output/redact.js'
+import {maskCardNumbers, redactKey, scrubSecrets} from '../../src/secrets/redact.js'
 
 describe('redaction', () => {
   it('shows keys as first four … last four, short keys not at all', () => {

@@ -1,8 +1,9 @@
 /**
- * Durations as people type them on the command line and in scenario files: `500ms`, `3s`, `7m`,
- * `1h` (units in any case), or a plain number of seconds (`2.5`).
+ * Durations: read as people type them on the command line and in scenario files (`500ms`, `3s`,
+ * `7m`, `1h`, units in any case, or a plain number of seconds such as `2.5`), and written back
+ * exactly (flag defaults) or for people (elapsed times).
  */
-import {InputError} from '../api/errors.js'
+import {InputError} from './errors.js'
 
 const UNIT_MS: Record<string, number> = {ms: 1, s: 1000, m: 60_000, h: 3_600_000}
 
@@ -34,4 +35,12 @@ export function formatExactDuration(ms: number): string {
   if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`
   if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`
   return `${ms}ms`
+}
+/** Durations for people: 840 → "840 ms", 3210 → "3.2 s", 75000 → "1m15s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  const minutes = Math.floor(ms / 60_000)
+  const seconds = Math.round((ms % 60_000) / 1000)
+  return seconds === 0 ? `${minutes}m` : `${minutes}m${seconds}s`
 }

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {EXIT, InputError} from '../../src/api/errors.js'
-import {parseDuration} from '../../src/input/duration.js'
+import {EXIT, InputError} from '../src/errors.js'
+import {parseDuration} from '../src/duration.js'
 
 describe('parseDuration (a flag value)', () => {
   it.each([
