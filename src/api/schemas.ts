@@ -31,7 +31,8 @@ function toIssues(error: z.ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({path: issue.path.map(String).join('.') || '(body)', message: issue.message}))
 }
 
-function isAbsoluteHttpUrl(value: string): boolean {
+/** An absolute http(s) address. */
+export function isAbsoluteHttpUrl(value: string): boolean {
   try {
     const url = new URL(value)
     return url.protocol === 'http:' || url.protocol === 'https:'
