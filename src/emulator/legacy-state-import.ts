@@ -56,7 +56,7 @@ export function importLegacyStateFile(path: string, settings: LifecycleSettings,
     throw new StoreError(path, `is a paytx 0.1 state file, but ${kept} already exists, so it cannot be kept there while importing.`, `Move ${kept} away, then run the command again.`)
   }
   const importing = `${path}.importing-${process.pid}`
-  rmSync(importing, {force: true})
+  for (const leftover of ['', '-wal', '-shm']) rmSync(`${importing}${leftover}`, {force: true})
   const store = EmulatorStore.open(importing)
   try {
     store.write(() => {
@@ -78,10 +78,10 @@ export function importLegacyStateFile(path: string, settings: LifecycleSettings,
     })
   } catch (error) {
     store.close()
-    rmSync(importing, {force: true})
+    for (const leftover of ['', '-wal', '-shm']) rmSync(`${importing}${leftover}`, {force: true})
     throw new StoreError(path, `is a paytx 0.1 state file that could not be imported (${(error as Error).message}).`)
   }
-  store.close()
+  store.closeForMove()
   renameSync(path, kept)
   renameSync(importing, path)
   return kept

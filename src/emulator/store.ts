@@ -131,6 +131,12 @@ export class EmulatorStore {
     this.db.close()
   }
 
+  /** Closes with everything in the database file itself (no WAL beside it), so that the file can be moved. */
+  closeForMove(): void {
+    this.db.exec('PRAGMA journal_mode = DELETE')
+    this.close()
+  }
+
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
