@@ -9,7 +9,11 @@
  * `paytx emulator start`, or anything else listening there, is used as it is. Any profile that
  * is not `local` is left alone.
  */
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
 import type {RunningEmulator} from '../emulator/index.js'
+import {paytxDataDir} from '../emulator/store-location.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 
 export interface EmbeddedEmulator {
@@ -22,39 +26,53 @@ export interface EmbeddedEmulator {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
-const PROBE_TIMEOUT_MS = 1_000
+const PROBE_TIMEOUT_MS = 500
 
 /** What listens at an address: nothing, an emulator that lives only as long as its command, or something to use. */
 export type ListenerKind = 'nothing' | 'command-emulator' | 'usable'
 
-/** Asks the address for the emulator's health: who answers, and whether it is there to stay. */
-export async function probeListener(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<ListenerKind> {
-  const {request} = await import('node:http')
+/** True when something accepts TCP connections at host:port (no request is sent). */
+export async function isListening(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+  const {connect} = await import('node:net')
   return new Promise((resolve) => {
-    const probe = request({host, port, path: '/_emulator/health', method: 'GET', timeout: timeoutMs}, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        if (text.length < 4096) text += chunk
-      })
-      response.on('end', () => {
-        try {
-          const health = JSON.parse(text) as {emulator?: string; lifetime?: string}
-          resolve(health.emulator === 'paytx' && health.lifetime === 'command' ? 'command-emulator' : 'usable')
-        } catch {
-          resolve('usable')
-        }
-      })
-      response.on('error', () => resolve('usable'))
-    })
-    // Something that accepts the connection but does not answer is still something listening.
-    probe.on('timeout', () => {
-      probe.destroy()
-      resolve('usable')
-    })
-    probe.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED' ? 'nothing' : 'usable'))
-    probe.end()
+    const socket = connect({host, port})
+    const done = (listening: boolean) => {
+      socket.destroy()
+      resolve(listening)
+    }
+    socket.setTimeout(timeoutMs, () => done(true))
+    socket.once('connect', () => done(true))
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code !== 'ECONNREFUSED'))
   })
+}
+
+/**
+ * Where a command's emulator notes that it holds an address: a file named after the address
+ * holding its process id, in the data folder. Read without sending anything to the address, so
+ * that a server the profile points at sees no request it did not ask for.
+ */
+function markerPath(dataDir: string, host: string, port: number): string {
+  return join(dataDir, 'command-emulators', `${host.replace(/[^\w.-]/g, '_')}-${port}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export async function probeListener(host: string, port: number, dataDir: string): Promise<ListenerKind> {
+  if (!(await isListening(host, port))) return 'nothing'
+  let pid: number
+  try {
+    pid = Number(readFileSync(markerPath(dataDir, host, port), 'utf8'))
+  } catch {
+    return 'usable'
+  }
+  return Number.isInteger(pid) && pid !== process.pid && isAlive(pid) ? 'command-emulator' : 'usable'
 }
 
 /** The host and port the emulator should take for this profile, or undefined when it is not for us to start. */
@@ -109,14 +127,27 @@ export async function ensureEmulator(profile: ResolvedProfile, env: NodeJS.Proce
   }
 }
 
-/** The profile as the service client should use it: pointed at the emulator this process runs, if any. */
+/**
+ * The profile as the service client should use it: its addresses that point where the emulator
+ * was looked for now point at the emulator this process runs, if any (an address set elsewhere,
+ * such as PAYTX_H2H_URL to another server, is kept).
+ */
 export function pointedAt(resolved: ResolvedProfile, emulator: EmbeddedEmulator): ResolvedProfile {
-  if (!emulator.url || !emulator.proxyUrl) return resolved
-  return {...resolved, profile: {...resolved.profile, base_url: emulator.url, h2h_url: emulator.proxyUrl}}
+  if (!emulator.url) return resolved
+  const from = new URL(resolved.profile.base_url).origin
+  const to = new URL(emulator.url).origin
+  const moved = (address: string) => {
+    const url = new URL(address)
+    if (url.origin !== from) return address
+    return `${to}${address.startsWith(from) ? address.slice(from.length) : `${url.pathname}${url.search}`}`
+  }
+  const {h2h_url: h2hUrl} = resolved.profile
+  return {...resolved, profile: {...resolved.profile, base_url: moved(resolved.profile.base_url), ...(h2hUrl ? {h2h_url: moved(h2hUrl)} : {})}}
 }
 
 async function startIfNeeded(profile: ResolvedProfile, address: {host: string; port: number}, env: NodeJS.ProcessEnv): Promise<RunningEmulator | undefined> {
-  const listener = await probeListener(address.host, address.port)
+  const dataDir = paytxDataDir(env)
+  const listener = await probeListener(address.host, address.port, dataDir)
   if (listener === 'usable') return undefined
   const {startEmulator} = await import('../emulator/index.js')
   const {prepareDefaultStorePath} = await import('../emulator/store-location.js')
@@ -135,11 +166,26 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
       lifetime: 'command',
     })
   if (listener === 'command-emulator') return start(0)
+  let emulator: RunningEmulator
   try {
-    return await start(address.port)
+    emulator = await start(address.port)
   } catch (error) {
     if ((error as Error).name !== 'PortInUseError') throw error
     // Another process took the address between the probe and the start.
-    return (await probeListener(address.host, address.port)) === 'usable' ? undefined : start(0)
+    return (await probeListener(address.host, address.port, dataDir)) === 'usable' ? undefined : start(0)
+  }
+  return holdingAddress(emulator, markerPath(dataDir, address.host, address.port))
+}
+
+/** Notes that this process holds the address until the emulator closes. */
+function holdingAddress(emulator: RunningEmulator, marker: string): RunningEmulator {
+  mkdirSync(join(marker, '..'), {recursive: true, mode: 0o700})
+  writeFileSync(marker, String(process.pid), {mode: 0o600})
+  return {
+    ...emulator,
+    async close() {
+      rmSync(marker, {force: true})
+      await emulator.close()
+    },
   }
 }
