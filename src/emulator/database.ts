@@ -21,6 +21,9 @@ export const EMULATOR_APPLICATION_ID = 0x70617978
 
 export const IN_MEMORY_STORE = ':memory:'
 
+/** How long an emulator waits for another one's lock on the shared store. */
+const BUSY_TIMEOUT_MS = 10_000
+
 /** Each entry moves the schema from version `index` to `index + 1`; never edit a released one. */
 const MIGRATIONS: readonly string[] = [
   `
@@ -127,23 +130,9 @@ export function openDatabase(path: string): Database {
     throw new StoreError(path, `cannot be opened (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
   }
   try {
-    // Read before anything is written, so that a foreign or corrupt file stays untouched.
-    const applicationId = Number(scalar(db, 'PRAGMA application_id'))
-    const version = Number(scalar(db, 'PRAGMA user_version'))
-    const tables = Number(scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"))
-    const fresh = applicationId === 0 && version === 0 && tables === 0
-    if (!fresh && applicationId !== EMULATOR_APPLICATION_ID) throw new StoreError(path, 'is an SQLite database of another program, not an emulator store.')
-    if (version > SCHEMA_VERSION) {
-      throw new StoreError(path, `was written by a newer paytx (store version ${version}; this paytx knows up to ${SCHEMA_VERSION}).`, 'Upgrade paytx, or pass another --store.')
-    }
-    db.exec('PRAGMA busy_timeout = 10000')
-    if (path !== IN_MEMORY_STORE) {
-      db.exec('PRAGMA journal_mode = WAL')
-      // In WAL mode, NORMAL commits survive a crash of the process (kill -9); only a power loss
-      // may take back the last commits. That is the promise an emulator needs, at a fraction of the cost.
-      db.exec('PRAGMA synchronous = NORMAL')
-    }
-    migrate(db, version)
+    // Another emulator may hold the lock for a moment (creating the same store, say): wait for it.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    prepare(db, path)
     return db
   } catch (error) {
     db.close()
@@ -152,6 +141,44 @@ export function openDatabase(path: string): Database {
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new StoreError(path, 'is not an emulator store (the database file is damaged or not SQLite).')
     throw new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
   }
+}
+
+function isBusy(error: unknown): boolean {
+  const {code, message} = error as {code?: string; message?: string}
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || /database is locked/.test(message ?? '')
+}
+
+/** Checks what the file is, then sets WAL and migrates; retried while another emulator holds the lock. */
+function prepare(db: Database, path: string): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  for (;;) {
+    try {
+      checkAndMigrate(db, path)
+      return
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20)
+    }
+  }
+}
+
+function checkAndMigrate(db: Database, path: string): void {
+  // Read before anything is written, so that a foreign or corrupt file stays untouched.
+  const applicationId = Number(scalar(db, 'PRAGMA application_id'))
+  const version = Number(scalar(db, 'PRAGMA user_version'))
+  const tables = Number(scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"))
+  const fresh = applicationId === 0 && version === 0 && tables === 0
+  if (!fresh && applicationId !== EMULATOR_APPLICATION_ID) throw new StoreError(path, 'is an SQLite database of another program, not an emulator store.')
+  if (version > SCHEMA_VERSION) {
+    throw new StoreError(path, `was written by a newer paytx (store version ${version}; this paytx knows up to ${SCHEMA_VERSION}).`, 'Upgrade paytx, or pass another --store.')
+  }
+  if (path !== IN_MEMORY_STORE) {
+    db.exec('PRAGMA journal_mode = WAL')
+    // In WAL mode, NORMAL commits survive a crash of the process (kill -9); only a power loss
+    // may take back the last commits. That is the promise an emulator needs, at a fraction of the cost.
+    db.exec('PRAGMA synchronous = NORMAL')
+  }
+  migrate(db, version)
 }
 
 function migrate(db: Database, from: number): void {
