@@ -102,8 +102,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** The service client for the resolved profile; closed when the command ends. */
   protected async service(): Promise<PaymentService> {
-    const {PaymentService} = await import('./api/service.js')
-    const {name, profile} = await this.withLocalEmulator(this.profile())
+    const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.withLocalEmulator(this.profile())])
     const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(
       {profileName: name, profile},
