@@ -179,4 +179,26 @@ describe('one store shared by every paytx process', () => {
       expect(status.code, status.stderr).toBe(0)
     }
   }, 90_000)
+
+  it("the emulator a command runs accepts the local profile's own organisation and payment profile", async () => {
+    const configDir = tempConfigDir()
+    const organisation = '3f1c2a9e-0000-4000-8000-000000000201'
+    const paymentProfile = '3f1c2a9e-0000-4000-8000-000000000202'
+    const base = `http://127.0.0.1:${await freePort()}`
+    const added = await runCli(['profile', 'add', 'mine', '--env', 'local', '--base-url', base, '--h2h-url', `${base}/h2h`, '--organisation', organisation, '--payment-profile', paymentProfile], {configDir})
+    expect(added.code, added.stderr).toBe(0)
+    const flow = await runCli(['flow', '--profile', 'mine', '--product', 'dummy', '--amount', '100', '--approve', 'SETTLEMENT_REQUESTED', '--json'], {configDir})
+    expect(flow.code, flow.stdout + flow.stderr).toBe(0)
+    const summary = parseJsonOutput(flow)
+    expect(summary.transaction).toMatchObject({payment_profile: paymentProfile, status: 'SETTLEMENT_REQUESTED'})
+    const customer = await runCli(['customer', 'create', '--profile', 'mine', '--no-input', '--json', '--title', 'mr', '--first-name', 'Piet', '--last-name', 'Pieters',
+      '--email-address', 'piet@example.com', '--phone-number', '+31612345679', '--street-address', 'Dam', '--postal-code', '1012 JS', '--city', 'Amsterdam', '--country-code', 'NL'], {configDir})
+    expect(customer.code, customer.stdout + customer.stderr).toBe(0)
+    expect(parseJsonOutput(customer).organisation).toBe(organisation)
+    // An id neither the store nor the profile knows is still refused.
+    const unknown = await runCli(['transaction', 'start', '--profile', 'mine', '--json', '--customer', parseJsonOutput(customer).id, '--product', 'dummy', '--amount', '100',
+      '--payment-profile', '3f1c2a9e-0000-4000-8000-0000000002ff', '--redirect-url', 'https://shop.example/back'], {configDir})
+    expect(unknown.code).toBe(1)
+    expect(unknown.stdout).toContain('no payment profile has this id')
+  }, 60_000)
 })
