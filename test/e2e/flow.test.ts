@@ -105,7 +105,7 @@ describe('paytx flow --approve against the emulator', () => {
       )
       if (c.product === 'card') expect(summary.cardLast4).toMatch(/^\d{4}$/)
       expect(result.stderr).toMatch(/✔ redirect received +transaction_id=/)
-      expect(result.stderr).not.toContain('Started the emulator')
+      expect(result.stderr).not.toContain('emulator started')
     }
   }, 120_000)
 
@@ -121,6 +121,42 @@ describe('paytx flow --approve against the emulator', () => {
     expect(result.stderr).toMatch(/^✔ transaction started +\S+ +INITIATED$/m)
     expect(result.stderr).toMatch(/^✔ approval page completed +DECLINED$/m)
     expect(result.stderr).toMatch(/^✖ final status +DECLINED +not a success/m)
+    // Every line is labelled, and every value starts in the same column.
+    const lines = result.stderr.trimEnd().split('\n')
+    for (const line of lines) expect(line).toMatch(/^[✔✖ℹ⚠] [a-z][a-z ()]+ {2,}\S/)
+    expect(new Set(lines.map((line) => line.search(/(?<=^\S [a-z][a-z ()]+ {2,})\S/))).size).toBe(1)
+  })
+
+  it('carries the same events as a timeline in --json', async () => {
+    const result = await runCli(['flow', '--product', 'card', '--amount', '300', '--approve', 'DECLINED', '--json'], {env: env()})
+    expect(result.code, result.stderr).toBe(3)
+    const summary = parseJsonOutput(result)
+    expect(summary).toMatchObject({exitCode: 3, status: 'DECLINED', conclusive: true, success: false})
+    const timeline: {kind: string; step?: string; elapsedMs: number}[] = summary.timeline
+    const kinds = timeline.filter((event) => event.kind !== 'webhook-received').map((event) => (event.step ? `${event.kind}:${event.step}` : event.kind))
+    expect(kinds).toEqual([
+      'step-started:customer',
+      'customer-created',
+      'step-started:card',
+      'card-tokenized',
+      'step-started:transaction',
+      'transaction-started',
+      'step-started:approval',
+      'approval-completed',
+      'step-started:redirect',
+      'redirect-received',
+      'step-started:status',
+      'verdict',
+    ])
+    expect(timeline).toContainEqual(expect.objectContaining({kind: 'customer-created', customerId: summary.customerId, profile: 'local'}))
+    expect(timeline).toContainEqual(expect.objectContaining({kind: 'card-tokenized', cardId: summary.cardId, last4: '0002', testCard: true}))
+    expect(timeline).toContainEqual(expect.objectContaining({kind: 'transaction-started', transactionId: summary.transactionId, status: 'INITIATED'}))
+    expect(timeline.at(-1)).toMatchObject({kind: 'verdict', status: 'DECLINED', final: true, success: false, durationMs: summary.durationMs})
+    // One webhook event per webhook the listener took, in the same order.
+    expect(timeline.filter((event) => event.kind === 'webhook-received').map((event: any) => event.status)).toEqual(summary.webhooks.map((hook: any) => hook.status))
+    expect(timeline.map((event) => event.elapsedMs)).toEqual(timeline.map((event) => event.elapsedMs).toSorted((a, b) => a - b))
+    // The same events drew the step list on stderr.
+    expect(result.stderr).toMatch(/^✔ card tokenized +\S+ +•••• 0002 +\(test card\)$/m)
   })
 
   it('keeps a piped card number and CVV out of every output, --verbose included', async () => {
@@ -146,7 +182,7 @@ describe('paytx flow --approve against the emulator', () => {
       env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`},
     })
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toContain(`Started the emulator in this process at ${base}`)
+    expect(result.stderr).toContain(`✔ emulator started         ${base}  (in this process, until the flow ends)`)
     const summary = parseJsonOutput(result)
     expect(summary).toMatchObject({exitCode: 0, success: true, redirect: {received: true}})
     // Asking for SETTLEMENT_COMPLETED waits through the embedded emulator's default 3 s settlement.
