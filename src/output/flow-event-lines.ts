@@ -75,7 +75,7 @@ export function formatTimeLeft(ms: number): string {
   return formatDuration(Math.max(0, Math.ceil(ms / 1000) * 1000))
 }
 
-export function waitingText(remainingMs: number): string {
+function waitingText(remainingMs: number): string {
   return `for the redirect: complete the payment in the browser; ${formatTimeLeft(remainingMs)} left (Ctrl-C to stop)`
 }
 

@@ -1,12 +1,13 @@
 /**
  * A flow's events as a step list on stderr: one labelled line per event, labels in one column.
- * Interactive (the caller decides): a spinner runs while a step is under way, with the time left
- * while the flow waits for the person. Otherwise plain lines only, and while waiting a sparse
- * reminder of the time left. stdout is never touched.
+ * Interactive (the caller decides): a spinner runs while a step is under way and counts down the
+ * time left while the flow waits for the person. Otherwise plain lines only, and while waiting a
+ * sparse reminder of the time left. The lines that stay are the same either way. stdout is never
+ * touched.
  */
 import type {FlowEvent} from '../flow/events.js'
 import {scrubSecrets} from '../secrets/redact.js'
-import {type EventLine, describeFlowEvent, formatStepLine, formatTimeLeft, stepActivity, stepEndedBy, waitingText} from './flow-event-lines.js'
+import {type EventLine, describeFlowEvent, formatStepLine, formatTimeLeft, stepActivity, stepEndedBy} from './flow-event-lines.js'
 
 export interface StepReporter {
   render(event: FlowEvent): void
@@ -92,10 +93,12 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
         spinner = ora({text: clean(stepActivity(event.step, event.outcome)), stream, discardStdin: false, color: options.color ? 'cyan' : false, isEnabled: true}).start()
         return
       }
-      if (event.kind === 'waiting' && spinner) {
+      if (event.kind === 'waiting') {
+        // The line stays (as in a pipe); the spinner below it counts down.
+        for (const line of describeFlowEvent(event)) writeAbove(line)
         const until = now() + event.remainingMs
         const show = () => {
-          if (spinner) spinner.text = clean(`waiting ${waitingText(until - now())}`)
+          if (spinner) spinner.text = `waiting for the redirect: ${formatTimeLeft(until - now())} left`
         }
         show()
         stopWaiting()

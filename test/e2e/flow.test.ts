@@ -3,12 +3,15 @@
  * (the `local` profile pointed at it through PAYTX_BASE_URL / PAYTX_H2H_URL), and once against
  * nothing at all, so the flow embeds the emulator itself.
  */
+import {chmodSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {ROOT, parseJsonOutput, runCli} from '../helpers/cli.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -173,6 +176,49 @@ describe('paytx flow --approve against the emulator', () => {
     expect(everything).not.toMatch(/"card_cvv":"7391"|cvv=7391/)
     expect(result.stderr).toContain('"card_cvv":"***"') // the request log shows that one was sent, not what
     expect(result.stderr).toContain(emulator.url) // the --verbose log is there at all
+  })
+
+  it('prints exactly what the README\'s flow sample shows, up to ids, times and the port', async () => {
+    // A BROWSER that hands the page to a "person" in the background and exits 0, like xdg-open.
+    const dir = mkdtempSync(join(tmpdir(), 'paytx-readme-'))
+    const person = join(dir, 'person.mjs')
+    writeFileSync(
+      person,
+      `const url = process.argv.at(-1)
+await new Promise((resolve) => setTimeout(resolve, 500))
+const page = await (await fetch(url)).text()
+const action = new URL(page.match(/<form[^>]*action="([^"]+)"/)[1].replaceAll('&amp;', '&'), url)
+const button = page.match(/<button[^>]*name="(\\w+)" value="SETTLEMENT_REQUESTED"/)
+const answer = await fetch(action, {method: 'POST', body: new URLSearchParams({[button[1]]: 'SETTLEMENT_REQUESTED'}), redirect: 'manual'})
+await fetch(new URL(answer.headers.get('location'), action))
+`,
+    )
+    const opener = join(dir, 'opener.sh')
+    writeFileSync(opener, `#!/bin/sh\n("${process.execPath}" "${person}" "$1" >/dev/null 2>&1 &)\nexit 0\n`)
+    chmodSync(opener, 0o755)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const result = await runCli(['flow', '--product', 'dummy', '--amount', '1499'], {env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`, BROWSER: opener}})
+    expect(result.code, result.stderr).toBe(0)
+
+    const normalize = (text: string) =>
+      text
+        .replaceAll(/[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/g, '<id>')
+        .replaceAll(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+        .replaceAll(/\d+(\.\d)? m?s\b/g, '<duration>')
+        .replaceAll(/\d\d:\d\d:\d\d\.\d{3}/g, '<time>')
+        .replaceAll(/paytx-\d{8}T\d{6}Z-[\da-f]{8}/g, '<reference>')
+        .replaceAll(/; \S+ left/g, '; <time> left')
+        .trimEnd()
+        .split('\n')
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const sample = readme.match(/```\n\$ paytx flow --product dummy --amount 1499\n([\s\S]*?)```/)![1]
+    const printed = normalize(`${result.stderr}${result.stdout}`)
+    const expected = normalize(sample)
+    // Webhooks and the redirect travel separately, so their order may differ; the rest may not.
+    expect(printed.toSorted()).toEqual(expected.toSorted())
+    const steadyLines = (lines: string[]) => lines.filter((line) => !line.includes('webhook received') && !/^ {13}<time>/.test(line))
+    expect(steadyLines(printed)).toEqual(steadyLines(expected))
   })
 
   it('embeds the emulator when the local profile points at an address where nothing listens', async () => {

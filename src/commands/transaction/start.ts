@@ -149,6 +149,6 @@ ${EXIT_CODES_HELP}`
     const {openInBrowser} = await import('../../terminal/browser.js')
     const opened = await openInBrowser(url)
     if (opened.opened) this.note(`Opened ${url}`)
-    else this.warnUser(`no browser could be opened (${opened.reason}); open the approval URL yourself: ${url}`)
+    else this.warnUser(`${opened.reason}; open the approval URL yourself.`)
   }
 }
