@@ -41,11 +41,11 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
   const clean = (text: string) => scrubSecrets(text, secrets)
   const format = (line: EventLine) => clean(formatStepLine(line, options.color))
 
-  /** The wait for the person: when it ends and the timer that shows what is left. */
-  let waiting: {until: number; timer: NodeJS.Timeout} | undefined
+  /** While the flow waits for the person: the timer that shows the time left. */
+  let countdown: NodeJS.Timeout | undefined
   const stopWaiting = () => {
-    if (waiting) clearInterval(waiting.timer)
-    waiting = undefined
+    clearInterval(countdown)
+    countdown = undefined
   }
 
   if (!options.interactive) {
@@ -58,11 +58,10 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
         if (event.kind === 'waiting') {
           stopWaiting()
           const until = now() + event.remainingMs
-          const timer = setInterval(() => {
+          countdown = setInterval(() => {
             const left = until - now()
             if (left > 0) write({tone: 'info', label: 'waiting', value: `for the redirect; ${formatTimeLeft(left)} left`})
           }, everyMs).unref()
-          waiting = {until, timer}
         }
       },
       note: write,
@@ -102,7 +101,7 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
         }
         show()
         stopWaiting()
-        waiting = {until, timer: setInterval(show, COUNTDOWN_TICK_MS).unref()}
+        countdown = setInterval(show, COUNTDOWN_TICK_MS).unref()
         return
       }
       const ended = stepEndedBy(event)

@@ -96,3 +96,71 @@ describe('step list, plain mode', () => {
     expect(note).toBe(`\u001B[32m✔\u001B[0m ${'emulator started'.padEnd(LABEL_WIDTH)}http://127.0.0.1:4010`)
   })
 })
+
+/**
+ * Just enough of a terminal for a spinner: text, newlines and the cursor calls ora makes, so
+ * what stays on screen can be read back once the spinner is gone.
+ */
+function fakeTerminal() {
+  const screen: string[] = ['']
+  let row = 0
+  let col = 0
+  let written = ''
+  const put = (text: string) => {
+    written += text
+    for (const ch of text.replaceAll(/\u001B\[[\d;?]*[A-Za-z]/g, '')) {
+      if (ch === '\n') {
+        row++
+        col = 0
+        screen[row] ??= ''
+      } else if (ch === '\r') col = 0
+      else {
+        screen[row] = screen[row].padEnd(col).slice(0, col) + ch + screen[row].slice(col + 1)
+        col++
+      }
+    }
+    return true
+  }
+  const stream = {
+    isTTY: true,
+    columns: 160,
+    write: (chunk: string) => put(String(chunk)),
+    cursorTo: (x: number) => ((col = x), true),
+    moveCursor: (dx: number, dy: number) => ((col += dx), (row = Math.max(0, row + dy)), (screen[row] ??= ''), true),
+    clearLine: (dir: number) => ((screen[row] = dir === 1 ? screen[row].slice(0, col) : dir === -1 ? ' '.repeat(col) + screen[row].slice(col) : ''), true),
+    on: () => stream,
+    once: () => stream,
+    off: () => stream,
+    removeListener: () => stream,
+  }
+  return {stream: stream as unknown as NodeJS.WritableStream, written: () => written, screen: () => screen.filter((line) => line.trim() !== '')}
+}
+
+describe('step list, interactive mode', () => {
+  it('keeps the same lines as plain mode, with a spinner per step that counts down the wait', async () => {
+    const terminal = fakeTerminal()
+    let now = 0
+    const reporter = await createStepReporter({stream: terminal.stream, interactive: true, color: false, now: () => now})
+    reporter.render(at({kind: 'step-started', step: 'customer'}))
+    expect(terminal.written()).toContain('creating a customer')
+    reporter.render(at({kind: 'customer-created', customerId: 'cus-1', profile: 'local'}))
+    reporter.render(at({kind: 'step-started', step: 'approval'}))
+    reporter.render(at({kind: 'approval-opened', url: approvalUrl}))
+    reporter.render(at({kind: 'step-started', step: 'redirect'}))
+    reporter.render(at({kind: 'waiting', for: 'redirect', remainingMs: 600_000}))
+    now = 75_000
+    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    expect(terminal.screen().at(-1)).toMatch(/waiting for the redirect: 8m45s left$/)
+    reporter.render(at({kind: 'webhook-received', type: 'transaction', status: 'IN_PROGRESS', duplicate: false}))
+    reporter.render(at({kind: 'redirect-received', transactionId: 'tx-1'}))
+    reporter.stop()
+    const pad = (label: string) => label.padEnd(LABEL_WIDTH)
+    expect(terminal.screen()).toEqual([
+      `✔ ${pad('customer created')}cus-1  (local)`,
+      `✔ ${pad('approval page opened')}${approvalUrl}`,
+      `ℹ ${pad('waiting')}for the redirect: complete the payment in the browser; 10m left (Ctrl-C to stop)`,
+      `✔ ${pad('webhook received')}IN_PROGRESS`,
+      `✔ ${pad('redirect received')}transaction_id=tx-1`,
+    ])
+  })
+})
