@@ -70,9 +70,12 @@ export function stepActivity(step: FlowStepName, outcome?: string): string {
   }
 }
 
-/** Time left in a wait, to the second. */
+/** Time left in a wait, counted down in whole seconds: 45s, 9m, 8m59s. */
 export function formatTimeLeft(ms: number): string {
-  return formatDuration(Math.max(0, Math.ceil(ms / 1000) * 1000))
+  const seconds = Math.max(0, Math.ceil(ms / 1000))
+  if (seconds < 60) return `${seconds}s`
+  const rest = seconds % 60
+  return `${Math.floor(seconds / 60)}m${rest === 0 ? '' : `${rest}s`}`
 }
 
 function waitingText(remainingMs: number): string {
