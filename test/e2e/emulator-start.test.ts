@@ -140,6 +140,9 @@ describe('paytx emulator start', () => {
     const paymentProfile = '3f1c2a9e-0000-4000-8000-000000000102'
     const emulator = startCli(['emulator', 'start', '--port', '0', '--store', store, '--organisation', organisation, '--payment-profile', `${paymentProfile}=http://127.0.0.1:9/hooks`])
     const [, url] = await emulator.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await emulator.waitForStdout(/^ {2}Store .*\n/m)
+    expect(emulator.stdout()).toContain(`Also accepts     organisation ${organisation}`)
+    expect(emulator.stdout()).toContain(`Also accepts     payment profile ${paymentProfile}  (webhooks to http://127.0.0.1:9/hooks)`)
     const env = {PAYTX_BASE_URL: url, PAYTX_H2H_URL: `${url}/h2h`, PAYTX_API_KEY: KEY}
     const customerFlags = ['--no-input', '--json', '--title', 'mr', '--first-name', 'Piet', '--last-name', 'Pieters', '--email-address', 'piet@example.com',
       '--phone-number', '+31612345679', '--street-address', 'Dam', '--postal-code', '1012 JS', '--city', 'Amsterdam', '--country-code', 'NL']

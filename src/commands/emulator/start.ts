@@ -157,6 +157,8 @@ EXIT CODES
         abandon_after_ms: options.abandonAfterMs,
         webhook_attempts: options.webhookAttempts,
         store: emulator.store,
+        organisations: options.organisations ?? [],
+        payment_profiles: (options.paymentProfiles ?? []).map((profile) => ({id: profile.id, webhook_url: profile.webhookUrl ?? null})),
       })
     } else {
       const rows: [string, string][] = [
@@ -164,6 +166,10 @@ EXIT CODES
         ['Card proxy', `${emulator.proxyUrl}  (proxy id ${emulator.proxyId})`],
         ['Payment profile', `${emulator.paymentProfileId}  (default; webhooks to ${options.webhookUrl ?? 'none set'})`],
         ['Organisation', emulator.organisation],
+        ...(options.organisations?.length ? [['Also accepts', `organisation ${options.organisations.join(', ')}`] as [string, string]] : []),
+        ...(options.paymentProfiles ?? []).map(
+          (profile): [string, string] => ['Also accepts', `payment profile ${profile.id}${profile.webhookUrl ? `  (webhooks to ${profile.webhookUrl})` : ''}`],
+        ),
         ['API key', `${emulator.apiKeyHeader}: ${emulator.apiKey}`],
         ['Proxy key', `${PROXY_KEY_HEADER}: ${emulator.proxyKey}`],
         [
