@@ -128,9 +128,9 @@ export class TransactionLifecycle {
         // Read again under the write lock: another emulator may have moved them meanwhile.
         for (const id of this.store.dueTransactionIds(now, DUE_BATCH)) {
           const entry = this.store.transaction(id)!
-          const applied = this.applyDue(entry)
-          if (applied.length > 0) this.store.updateTransaction(entry)
-          events.push(...applied)
+          events.push(...this.applyDue(entry))
+          // Written even without a move, so that a due time with nothing to do is cleared.
+          this.store.updateTransaction(entry)
           if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
         }
         return events
