@@ -89,7 +89,7 @@ export interface Scenario {
 type ZodIssue = z.core.$ZodIssue
 
 /** Milliseconds of a duration greater than zero (a number is seconds), or undefined. */
-function parseDuration(value: number | string): number | undefined {
+function positiveDurationMs(value: number | string): number | undefined {
   const ms = readDuration(String(value))
   return ms !== undefined && ms > 0 ? ms : undefined
 }
@@ -327,7 +327,7 @@ class ScenarioChecker {
     const dependsOn = this.checkReferences(raw, index, names)
 
     const waitTimeout = field('wait_timeout')
-    const waitTimeoutMs = waitTimeout.value === undefined ? undefined : parseDuration(waitTimeout.value)
+    const waitTimeoutMs = waitTimeout.value === undefined ? undefined : positiveDurationMs(waitTimeout.value)
     if (waitTimeout.value !== undefined && waitTimeoutMs === undefined) {
       this.report(waitTimeout.path, `must be a duration greater than 0${waitTimeout.note}`)
       sound = false
@@ -480,7 +480,7 @@ class ScenarioChecker {
       }
     }
     if (merged.max_duration !== undefined) {
-      result.maxDurationMs = parseDuration(merged.max_duration)
+      result.maxDurationMs = positiveDurationMs(merged.max_duration)
       if (result.maxDurationMs === undefined) {
         this.report(pathOf('max_duration'), `must be a duration greater than 0${noteOf('max_duration')}`)
         ok = false
