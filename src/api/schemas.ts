@@ -20,6 +20,7 @@ import {
   luhnValid,
   sofortDescriptorProblem,
 } from './contract.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 
 export interface ValidationIssue {
   /** Dotted path of the field in the request body, e.g. `details.redirect_url`. */
@@ -29,15 +30,6 @@ export interface ValidationIssue {
 
 function toIssues(error: z.ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({path: issue.path.map(String).join('.') || '(body)', message: issue.message}))
-}
-
-function isAbsoluteHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
 }
 
 const requiredString = (what: string) =>

@@ -24,6 +24,7 @@ import {EXIT, InputError, InputErrors, InterruptedError, PaytxError, ResponseErr
 import {type PaymentService, cardId as readCardId} from '../api/service.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, testCardFor} from '../test-mode/outcomes.js'
 import {formatDuration} from '../duration.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import type {RedirectListener, RedirectReceived} from './redirect-listener.js'
 import {type Clock, isRetriableReadError, systemClock, waitForFinalStatus} from './wait-for-status.js'
@@ -182,7 +183,7 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
   if (options.product !== 'card' && options.card) {
     throw new InputError(`A card is used only with --product card (got --product ${options.product}).`, {flag: '--card'})
   }
-  if (options.webhook.mode === 'url' && !/^https?:\/\//.test(options.webhook.url)) {
+  if (options.webhook.mode === 'url' && !isAbsoluteHttpUrl(options.webhook.url)) {
     throw new InputError(`--webhook-url must be an absolute http(s) URL (got "${options.webhook.url}").`, {flag: '--webhook-url'})
   }
 

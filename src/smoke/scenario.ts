@@ -10,6 +10,7 @@ import {CUSTOMER_REQUEST_FIELDS, type CustomerRequest, type Product, isFinalStat
 import {validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../test-mode/outcomes.js'
 import {readDuration} from '../duration.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {
@@ -443,12 +444,7 @@ class ScenarioChecker {
       this.report(webhook.path, `references are allowed only in ${FIELDS_WITH_REFERENCES.join(', ')}`)
       return false
     }
-    try {
-      const url = new URL(value)
-      if (url.protocol === 'http:' || url.protocol === 'https:') return {mode: 'url', url: value}
-    } catch {
-      // reported below
-    }
+    if (isAbsoluteHttpUrl(value)) return {mode: 'url', url: value}
     this.report(webhook.path, `must be ${WEBHOOK_MODES.join(', ')} or an absolute http(s) URL; got ${JSON.stringify(value)}${webhook.note}`)
     return false
   }
