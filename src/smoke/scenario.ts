@@ -431,7 +431,7 @@ class ScenarioChecker {
     if ('id' in value && typeof value.id === 'string') return {kind: 'id', id: value.id}
     const data = value as CustomerRequest
     const withoutReferences = Object.fromEntries(Object.entries(data).filter(([, text]) => findReferences(text).references.length === 0))
-    const issues = validateCustomerRequest(withoutReferences, {checkRequired: false})
+    const issues = validateCustomerRequest(withoutReferences, {mode: 'scenario'})
     for (const issue of issues) this.report([...customer.path, ...issue.path.split('.')], `${issue.message}${customer.note}`)
     return issues.length > 0 ? false : {kind: 'data', data}
   }
