@@ -344,13 +344,13 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     })
   }
 
-  function receiveWebhook(req: IncomingMessage, res: ServerResponse, entry: RecordHead, parsed: unknown, body: Buffer): void {
+  function receiveWebhook(res: ServerResponse, entry: RecordHead, parsed: unknown, body: Buffer, rawHeaders: string[]): void {
     const redacted = redactBody(parsed)
     record({...entry, body: redacted, answered: 200}, res, () => {
       counts.received++
       answerJson(res, 200, '{"received":true}')
       const webhook: AcknowledgedWebhook = {kind: 'webhook', seq: entry.seq, receivedAt: entry.received_at, event: readWebhookEvent(redacted), duplicate: false}
-      if (followUps.wanted) followUps.start(webhook, body, req.rawHeaders)
+      if (followUps.wanted) followUps.start(webhook, body, rawHeaders)
       else arrivals.finish(entry.seq, webhook)
     })
   }
@@ -368,7 +368,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
       receiveMalformed(res, entry, text, body.length, error as Error)
       return
     }
-    receiveWebhook(req, res, entry, parsed, body)
+    receiveWebhook(res, entry, parsed, body, req.rawHeaders)
   }
 
   function handleRequest(req: IncomingMessage, res: ServerResponse): void {
