@@ -303,91 +303,112 @@ class FollowUps {
   }
 }
 
-export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const now = options.now ?? (() => new Date())
-  const accepts = tokenCheck(options.token)
-  const counts: WebhookCounts = {received: 0, duplicates: 0, malformed: 0, rejected: 0, rejectedByStatus: {}}
-  const snapshot = (): WebhookCounts => ({...counts, rejectedByStatus: {...counts.rejectedByStatus}})
-  const secretHeaders = ['cookie', 'proxy-authorization', ...(options.secretHeaderNames ?? [])]
-  const arrivals = new ArrivalOrder(counts, options.onWebhook)
-  const followUps = new FollowUps(options.fetchTransaction, options.forward, (webhook) => arrivals.finish(webhook.seq, webhook))
-  let closing = false
+/**
+ * The request handlers: route and refuse, read the body, record it, answer, then hand the webhook
+ * to its follow-ups or straight to the arrival order.
+ */
+class WebhookReceiver {
+  readonly counts: WebhookCounts = {received: 0, duplicates: 0, malformed: 0, rejected: 0, rejectedByStatus: {}}
+  /** Set when the listener stops: new requests are refused with 503. */
+  closing = false
+  readonly followUps: FollowUps
+  private readonly accepts: (path: string, query: string) => boolean
+  private readonly arrivals: ArrivalOrder
+  private readonly secretHeaders: string[]
+  private readonly now: () => Date
 
-  function reject(req: IncomingMessage, res: ServerResponse, path: string, status: Rejection['status'], reason: string, extra: Record<string, string> = {}): void {
-    counts.rejected++
-    counts.rejectedByStatus[status] = (counts.rejectedByStatus[status] ?? 0) + 1
+  constructor(private readonly options: WebhookListenerOptions) {
+    this.accepts = tokenCheck(options.token)
+    this.arrivals = new ArrivalOrder(this.counts, options.onWebhook)
+    this.followUps = new FollowUps(options.fetchTransaction, options.forward, (webhook) => this.arrivals.finish(webhook.seq, webhook))
+    this.secretHeaders = ['cookie', 'proxy-authorization', ...(options.secretHeaderNames ?? [])]
+    this.now = options.now ?? (() => new Date())
+  }
+
+  snapshot(): WebhookCounts {
+    return {...this.counts, rejectedByStatus: {...this.counts.rejectedByStatus}}
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    req.on('error', () => {})
+    const {path, query} = splitTarget(req.url ?? '/')
+    if (this.closing) return refuseWhileClosing(res)
+    if (!this.accepts(path, query)) return this.reject(req, res, path, 404, 'no webhook endpoint here (wrong path or token)')
+    // The token must not end up in the save file when it came in the path.
+    const shownPath = this.options.token !== undefined && path !== WEBHOOK_PATH ? `${WEBHOOK_PATH}/{token}` : path
+    if (req.method !== 'POST') return this.reject(req, res, shownPath, 405, `method ${req.method} not allowed; webhooks are POSTed`, {allow: 'POST'})
+    const limit = this.options.maxBodyBytes
+    readCappedBody(req, limit).then(
+      (body) => this.receiveBody(req, res, shownPath, body),
+      (error: Error) => {
+        if (error instanceof BodyTooLargeError) this.reject(req, res, shownPath, 413, `body larger than ${limit} bytes`)
+      },
+    )
+  }
+
+  private reject(req: IncomingMessage, res: ServerResponse, path: string, status: Rejection['status'], reason: string, extra: Record<string, string> = {}): void {
+    this.counts.rejected++
+    this.counts.rejectedByStatus[status] = (this.counts.rejectedByStatus[status] ?? 0) + 1
     // Closing the connection spares reading a body nobody wants.
     answerJson(res, status, JSON.stringify({error: reason}), {connection: 'close', ...extra})
-    options.onRejected({status, method: req.method ?? '', path, reason})
-  }
-
-  function refuseWhileClosing(res: ServerResponse): void {
-    answerJson(res, 503, '{"error":"the listener is stopping"}', {connection: 'close'})
-  }
-
-  /** Calls `then` once the entry is in the save file; answers 500 when it could not be written. */
-  function record(entry: WebhookRecord, res: ServerResponse, then: () => void): void {
-    if (!options.recorder) return then()
-    options.recorder.append(entry, (error) => {
-      if (!error) return then()
-      answerJson(res, 500, '{"error":"could not record the webhook"}')
-      options.onRecordFailure?.(error)
-      arrivals.finish(entry.seq, undefined)
-    })
-  }
-
-  function receiveMalformed(res: ServerResponse, entry: RecordHead, text: string, bytes: number, error: Error): void {
-    record({...entry, raw: text, answered: 400}, res, () => {
-      counts.malformed++
-      answerJson(res, 400, '{"error":"the body is not valid JSON"}')
-      arrivals.finish(entry.seq, {kind: 'malformed', seq: entry.seq, receivedAt: entry.received_at, raw: text, bytes, error: error.message})
-    })
-  }
-
-  function receiveWebhook(res: ServerResponse, entry: RecordHead, parsed: unknown, body: Buffer, rawHeaders: string[]): void {
-    const redacted = redactBody(parsed)
-    record({...entry, body: redacted, answered: 200}, res, () => {
-      counts.received++
-      answerJson(res, 200, '{"received":true}')
-      const webhook: AcknowledgedWebhook = {kind: 'webhook', seq: entry.seq, receivedAt: entry.received_at, event: readWebhookEvent(redacted), duplicate: false}
-      if (followUps.wanted) followUps.start(webhook, body, rawHeaders)
-      else arrivals.finish(entry.seq, webhook)
-    })
+    this.options.onRejected({status, method: req.method ?? '', path, reason})
   }
 
   /** A whole body arrived: record it, answer, and report it (a body that is not JSON as malformed). */
-  function receiveBody(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): void {
-    if (closing) return refuseWhileClosing(res)
-    const seq = arrivals.take()
-    const entry: RecordHead = {seq, received_at: now().toISOString(), method: 'POST', path, headers: redactHeaders(flatHeaders(req.headers), secretHeaders)}
+  private receiveBody(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): void {
+    if (this.closing) return refuseWhileClosing(res)
+    const seq = this.arrivals.take()
+    const entry: RecordHead = {seq, received_at: this.now().toISOString(), method: 'POST', path, headers: redactHeaders(flatHeaders(req.headers), this.secretHeaders)}
     const text = body.toString('utf8')
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch (error) {
-      receiveMalformed(res, entry, text, body.length, error as Error)
+      this.receiveMalformed(res, entry, text, body.length, error as Error)
       return
     }
-    receiveWebhook(res, entry, parsed, body, req.rawHeaders)
+    this.receiveWebhook(res, entry, parsed, body, req.rawHeaders)
   }
 
-  function handleRequest(req: IncomingMessage, res: ServerResponse): void {
-    req.on('error', () => {})
-    const {path, query} = splitTarget(req.url ?? '/')
-    if (closing) return refuseWhileClosing(res)
-    if (!accepts(path, query)) return reject(req, res, path, 404, 'no webhook endpoint here (wrong path or token)')
-    // The token must not end up in the save file when it came in the path.
-    const shownPath = options.token !== undefined && path !== WEBHOOK_PATH ? `${WEBHOOK_PATH}/{token}` : path
-    if (req.method !== 'POST') return reject(req, res, shownPath, 405, `method ${req.method} not allowed; webhooks are POSTed`, {allow: 'POST'})
-    readCappedBody(req, options.maxBodyBytes).then(
-      (body) => receiveBody(req, res, shownPath, body),
-      (error: Error) => {
-        if (error instanceof BodyTooLargeError) reject(req, res, shownPath, 413, `body larger than ${options.maxBodyBytes} bytes`)
-      },
-    )
+  private receiveMalformed(res: ServerResponse, entry: RecordHead, text: string, bytes: number, error: Error): void {
+    this.record({...entry, raw: text, answered: 400}, res, () => {
+      this.counts.malformed++
+      answerJson(res, 400, '{"error":"the body is not valid JSON"}')
+      this.arrivals.finish(entry.seq, {kind: 'malformed', seq: entry.seq, receivedAt: entry.received_at, raw: text, bytes, error: error.message})
+    })
   }
 
-  const server: Server = createServer({keepAliveTimeout: 5000}, handleRequest)
+  private receiveWebhook(res: ServerResponse, entry: RecordHead, parsed: unknown, body: Buffer, rawHeaders: string[]): void {
+    const redacted = redactBody(parsed)
+    this.record({...entry, body: redacted, answered: 200}, res, () => {
+      this.counts.received++
+      answerJson(res, 200, '{"received":true}')
+      const webhook: AcknowledgedWebhook = {kind: 'webhook', seq: entry.seq, receivedAt: entry.received_at, event: readWebhookEvent(redacted), duplicate: false}
+      if (this.followUps.wanted) this.followUps.start(webhook, body, rawHeaders)
+      else this.arrivals.finish(entry.seq, webhook)
+    })
+  }
+
+  /** Calls `then` once the entry is in the save file; answers 500 when it could not be written. */
+  private record(entry: WebhookRecord, res: ServerResponse, then: () => void): void {
+    const {recorder} = this.options
+    if (!recorder) return then()
+    recorder.append(entry, (error) => {
+      if (!error) return then()
+      answerJson(res, 500, '{"error":"could not record the webhook"}')
+      this.options.onRecordFailure?.(error)
+      this.arrivals.finish(entry.seq, undefined)
+    })
+  }
+}
+
+function refuseWhileClosing(res: ServerResponse): void {
+  answerJson(res, 503, '{"error":"the listener is stopping"}', {connection: 'close'})
+}
+
+export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
+  const receiver = new WebhookReceiver(options)
+  const server: Server = createServer({keepAliveTimeout: 5000}, (req, res) => receiver.handle(req, res))
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
     else socket.destroy()
@@ -399,18 +420,18 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     url: webhookUrl(host, address.port, options.token),
     host,
     port: address.port,
-    counts: snapshot,
+    counts: () => receiver.snapshot(),
     async close(graceMs = 2000) {
-      closing = true
+      receiver.closing = true
       // Webhooks already read are written and answered before any connection is cut.
       options.recorder?.flush()
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
-      await followUps.settle(graceMs)
+      await receiver.followUps.settle(graceMs)
       server.closeAllConnections()
       await stopped
       options.recorder?.close()
-      return snapshot()
+      return receiver.snapshot()
     },
   }
 }
