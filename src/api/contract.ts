@@ -50,11 +50,11 @@ export function isSuccessStatus(status: string): boolean {
 
 /**
  * Whether waiting on a transaction can stop. A success is conclusive for a checkout even though
- * SETTLEMENT_REQUESTED may still move on; `untilSettled` waits through it to SETTLEMENT_COMPLETED.
+ * SETTLEMENT_REQUESTED may still move on; waiting `until: 'settled'` goes on to SETTLEMENT_COMPLETED.
  */
-export function isConclusiveStatus(status: string, untilSettled = false): boolean {
+export function isConclusiveStatus(status: string, until: 'final' | 'settled' = 'final'): boolean {
   if (isFinalStatus(status)) return true
-  return !untilSettled && status === 'SETTLEMENT_REQUESTED'
+  return until === 'final' && status === 'SETTLEMENT_REQUESTED'
 }
 
 /** The 15 request fields of a customer, in the spec's order. */
