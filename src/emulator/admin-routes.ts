@@ -4,7 +4,7 @@
  * (the API key is required for those, as for the API).
  */
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
-import {isAbsoluteHttpUrl} from '../api/schemas.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import {readJsonRequest} from './api-routes.js'
 import {type EmulatorKeys, requireApiKey} from './auth.js'
 import {ApiError, sendJson} from './http-exchange.js'

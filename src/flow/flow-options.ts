@@ -4,6 +4,7 @@
  */
 import {type CustomerRequest, type Product, type TransactionStartRequest, normalizePan} from '../api/contract.js'
 import {InputError, InputErrors} from '../errors.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {WaitUntil} from './wait-for-status.js'
@@ -89,7 +90,7 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
   if (options.product !== 'card' && options.card) {
     throw new InputError(`A card is used only with --product card (got --product ${options.product}).`, {flag: '--card'})
   }
-  if (options.webhook.mode === 'url' && !/^https?:\/\//.test(options.webhook.url)) {
+  if (options.webhook.mode === 'url' && !isAbsoluteHttpUrl(options.webhook.url)) {
     throw new InputError(`--webhook-url must be an absolute http(s) URL (got "${options.webhook.url}").`, {flag: '--webhook-url'})
   }
 

@@ -15,7 +15,7 @@ export type WaitUntil = 'final' | 'settled'
 
 /** Conclusive for a wait `until` final or settled: SETTLEMENT_REQUESTED ends only the first. */
 export function isConclusiveFor(status: string, until: WaitUntil): boolean {
-  return isConclusiveStatus(status, until === 'settled')
+  return isConclusiveStatus(status, until)
 }
 
 export interface StatusReading {

@@ -5,6 +5,7 @@
  */
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {InputError} from '../errors.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 import {PROFILE_NAME_PATTERN, type StoreData} from './store.js'
 
@@ -33,13 +34,7 @@ export function checkProfileUrls(changes: ProfileChanges): void {
   for (const [field, flag] of Object.entries(URL_FLAGS) as [keyof typeof URL_FLAGS, string][]) {
     const value = changes[field]
     if (value === undefined) continue
-    let url: URL | undefined
-    try {
-      url = new URL(value)
-    } catch {
-      url = undefined
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    if (!isAbsoluteHttpUrl(value)) {
       throw new InputError(`${flag} must be an absolute http(s) URL, e.g. https://sandbox.example.com/v1 (got "${value}").`, {flag})
     }
   }

@@ -11,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {parseJsonOutput, startCli} from '../helpers/cli.js'
+import {canBind} from '../helpers/ports.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -34,14 +35,6 @@ async function submitApproval(approvalUrl: string, fields: Record<string, string
   })
   expect(response.status).toBe(303)
   return response.headers.get('location')!
-}
-
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer()
-    probe.once('error', () => resolve(false))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
-  })
 }
 
 function freePort(): Promise<number> {

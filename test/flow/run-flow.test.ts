@@ -3,7 +3,6 @@
  * is sent, in what order, and what the result says. The end-to-end tests run it against the
  * emulator through the CLI.
  */
-import {createServer} from 'node:net'
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -15,6 +14,7 @@ import {type FlowResult, runFlow} from '../../src/flow/run-flow.js'
 import {flowExitCode} from '../../src/flow/verdict.js'
 import {builtinLocalProfile} from '../../src/profiles/presets.js'
 import type {ResolvedProfile} from '../../src/profiles/resolve.js'
+import {canBind} from '../helpers/ports.js'
 import {type RecordedRequest, type RecordingServer, type Reply, startRecordingServer} from '../helpers/recording-server.js'
 
 const TX_ID = 'tx-0001'
@@ -107,14 +107,6 @@ const baseOptions: FlowOptions = {
 }
 
 const fastDeps = {redirectGraceMs: 50, webhookGraceMs: 500, pollInitialDelayMs: 10, pollMaxDelayMs: 20, redirectWatchDelayMs: 20}
-
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer()
-    probe.once('error', () => resolve(false))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
-  })
-}
 
 describe('runFlow', () => {
   let server: RecordingServer

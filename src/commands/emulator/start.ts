@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
-import {isAbsoluteHttpUrl} from '../../api/schemas.js'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
@@ -9,6 +8,7 @@ import type {EmulatorEvent, EmulatorOptions, PaymentProfileSetting, RunningEmula
 import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
