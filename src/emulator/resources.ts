@@ -198,7 +198,7 @@ export function approvalUrl(baseUrl: string, transactionId: string): string {
 }
 
 /** A transaction is approved where the emulator answering listens (several may share the store). */
-export function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
+function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
   return {...transaction, details: {...transaction.details, approval_url: approvalUrl(baseUrl, transaction.id)}}
 }
 

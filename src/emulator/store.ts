@@ -152,10 +152,6 @@ export class EmulatorStore {
     return this.get('SELECT 1 AS found FROM organisations WHERE id = ?', id) !== undefined
   }
 
-  organisations(): string[] {
-    return (this.all('SELECT id FROM organisations ORDER BY created_at, id') as {id: string}[]).map((row) => row.id)
-  }
-
   paymentProfile(id: string): PaymentProfile | undefined {
     const row = this.get('SELECT id, organisation, name, webhook_transaction_update, created_at FROM payment_profiles WHERE id = ?', id) as PaymentProfile | undefined
     return row && {id: row.id, organisation: row.organisation, name: row.name, webhook_transaction_update: row.webhook_transaction_update, created_at: row.created_at}

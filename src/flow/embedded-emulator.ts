@@ -32,7 +32,7 @@ const PROBE_TIMEOUT_MS = 500
 export type ListenerKind = 'nothing' | 'command-emulator' | 'usable'
 
 /** True when something accepts TCP connections at host:port (no request is sent). */
-export async function isListening(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+async function isListening(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
   const {connect} = await import('node:net')
   return new Promise((resolve) => {
     const socket = connect({host, port})
