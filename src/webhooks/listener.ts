@@ -10,7 +10,7 @@ import {type IncomingMessage, type Server, type ServerResponse, createServer} fr
 import type {AddressInfo} from 'node:net'
 
 import type {Transaction} from '../api/contract.js'
-import {redactBody, redactHeaders} from '../secrets/redact.js'
+import {redactBody, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
 import type {WebhookRecord, WebhookRecorder} from './recorder.js'
@@ -281,11 +281,13 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     try {
       parsed = JSON.parse(text)
     } catch (error) {
-      record(seq, {seq, received_at: receivedAt, method: 'POST', path, headers, raw: text, answered: 400}, res, () => {
+      // Scrubbed like a JSON body before it is saved or shown; the parser's message quotes it too.
+      const raw = redactText(text)
+      record(seq, {seq, received_at: receivedAt, method: 'POST', path, headers, raw, answered: 400}, res, () => {
         counts.malformed++
         res.writeHead(400, {'content-type': 'application/json'})
         res.end('{"error":"the body is not valid JSON"}')
-        report(seq, {kind: 'malformed', seq, receivedAt, raw: text, bytes: body.length, error: (error as Error).message})
+        report(seq, {kind: 'malformed', seq, receivedAt, raw, bytes: body.length, error: redactText((error as Error).message)})
       })
       return
     }
