@@ -46,22 +46,25 @@ function fieldKind(key: string): FieldKind {
   return undefined
 }
 
-/** A run of digit groups joined by single spaces or dashes, as card numbers are written. */
-const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*/g
+/**
+ * A run of digit groups joined by single spaces or dashes, as card numbers are written; `+` and
+ * `%20` are spaces in URL-encoded text such as a form body.
+ */
+const DIGIT_RUN = /(?<!\d)\d+(?:(?:[ +-]|%20)\d+)*/g
+const GROUP_SEPARATOR = /([ +-]|%20)/
 const MIN_PAN_DIGITS = 12
 const MAX_PAN_DIGITS = 19
 
 /**
  * Masks every card number in free text: 12 to 19 digits, written together or in groups joined
- * by single spaces or dashes, that pass the Luhn check. Within a longer run of groups (a card
+ * by single spaces or dashes (URL-encoded too), that pass the Luhn check. Within a longer run of groups (a card
  * number followed by an amount, say), the longest card number from the left is found.
  */
 export function maskCardNumbers(text: string): string {
   return text.replace(DIGIT_RUN, (run) => {
-    const digitCount = run.length - (run.match(/[ -]/g)?.length ?? 0)
-    if (digitCount < MIN_PAN_DIGITS) return run
-    const parts = run.split(/([ -])/)
+    const parts = run.split(GROUP_SEPARATOR)
     const groups = parts.filter((_, index) => index % 2 === 0)
+    if (groups.join('').length < MIN_PAN_DIGITS) return run
     const out: string[] = []
     let start = 0
     while (start < groups.length) {

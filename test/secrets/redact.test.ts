@@ -31,6 +31,7 @@ describe('card numbers by shape', () => {
     ['followed by an amount in the same run', 'paid 4024 0071 0817 3153 1499', 'paid •••• 3153 1499'],
     ['after a number in the same run', 'order 12 4024-0071-0817-3153', 'order 12 •••• 3153'],
     ['twice', '4024007108173153/4111 1111 1111 1111', '•••• 3153/•••• 1111'],
+    ['URL-encoded', 'note=4024%200071%200817%203153&x=4024+0071+0817+3153', 'note=•••• 3153&x=•••• 3153'],
   ])('masks a Luhn-valid card number written %s', (_label, text, masked) => {
     expect(maskCardNumbers(text)).toBe(masked)
   })
