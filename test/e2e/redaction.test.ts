@@ -112,7 +112,7 @@ describe('webhook bodies that are not JSON', () => {
 })
 
 describe('DEBUG=* and the card number', () => {
-  it('card tokenize with the card number on stdin (the supported way): no shape of it in the debug log, stdout or stderr', async () => {
+  it('card tokenize takes no card number on the command line (--pan is refused, nothing sent); with DEBUG=* and the number on stdin, no shape of it in the debug log, stdout or stderr', async () => {
     const proxyId = '9876543210123456'
     const server = await startRecordingServer((req) =>
       req.method === 'POST' && req.path === `/h2h/tokenize/proxy/${proxyId}` ? {json: {token: CARD_ID, card_number: req.body.pan, customer: req.body.customer}} : undefined,
