@@ -171,13 +171,22 @@ const FIELD_IN_TEXT = /(?<![\w.[\]-])(["']?)([A-Za-z][\w.[\]-]*)\1(\s*[:=]\s*)(?
 const FIELD_IN_XML = /<([A-Za-z][\w.-]*)>([^<]*)<\/\1>/g
 
 /**
+ * Card fields only: keys in text are replaced as known secrets (`scrubSecrets`), and a key line
+ * that is already redacted (`X-APIKEY: sk_l…XcR7`) must stay readable.
+ */
+function cardFieldKind(name: string): FieldKind {
+  const kind = fieldKind(name)
+  return kind === 'key' ? undefined : kind
+}
+
+/**
  * Text of unknown format from outside (a webhook body that is not JSON, a service message), with
  * card numbers masked by shape and the values of card-like fields masked by name.
  */
 export function redactText(text: string): string {
   return maskCardNumbers(text)
     .replace(FIELD_IN_TEXT, (match, quote: string, name: string, separator: string, doubleQuoted?: string, singleQuoted?: string, bare?: string) => {
-      const kind = fieldKind(name)
+      const kind = cardFieldKind(name)
       if (kind === undefined) return match
       const field = `${quote}${name}${quote}${separator}`
       if (doubleQuoted !== undefined) return `${field}"${redactString(kind, doubleQuoted)}"`
@@ -185,7 +194,7 @@ export function redactText(text: string): string {
       return `${field}${redactString(kind, bare!)}`
     })
     .replace(FIELD_IN_XML, (match, name: string, value: string) => {
-      const kind = fieldKind(name)
+      const kind = cardFieldKind(name)
       return kind === undefined ? match : `<${name}>${redactString(kind, value)}</${name}>`
     })
 }
