@@ -10,6 +10,7 @@ import {type IncomingMessage, type Server, type ServerResponse, createServer} fr
 import type {AddressInfo} from 'node:net'
 
 import type {Transaction} from '../api/contract.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
@@ -278,16 +279,26 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     const headers = redactHeaders(flatHeaders(req.headers), secretHeaders)
     const text = body.toString('utf8')
     let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (error) {
+    let problem: {answer: string; error: string} | undefined
+    if (jsonNestingDepth(text) > MAX_JSON_NESTING) {
+      const answer = `the body is nested deeper than ${MAX_JSON_NESTING} levels`
+      problem = {answer, error: answer}
+    } else {
+      try {
+        parsed = JSON.parse(text)
+      } catch (error) {
+        problem = {answer: 'the body is not valid JSON', error: (error as Error).message}
+      }
+    }
+    if (problem) {
       // Scrubbed like a JSON body before it is saved or shown; the parser's message quotes it too.
       const raw = redactText(text)
+      const {answer, error} = problem
       record(seq, {seq, received_at: receivedAt, method: 'POST', path, headers, raw, answered: 400}, res, () => {
         counts.malformed++
         res.writeHead(400, {'content-type': 'application/json'})
-        res.end('{"error":"the body is not valid JSON"}')
-        report(seq, {kind: 'malformed', seq, receivedAt, raw, bytes: body.length, error: redactText((error as Error).message)})
+        res.end(JSON.stringify({error: answer}))
+        report(seq, {kind: 'malformed', seq, receivedAt, raw, bytes: body.length, error: redactText(error)})
       })
       return
     }
