@@ -22,8 +22,9 @@ export default class CardTokenize extends BaseCommand<typeof CardTokenize> {
   static override summary = 'Tokenize a card through the card proxy ({h2h_url}/tokenize/proxy/<PROXY_ID>).'
   static override description = `Sends the card with the profile's TX-Proxy-Key and without the API key. The card number is
 read from a hidden prompt, or from stdin with --pan-stdin; never from the command line, where
-shell history, the process list and debug logs would keep it. Checked before sending: Luhn, month 01-12, a four-digit year not in the
-past, a holder name. Shows the card id and the last four digits only.
+shell history, the process list and debug logs would keep it. Checked before sending: Luhn,
+month 01-12, a four-digit year not in the past, a holder name. Shows the card id and the last
+four digits only.
 
 ${EXIT_CODES_HELP}`
 
