@@ -165,10 +165,13 @@ export function redactBody(value: unknown): unknown {
   return root.value
 }
 
-/** `name=value`, `name: value`, `"name": "value"` as found in forms, logs, YAML and JSON text. */
-const FIELD_IN_TEXT = /(?<![\w.[\]-])(["']?)([A-Za-z][\w.[\]-]*)\1(\s*[:=]\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'&,;<>{}()]+))/g
+/**
+ * `name=value`, `name: value`, `"name": "value"` as found in forms, logs, YAML and JSON text.
+ * Names and quoted values are bounded, so that hostile text cannot make a match scan far.
+ */
+const FIELD_IN_TEXT = /(?<![\w.[\]-])(["']?)([A-Za-z][\w.[\]-]{0,63})\1(\s{0,8}[:=]\s{0,8})(?:"([^"\n]{0,256})"|'([^'\n]{0,256})'|([^\s"'&,;<>{}()]{1,256}))/g
 /** `<name>value</name>` as found in XML. */
-const FIELD_IN_XML = /<([A-Za-z][\w.-]*)>([^<]*)<\/\1>/g
+const FIELD_IN_XML = /<([A-Za-z][\w.-]{0,63})>([^<]{0,256})<\/\1>/g
 
 /**
  * Card fields only: keys in text are replaced as known secrets (`scrubSecrets`), and a key line

@@ -125,3 +125,18 @@ describe('text of unknown format', () => {
     expect(scrubSecrets('The card 4024 0071 0817 3153 (cvv=123) was declined', [])).toBe('The card •••• 3153 (cvv=***) was declined')
   })
 })
+
+describe('hostile text', () => {
+  it.each([
+    ['unterminated quoted values', 'cvv="'.repeat(200_000)],
+    ['long names without a value', `${'a'.repeat(1_000_000)}`],
+    ['digit groups', '1 '.repeat(500_000)],
+    ['unclosed XML fields', '<cvv>'.repeat(200_000)],
+    ['long card fields', `pan=${'4'.repeat(1_000_000)}`],
+  ])('scrubs 1 MB of %s in linear time', (_label, text) => {
+    const started = performance.now()
+    redactText(text)
+    // Linear work takes well under a second even on a busy machine; a quadratic scan would take minutes.
+    expect(performance.now() - started).toBeLessThan(5_000)
+  })
+})
