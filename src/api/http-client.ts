@@ -338,7 +338,7 @@ export class HttpClient {
       url: req.url,
       code,
       serviceMessage: serviceMessage === undefined ? undefined : scrub(serviceMessage),
-      details: details ? (JSON.parse(scrub(JSON.stringify(details))) as Record<string, string | string[]>) : undefined,
+      details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
       message,
       hint: defaultHint(status, req.method),
     })

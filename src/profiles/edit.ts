@@ -70,6 +70,18 @@ export function applyProfileChanges(existing: Profile | undefined, env: Environm
   return profile
 }
 
+/** Fails with an input error unless `name` has stored data to remove. */
+export function checkRemovable(data: StoreData, name: string): void {
+  if (Object.hasOwn(data.profiles, name)) return
+  const known = [...new Set([LOCAL_PROFILE_NAME, ...Object.keys(data.profiles)])].sort()
+  throw new InputError(
+    name === LOCAL_PROFILE_NAME
+      ? 'The built-in "local" profile cannot be removed (it has no stored changes).'
+      : `No profile named "${name}". Known profiles: ${known.join(', ')}.`,
+    {flag: 'name'},
+  )
+}
+
 /**
  * Removes a profile from the stored data. The built-in `local` profile cannot go: removing it
  * only drops stored changes to it. The active profile falls back to `local`.

@@ -11,7 +11,8 @@ import {type IncomingMessage, type Server, type ServerResponse, createServer} fr
 import type {Transaction} from '../api/contract.js'
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {listen} from '../http/listen.js'
-import {redactBody, redactHeaders} from '../secrets/redact.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
+import {redactBody, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
 import type {WebhookRecord, WebhookRecorder} from './recorder.js'
@@ -360,21 +361,28 @@ class WebhookReceiver {
     const seq = this.arrivals.take()
     const entry: RecordHead = {seq, received_at: this.now().toISOString(), method: 'POST', path, headers: redactHeaders(flatHeaders(req.headers), this.secretHeaders)}
     const text = body.toString('utf8')
+    if (jsonNestingDepth(text) > MAX_JSON_NESTING) {
+      const answer = `the body is nested deeper than ${MAX_JSON_NESTING} levels`
+      this.receiveMalformed(res, entry, text, body.length, {answer, error: answer})
+      return
+    }
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch (error) {
-      this.receiveMalformed(res, entry, text, body.length, error as Error)
+      this.receiveMalformed(res, entry, text, body.length, {answer: 'the body is not valid JSON', error: (error as Error).message})
       return
     }
     this.receiveWebhook(res, entry, parsed, body, req.rawHeaders)
   }
 
-  private receiveMalformed(res: ServerResponse, entry: RecordHead, text: string, bytes: number, error: Error): void {
-    this.record({...entry, raw: text, answered: 400}, res, () => {
+  /** Scrubbed like a JSON body before it is saved or shown; the parser's message quotes it too. */
+  private receiveMalformed(res: ServerResponse, entry: RecordHead, text: string, bytes: number, problem: {answer: string; error: string}): void {
+    const raw = redactText(text)
+    this.record({...entry, raw, answered: 400}, res, () => {
       this.counts.malformed++
-      answerJson(res, 400, '{"error":"the body is not valid JSON"}')
-      this.arrivals.finish(entry.seq, {kind: 'malformed', seq: entry.seq, receivedAt: entry.received_at, raw: text, bytes, error: error.message})
+      answerJson(res, 400, JSON.stringify({error: problem.answer}))
+      this.arrivals.finish(entry.seq, {kind: 'malformed', seq: entry.seq, receivedAt: entry.received_at, raw, bytes, error: redactText(problem.error)})
     })
   }
 
