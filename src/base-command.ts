@@ -6,6 +6,7 @@ import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
+import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
@@ -53,6 +54,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Extra values to scrub from every message (a PAN or CVV read by this command). */
   protected secrets: string[] = []
   private services: PaymentService[] = []
+  private embeddedEmulators: EmbeddedEmulator[] = []
   private interruption?: {controller: AbortController; handler: () => void}
   private cachedProfile?: ResolvedProfile
 
@@ -100,8 +102,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** The service client for the resolved profile; closed when the command ends. */
   protected async service(): Promise<PaymentService> {
-    const {PaymentService} = await import('./api/service.js')
-    const {name, profile} = this.profile()
+    const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.withLocalEmulator(this.profile())])
     const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(
       {profileName: name, profile},
@@ -113,6 +114,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     )
     this.services.push(service)
     return service
+  }
+
+  /**
+   * A `local` profile with no emulator to rely on at its address gets one in this process, over
+   * the shared store, until the command ends (see flow/embedded-emulator.ts). Loaded only then.
+   */
+  private async withLocalEmulator(resolved: ResolvedProfile): Promise<ResolvedProfile> {
+    if (resolved.profile.env !== 'local') return resolved
+    const {ensureEmulator, pointedAt} = await import('./flow/embedded-emulator.js')
+    const emulator = await ensureEmulator(resolved)
+    this.embeddedEmulators.push(emulator)
+    return pointedAt(resolved, emulator)
   }
 
   /** Prompts only when a person can answer: stdin and stderr are terminals and --no-input is off. */
@@ -214,6 +227,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
     await Promise.allSettled(this.services.map((service) => service.close()))
+    await Promise.allSettled(this.embeddedEmulators.map((emulator) => emulator.stop()))
     if (this.interruption) {
       process.off('SIGINT', this.interruption.handler)
       process.off('SIGTERM', this.interruption.handler)

@@ -1,15 +1,17 @@
 /**
  * The transaction state machine: status changes, the moves that happen over time (settlement,
- * a pending payment resolving, an unfinished approval being abandoned) and a webhook for every
- * change. The next timed move depends only on a transaction's status and when it got it, so
- * timers are re-armed from the stored state after a restart.
+ * a pending payment resolving, an unfinished approval being abandoned) and a webhook queued in
+ * the outbox for every change. A timed move is stored as the transaction's due time; whichever
+ * emulator finds it due (its scheduler, or a read of that transaction) applies it, inside the
+ * store's write lock, so it is applied once however many emulators share the store.
  */
+import {randomUUID} from 'node:crypto'
+
 import type {SofortSender, Transaction, TransactionStatus} from '../api/contract.js'
 import {formatExactDuration} from '../duration.js'
-import type {Clock, TimerHandle} from './clock.js'
+import type {Clock} from './clock.js'
 import type {StatusEvent} from './events.js'
-import type {EmulatorStore, PaymentProfile, StoredTransaction} from './store.js'
-import type {WebhookDispatcher} from './webhooks.js'
+import type {EmulatorStore, StoredTransaction} from './store.js'
 
 export interface LifecycleSettings {
   settleAfterMs: number
@@ -36,33 +38,62 @@ export function isAwaitingApproval(status: string): boolean {
   return status === 'INITIATED' || status === 'IN_PROGRESS'
 }
 
-export class TransactionLifecycle {
-  private readonly timers = new Map<string, TimerHandle>()
-  private stopped = false
+/** The move a status leads to over time, if any. */
+function timedMoveFrom(status: string): TransactionStatus | undefined {
+  switch (status) {
+    case 'INITIATED':
+    case 'IN_PROGRESS':
+      return 'ABANDONED'
+    case 'PENDING':
+      return 'SETTLEMENT_REQUESTED'
+    case 'SETTLEMENT_REQUESTED':
+      return 'SETTLEMENT_COMPLETED'
+    default:
+      return undefined
+  }
+}
 
+/** When the move that follows the transaction's current status is due, counted from `since`. */
+export function nextMoveDueAt(entry: StoredTransaction, settings: LifecycleSettings, since: number): number | undefined {
+  const {status} = entry.transaction
+  if (isAwaitingApproval(status)) return since + settings.abandonAfterMs
+  if (status === 'PENDING') return since + settings.pendingForMs
+  if (status === 'SETTLEMENT_REQUESTED' && !entry.settlementHeld) return since + settings.settleAfterMs
+  return undefined
+}
+
+/** Told of every change this emulator commits: when something new is due, and what happened. */
+export interface LifecycleListener {
+  due(at: number): void
+  status(event: StatusEvent): void
+}
+
+/** How many due transactions one pass of the scheduler moves inside one write. */
+const DUE_BATCH = 200
+
+export class TransactionLifecycle {
   constructor(
     private readonly store: EmulatorStore,
     private readonly clock: Clock,
     private readonly settings: LifecycleSettings,
-    private readonly webhooks: WebhookDispatcher,
-    private readonly report: (event: StatusEvent) => void,
-    private readonly changed: () => void,
+    private readonly listener: LifecycleListener,
   ) {}
 
-  /** Records a new INITIATED transaction and starts its abandonment timer. */
+  /** Records a new INITIATED transaction with its abandonment due, and queues its webhook. */
   created(transaction: Transaction, cvvGiven: boolean): void {
     const entry: StoredTransaction = {transaction, cvvGiven}
-    this.store.transactions.set(transaction.id, entry)
-    this.report({event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''})
-    this.notify(transaction)
-    this.arm(entry)
-    this.changed()
+    entry.dueAt = this.dueAt(entry, Date.parse(transaction.last_status_update))
+    this.commit(() => {
+      this.store.insertTransaction(entry)
+      this.notify(transaction)
+      return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
+    })
+    if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
   }
 
   /** The approval page was opened: INITIATED becomes IN_PROGRESS. */
   opened(id: string): void {
-    const entry = this.store.transactions.get(id)
-    if (entry?.transaction.status === 'INITIATED') this.move(entry, 'IN_PROGRESS')
+    this.change(id, (entry) => (entry.transaction.status === 'INITIATED' ? this.move(entry, 'IN_PROGRESS', undefined, this.clock.now()) : []))
   }
 
   /**
@@ -71,96 +102,121 @@ export class TransactionLifecycle {
    * settles; PENDING resolves later; the rest is where the transaction stays.
    */
   completed(id: string, outcome: TransactionStatus, options: {statusReason?: string; sender?: SofortSender} = {}): void {
-    const entry = this.store.transactions.get(id)
-    if (!entry || !isAwaitingApproval(entry.transaction.status)) return
-    if (options.sender && entry.transaction.details.sender) entry.transaction.details.sender = options.sender
-    if (outcome === 'SETTLEMENT_REQUESTED') entry.settlementHeld = true
-    const next: TransactionStatus = outcome === 'SETTLEMENT_COMPLETED' ? 'SETTLEMENT_REQUESTED' : outcome
-    this.move(entry, next, options.statusReason)
+    this.change(id, (entry) => {
+      if (!isAwaitingApproval(entry.transaction.status)) return []
+      if (options.sender && entry.transaction.details.sender) entry.transaction.details.sender = options.sender
+      if (outcome === 'SETTLEMENT_REQUESTED') entry.settlementHeld = true
+      const next: TransactionStatus = outcome === 'SETTLEMENT_COMPLETED' ? 'SETTLEMENT_REQUESTED' : outcome
+      return this.move(entry, next, options.statusReason, this.clock.now())
+    })
   }
 
-  /** Arms the timed moves of every stored transaction (after loading a state file). */
-  resume(): void {
-    for (const entry of this.store.transactions.values()) this.arm(entry)
+  /** Applies what is due for one transaction, so that a read after its due time shows the move. */
+  catchUp(id: string): void {
+    const dueAt = this.store.transaction(id)?.dueAt
+    if (dueAt !== undefined && dueAt <= this.clock.now()) this.change(id, (entry) => this.applyDue(entry))
   }
 
-  stop(): void {
-    this.stopped = true
-    for (const handle of this.timers.values()) this.clock.clearTimeout(handle)
-    this.timers.clear()
+  /** Applies every move due by now; returns how many transactions moved. */
+  applyAllDue(): number {
+    let moved = 0
+    for (;;) {
+      const now = this.clock.now()
+      if (this.store.dueTransactionIds(now, 1).length === 0) return moved
+      const batch = this.commit(() => {
+        const events: StatusEvent[] = []
+        // Read again under the write lock: another emulator may have moved them meanwhile.
+        for (const id of this.store.dueTransactionIds(now, DUE_BATCH)) {
+          const entry = this.store.transaction(id)!
+          events.push(...this.applyDue(entry))
+          // Written even without a move, so that a due time with nothing to do is cleared.
+          this.store.updateTransaction(entry)
+          if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+        }
+        return events
+      })
+      moved += new Set(batch.map((event) => event.transaction)).size
+      if (batch.length === 0) return moved
+    }
   }
 
-  private move(entry: StoredTransaction, to: TransactionStatus, reason?: string): void {
+  /** Moves the transaction through every timed move due by now, each at its own due time. */
+  private applyDue(entry: StoredTransaction): StatusEvent[] {
+    const events: StatusEvent[] = []
+    const now = this.clock.now()
+    while (entry.dueAt !== undefined && entry.dueAt <= now) {
+      const to = timedMoveFrom(entry.transaction.status)
+      if (!to) {
+        entry.dueAt = undefined
+        break
+      }
+      const at = entry.dueAt
+      const reason =
+        to === 'ABANDONED'
+          ? `the approval was not completed within ${formatExactDuration(at - Date.parse(entry.transaction.last_status_update))}`
+          : undefined
+      events.push(...this.move(entry, to, reason, at))
+    }
+    return events
+  }
+
+  /** Reads, changes and writes one transaction inside one commit; reports after the commit. */
+  private change(id: string, apply: (entry: StoredTransaction) => StatusEvent[]): void {
+    let dueAt: number | undefined
+    this.commit(() => {
+      const entry = this.store.transaction(id)
+      if (!entry) return []
+      const events = apply(entry)
+      // A move with no delay (e.g. --settle-after 0) happens in the same commit.
+      if (events.length > 0) events.push(...this.applyDue(entry))
+      if (events.length > 0) this.store.updateTransaction(entry)
+      dueAt = entry.dueAt
+      return events
+    })
+    if (dueAt !== undefined) this.listener.due(dueAt)
+  }
+
+  private commit(change: () => StatusEvent[]): StatusEvent[] {
+    const events = this.store.write(change)
+    for (const event of events) this.listener.status(event)
+    return events
+  }
+
+  private move(entry: StoredTransaction, to: TransactionStatus, reason: string | undefined, at: number): StatusEvent[] {
     const {transaction} = entry
     const from = transaction.status
     transaction.status = to
     transaction.status_reason = reason ?? STATUS_REASONS[to]
-    transaction.last_status_update = new Date(this.clock.now()).toISOString()
-    this.report({
-      event: 'status',
-      time: transaction.last_status_update,
-      transaction: transaction.id,
-      from,
-      to,
-      reason: transaction.status_reason,
-    })
+    transaction.last_status_update = new Date(at).toISOString()
+    entry.dueAt = this.dueAt(entry, at)
     this.notify(transaction)
-    this.changed()
-    this.arm(entry)
+    return [{event: 'status', time: transaction.last_status_update, transaction: transaction.id, from, to, reason: transaction.status_reason}]
   }
 
-  /** The timed move that follows the transaction's current status, if any. */
-  private arm(entry: StoredTransaction): void {
-    const {transaction} = entry
-    const existing = this.timers.get(transaction.id)
-    if (existing !== undefined) {
-      this.clock.clearTimeout(existing)
-      this.timers.delete(transaction.id)
-    }
-    if (this.stopped) return
-    const next = this.timedMove(transaction.status)
-    if (!next || (transaction.status === 'SETTLEMENT_REQUESTED' && entry.settlementHeld)) return
-    const since = Date.parse(transaction.last_status_update)
-    const delay = Math.max(0, since + next.afterMs - this.clock.now())
-    const fire = () => {
-      this.timers.delete(transaction.id)
-      if (transaction.status === next.from) this.move(entry, next.to, next.reason)
-    }
-    if (next.afterMs === 0) {
-      fire()
-      return
-    }
-    this.timers.set(transaction.id, this.clock.setTimeout(fire, delay))
+  private dueAt(entry: StoredTransaction, since: number): number | undefined {
+    return nextMoveDueAt(entry, this.settings, since)
   }
 
-  private timedMove(status: string): {from: string; to: TransactionStatus; afterMs: number; reason?: string} | undefined {
-    const {settleAfterMs, pendingForMs, abandonAfterMs} = this.settings
-    switch (status) {
-      case 'INITIATED':
-      case 'IN_PROGRESS':
-        return {
-          from: status,
-          to: 'ABANDONED',
-          afterMs: abandonAfterMs,
-          reason: `the approval was not completed within ${formatExactDuration(abandonAfterMs)}`,
-        }
-      case 'PENDING':
-        return {from: status, to: 'SETTLEMENT_REQUESTED', afterMs: pendingForMs}
-      case 'SETTLEMENT_REQUESTED':
-        return {from: status, to: 'SETTLEMENT_COMPLETED', afterMs: settleAfterMs}
-      default:
-        return undefined
-    }
-  }
-
+  /** Queues the webhook of the transaction's current status in the outbox, in the same commit. */
   private notify(transaction: Transaction): void {
-    const url = transaction.webhook_transaction_update || this.profileFor(transaction)?.webhook_transaction_update
+    const profile = transaction.payment_profile ? this.store.paymentProfile(transaction.payment_profile) : undefined
+    const url = transaction.webhook_transaction_update || profile?.webhook_transaction_update
     if (!url) return
     const {id, status, ...rest} = structuredClone(transaction)
-    this.webhooks.send(url, id, status, {type: 'transaction', id, _id: id, status, ...rest})
-  }
-
-  private profileFor(transaction: Transaction): PaymentProfile | undefined {
-    return transaction.payment_profile ? this.store.paymentProfiles.get(transaction.payment_profile) : undefined
+    const now = this.clock.now()
+    this.store.enqueueDelivery(
+      {
+        id: randomUUID(),
+        transaction: id,
+        status,
+        url,
+        state: 'pending',
+        created_at: new Date(now).toISOString(),
+        attempts: [],
+        payload: JSON.stringify({type: 'transaction', id, _id: id, status, ...rest}),
+      },
+      now,
+    )
+    this.listener.due(now)
   }
 }

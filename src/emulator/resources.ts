@@ -1,8 +1,9 @@
 /**
  * The service's operations on the emulator's store: create a customer, tokenize a card, start,
  * read and check a transaction. Requests are validated with the shared schemas, then against the
- * store (known customer, a card of that customer, a known payment profile); every problem is
- * reported at once, keyed like the service does (`body.customer`).
+ * store (known organisation, customer, a card of that customer, a known payment profile); every
+ * problem is reported at once, keyed like the service does (`body.customer`). Each change is
+ * committed before it is returned, so an answer never reports what a crash could take back.
  */
 import {randomUUID} from 'node:crypto'
 
@@ -33,6 +34,7 @@ import {EMPTY_SOFORT_SENDER, type EmulatorStore, type StoredCard} from './store.
 export const DUMMY_ISSUER_BIC = 'DUMMNL2AXXX'
 
 export interface ResourceSettings {
+  /** The organisation of a card tokenized without one. */
   organisation: string
   defaultPaymentProfile: string
   /** The API base, for `details.approval_url`. */
@@ -45,7 +47,6 @@ export class EmulatorResources {
     private readonly clock: Clock,
     private readonly lifecycle: TransactionLifecycle,
     private readonly settings: ResourceSettings,
-    private readonly changed: () => void,
   ) {}
 
   createCustomer(body: unknown): Customer {
@@ -60,8 +61,7 @@ export class EmulatorResources {
     customer.status = CUSTOMER_INITIAL_STATUS
     customer.created_at = now
     customer.last_status_update = now
-    this.store.customers.set(customer.id, customer)
-    this.changed()
+    this.store.write(() => this.store.insertCustomer(customer))
     return customer
   }
 
@@ -85,8 +85,7 @@ export class EmulatorResources {
       created_at: this.isoNow(),
       testOutcome: testCardOutcome(pan),
     }
-    this.store.cards.set(card.id, card)
-    this.changed()
+    this.store.write(() => this.store.insertCard(card))
     return cardView(card)
   }
 
@@ -94,12 +93,12 @@ export class EmulatorResources {
     const issues = validateTransactionStartRequest(body)
     const request = (body ?? {}) as Partial<TransactionStartRequest> & Record<string, unknown>
     this.checkCustomer(request.customer, issues)
-    if (request.payment_profile !== undefined && typeof request.payment_profile === 'string' && !this.store.paymentProfiles.has(request.payment_profile)) {
+    if (request.payment_profile !== undefined && typeof request.payment_profile === 'string' && !this.store.paymentProfile(request.payment_profile)) {
       issues.push({path: 'payment_profile', message: 'no payment profile has this id'})
     }
     this.checkProductRules(request, issues)
     if (request.payment_product === 'card' && typeof request.card === 'string' && request.card !== '') {
-      const card = this.store.cards.get(request.card)
+      const card = this.store.card(request.card)
       if (!card) issues.push({path: 'card', message: 'no card has this id; tokenize the card first'})
       else if (typeof request.customer === 'string' && card.customer !== request.customer) {
         issues.push({path: 'card', message: 'belongs to another customer'})
@@ -142,7 +141,7 @@ export class EmulatorResources {
   }
 
   getTransaction(id: string): Transaction {
-    return structuredClone(this.requireTransaction(id))
+    return this.requireTransaction(id)
   }
 
   checkoutSuccess(id: string): CheckoutSuccess {
@@ -150,10 +149,12 @@ export class EmulatorResources {
     return {status, status_reason: reason ?? '', success: isSuccessStatus(status)}
   }
 
+  /** The transaction as it is now: any move due by now applied first, approved where this emulator listens. */
   private requireTransaction(id: string): Transaction {
-    const entry = this.store.transactions.get(id)
+    this.lifecycle.catchUp(id)
+    const entry = this.store.transaction(id)
     if (!entry) throw new ApiError(404, `No transaction has the id ${JSON.stringify(id)}.`, {'params.transaction_id': 'unknown transaction'})
-    return entry.transaction
+    return withApprovalUrl(entry.transaction, this.settings.baseUrl)
   }
 
   /**
@@ -172,14 +173,17 @@ export class EmulatorResources {
   }
 
   private checkCustomer(customer: unknown, issues: ValidationIssue[]): void {
-    if (typeof customer === 'string' && customer !== '' && !this.store.customers.has(customer)) {
+    if (typeof customer === 'string' && customer !== '' && !this.store.hasCustomer(customer)) {
       issues.push({path: 'customer', message: 'no customer has this id; create the customer first'})
     }
   }
 
   private checkOrganisation(organisation: unknown, issues: ValidationIssue[]): void {
-    if (typeof organisation === 'string' && organisation !== '' && organisation !== this.settings.organisation) {
-      issues.push({path: 'organisation', message: `is not this emulator's organisation (${this.settings.organisation})`})
+    if (typeof organisation === 'string' && organisation !== '' && !this.store.hasOrganisation(organisation)) {
+      issues.push({
+        path: 'organisation',
+        message: `is not an organisation of this emulator (add it with paytx emulator add-organisation, or use ${this.settings.organisation})`,
+      })
     }
   }
 
@@ -191,6 +195,11 @@ export class EmulatorResources {
 /** The spec's approval address: `/v1/transaction/<id>/authorize` under the API base. */
 export function approvalUrl(baseUrl: string, transactionId: string): string {
   return `${baseUrl}${API_PATHS.authorize(transactionId)}`
+}
+
+/** A transaction is approved where the emulator answering listens (several may share the store). */
+function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
+  return {...transaction, details: {...transaction.details, approval_url: approvalUrl(baseUrl, transaction.id)}}
 }
 
 /** The card record the proxy returns: never the PAN, never a CVV. */

@@ -1,6 +1,6 @@
 /**
  * Why the emulator could not start, as errors that carry their exit code: a busy port is a
- * problem of the machine (1), an unreadable or corrupt state file one of the input (2).
+ * problem of the machine (1), a store file that is not an emulator store one of the input (2).
  */
 import {EXIT, PaytxError} from '../errors.js'
 
@@ -16,12 +16,12 @@ export class PortInUseError extends PaytxError {
   }
 }
 
-export class StateFileError extends PaytxError {
+export class StoreError extends PaytxError {
   readonly path: string
 
-  constructor(path: string, problem: string, hint: string) {
-    super('input', EXIT.input, `The state file ${path} ${problem}`, hint)
-    this.name = 'StateFileError'
+  constructor(path: string, problem: string, hint = 'It was left untouched: pass another --store (a new file is created), or move it away.') {
+    super('input', EXIT.input, `The emulator store ${path} ${problem}`, hint)
+    this.name = 'StoreError'
     this.path = path
   }
 }

@@ -1,11 +1,13 @@
 /**
- * The emulator's data: customers, cards, transactions, payment profiles and the webhook
- * delivery log, held in memory and turned into (and read back from) one JSON document for the
- * state file. Cards are stored without their PAN (last four digits and a brand only) and
- * transactions without a CVV (only whether one was given).
+ * The emulator's data in its SQLite store: organisations, payment profiles, customers, cards,
+ * transactions (with the due time of their next move) and the webhook outbox. Cards are stored
+ * without their PAN (last four digits and a brand only) and transactions without a CVV (only
+ * whether one was given). Every change runs inside `write`, one SQLite transaction committed
+ * before the emulator answers; several emulators may share one store.
  */
 import type {Customer, SofortSender, Transaction} from '../api/contract.js'
 import type {TestCard} from '../test-mode/outcomes.js'
+import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
 
 export interface StoredCard {
   id: string
@@ -22,12 +24,14 @@ export interface StoredCard {
 }
 
 export interface StoredTransaction {
-  /** Exactly what the API returns for the transaction. */
+  /** Exactly what the API returns for the transaction (its approval_url is set when read). */
   transaction: Transaction
   /** Whether `details.card_cvv` was given at start; the CVV itself is never kept. */
   cvvGiven: boolean
   /** The payer chose a settlement request that never settles (dummy "Request settlement only"). */
   settlementHeld?: boolean
+  /** When the next move over time is due (epoch ms), if the status has one. */
+  dueAt?: number
 }
 
 export interface PaymentProfile {
@@ -46,86 +50,297 @@ export interface WebhookAttempt {
   error?: string
 }
 
+export type DeliveryState = 'pending' | 'delivered' | 'failed'
+
 export interface WebhookDelivery {
   id: string
   transaction: string
   status: string
   url: string
-  state: 'pending' | 'delivered' | 'failed'
+  state: DeliveryState
   created_at: string
   delivered_at?: string
   attempts: WebhookAttempt[]
 }
 
-export const STATE_VERSION = 1
-
-export interface EmulatorStateDocument {
-  paytx_emulator_state: typeof STATE_VERSION
-  saved_at: string
-  payment_profiles: PaymentProfile[]
-  customers: Customer[]
-  cards: StoredCard[]
-  transactions: StoredTransaction[]
-  webhook_deliveries: WebhookDelivery[]
+/** A delivery waiting in the outbox, with the JSON body it posts. */
+export interface OutboxDelivery extends WebhookDelivery {
+  payload: string
 }
 
-/** The delivery log keeps the most recent deliveries only, so a long run cannot grow without end. */
+/** The delivery log keeps the most recent finished deliveries only, so a long run cannot grow without end. */
 export const MAX_LOGGED_DELIVERIES = 1000
 
+interface DeliveryRow {
+  id: string
+  transaction_id: string
+  status: string
+  url: string
+  payload: string
+  state: DeliveryState
+  created_at: string
+  delivered_at: string | null
+  attempts: string
+}
+
+function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
+  return {
+    id: row.id,
+    transaction: row.transaction_id,
+    status: row.status,
+    url: row.url,
+    state: row.state,
+    created_at: row.created_at,
+    ...(row.delivered_at ? {delivered_at: row.delivered_at} : {}),
+    attempts: JSON.parse(row.attempts) as WebhookAttempt[],
+    payload: row.payload,
+  }
+}
+
 export class EmulatorStore {
-  readonly paymentProfiles = new Map<string, PaymentProfile>()
-  readonly customers = new Map<string, Customer>()
-  readonly cards = new Map<string, StoredCard>()
-  readonly transactions = new Map<string, StoredTransaction>()
-  readonly deliveries: WebhookDelivery[] = []
+  private readonly statements = new Map<string, Statement>()
 
-  addDelivery(delivery: WebhookDelivery): void {
-    this.deliveries.push(delivery)
-    if (this.deliveries.length > MAX_LOGGED_DELIVERIES) this.deliveries.splice(0, this.deliveries.length - MAX_LOGGED_DELIVERIES)
+  constructor(
+    private readonly db: Database,
+    /** The file, or `:memory:`. */
+    readonly location: string,
+  ) {}
+
+  static open(location: string = IN_MEMORY_STORE): EmulatorStore {
+    return new EmulatorStore(openDatabase(location), location)
   }
 
-  toDocument(savedAt: string): EmulatorStateDocument {
-    return {
-      paytx_emulator_state: STATE_VERSION,
-      saved_at: savedAt,
-      payment_profiles: [...this.paymentProfiles.values()],
-      customers: [...this.customers.values()],
-      cards: [...this.cards.values()],
-      transactions: [...this.transactions.values()],
-      webhook_deliveries: this.deliveries,
+  /**
+   * Runs `change` as one SQLite transaction, taking the write lock first (so that what it reads
+   * is still true when it writes, whichever emulator shares the store), committed on return.
+   */
+  write<T>(change: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      const result = change()
+      this.db.exec('COMMIT')
+      return result
+    } catch (error) {
+      this.db.exec('ROLLBACK')
+      throw error
     }
   }
 
-  /** Loads a document written by `toDocument`; throws with what is wrong when it is not one. */
-  static fromDocument(value: unknown): EmulatorStore {
-    const problem = (what: string): never => {
-      throw new Error(what)
-    }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) problem('it is not a JSON object')
-    const doc = value as Partial<EmulatorStateDocument>
-    if (doc.paytx_emulator_state !== STATE_VERSION) {
-      problem(`it has no "paytx_emulator_state": ${STATE_VERSION} marker (not an emulator state file of this version)`)
-    }
-    const list = <T>(key: keyof EmulatorStateDocument, check: (item: T) => boolean): T[] => {
-      const items = doc[key]
-      if (!Array.isArray(items)) return problem(`"${key}" is not a list`)
-      items.forEach((item, index) => {
-        if (!item || typeof item !== 'object' || !check(item as T)) problem(`"${key}"[${index}] is not a valid entry`)
-      })
-      return items as T[]
-    }
-    const hasId = (item: {id?: unknown}) => typeof item.id === 'string' && item.id.length > 0
-    const store = new EmulatorStore()
-    for (const profile of list<PaymentProfile>('payment_profiles', hasId)) store.paymentProfiles.set(profile.id, profile)
-    for (const customer of list<Customer>('customers', hasId)) store.customers.set(customer.id, customer)
-    for (const card of list<StoredCard>('cards', (c) => hasId(c) && typeof c.last4 === 'string')) store.cards.set(card.id, card)
-    const transactions = list<StoredTransaction>(
-      'transactions',
-      (t) => !!t.transaction && hasId(t.transaction) && typeof t.transaction.status === 'string' && !!t.transaction.details,
+  close(): void {
+    this.statements.clear()
+    this.db.close()
+  }
+
+  /** Closes with everything in the database file itself (no WAL beside it), so that the file can be moved. */
+  closeForMove(): void {
+    this.db.exec('PRAGMA journal_mode = DELETE')
+    this.close()
+  }
+
+  /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
+  reset(): void {
+    this.write(() => {
+      for (const table of ['webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+    })
+  }
+
+  addOrganisation(id: string, createdAt: string): void {
+    this.run('INSERT OR IGNORE INTO organisations (id, created_at) VALUES (?, ?)', id, createdAt)
+  }
+
+  hasOrganisation(id: string): boolean {
+    return this.get('SELECT 1 AS found FROM organisations WHERE id = ?', id) !== undefined
+  }
+
+  paymentProfile(id: string): PaymentProfile | undefined {
+    const row = this.get('SELECT id, organisation, name, webhook_transaction_update, created_at FROM payment_profiles WHERE id = ?', id) as PaymentProfile | undefined
+    return row && {id: row.id, organisation: row.organisation, name: row.name, webhook_transaction_update: row.webhook_transaction_update, created_at: row.created_at}
+  }
+
+  paymentProfiles(): PaymentProfile[] {
+    return (this.all('SELECT id FROM payment_profiles ORDER BY created_at, id') as {id: string}[]).map((row) => this.paymentProfile(row.id)!)
+  }
+
+  /** Adds the profile, or, when it exists, sets its webhook address if one is given. */
+  putPaymentProfile(profile: PaymentProfile, options: {replaceWebhook: boolean}): void {
+    this.run(
+      `INSERT INTO payment_profiles (id, organisation, name, webhook_transaction_update, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET webhook_transaction_update = CASE WHEN ? THEN excluded.webhook_transaction_update ELSE webhook_transaction_update END`,
+      profile.id,
+      profile.organisation,
+      profile.name,
+      profile.webhook_transaction_update,
+      profile.created_at,
+      options.replaceWebhook ? 1 : 0,
     )
-    for (const entry of transactions) store.transactions.set(entry.transaction.id, entry)
-    store.deliveries.push(...list<WebhookDelivery>('webhook_deliveries', (d) => hasId(d) && Array.isArray(d.attempts)))
-    return store
+  }
+
+  insertCustomer(customer: Customer): void {
+    this.run('INSERT INTO customers (id, body) VALUES (?, ?)', customer.id, JSON.stringify(customer))
+  }
+
+  customer(id: string): Customer | undefined {
+    const row = this.get('SELECT body FROM customers WHERE id = ?', id) as {body: string} | undefined
+    return row && (JSON.parse(row.body) as Customer)
+  }
+
+  hasCustomer(id: string): boolean {
+    return this.get('SELECT 1 AS found FROM customers WHERE id = ?', id) !== undefined
+  }
+
+  insertCard(card: StoredCard): void {
+    this.run('INSERT INTO cards (id, body) VALUES (?, ?)', card.id, JSON.stringify(card))
+  }
+
+  card(id: string): StoredCard | undefined {
+    const row = this.get('SELECT body FROM cards WHERE id = ?', id) as {body: string} | undefined
+    return row && (JSON.parse(row.body) as StoredCard)
+  }
+
+  insertTransaction(entry: StoredTransaction): void {
+    this.run(
+      'INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at) VALUES (?, ?, ?, ?, ?)',
+      entry.transaction.id,
+      JSON.stringify(entry.transaction),
+      entry.cvvGiven ? 1 : 0,
+      entry.settlementHeld ? 1 : 0,
+      entry.dueAt ?? null,
+    )
+  }
+
+  updateTransaction(entry: StoredTransaction): void {
+    this.run(
+      'UPDATE transactions SET body = ?, settlement_held = ?, due_at = ? WHERE id = ?',
+      JSON.stringify(entry.transaction),
+      entry.settlementHeld ? 1 : 0,
+      entry.dueAt ?? null,
+      entry.transaction.id,
+    )
+  }
+
+  transaction(id: string): StoredTransaction | undefined {
+    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as
+      | {body: string; cvv_given: number; settlement_held: number; due_at: number | null}
+      | undefined
+    if (!row) return undefined
+    return {
+      transaction: JSON.parse(row.body) as Transaction,
+      cvvGiven: row.cvv_given === 1,
+      ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
+      ...(row.due_at === null ? {} : {dueAt: row.due_at}),
+    }
+  }
+
+  /** Ids of transactions whose next move is due at `now`, oldest due first. */
+  dueTransactionIds(now: number, limit: number): string[] {
+    return (this.all('SELECT id FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as {id: string}[]).map((row) => row.id)
+  }
+
+  /** The earliest time anything is due: a transaction's move or a webhook attempt. */
+  nextDueAt(): number | undefined {
+    const row = this.get(
+      `SELECT min(
+         coalesce((SELECT min(due_at) FROM transactions WHERE due_at IS NOT NULL), 9e15),
+         coalesce((SELECT min(max(next_try_at, coalesce(claimed_until, 0))) FROM webhook_deliveries WHERE state = 'pending'), 9e15)
+       ) AS at`,
+    ) as {at: number}
+    return row.at >= 9e15 ? undefined : row.at
+  }
+
+  enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number): void {
+    this.run(
+      `INSERT INTO webhook_deliveries (id, transaction_id, status, url, payload, state, created_at, attempts, next_try_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, '[]', ?)`,
+      delivery.id,
+      delivery.transaction,
+      delivery.status,
+      delivery.url,
+      delivery.payload,
+      delivery.created_at,
+      nextTryAt,
+    )
+  }
+
+  /**
+   * Pending deliveries whose attempt is due and that no emulator holds: the first pending one of
+   * each (address, transaction), so that one transaction's webhooks go out in status order.
+   */
+  dueDeliveries(now: number, limit: number, skip: ReadonlySet<string>): OutboxDelivery[] {
+    const rows = this.all(
+      `SELECT d.* FROM webhook_deliveries d
+       WHERE d.state = 'pending' AND d.next_try_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+                         WHERE e.transaction_id = d.transaction_id AND e.url = d.url AND e.state = 'pending' AND e.seq < d.seq)
+       ORDER BY d.seq LIMIT ?`,
+      now,
+      now,
+      limit + skip.size,
+    ) as DeliveryRow[]
+    return rows
+      .filter((row) => !skip.has(row.id))
+      .slice(0, limit)
+      .map(deliveryFromRow)
+  }
+
+  /** Marks the delivery as held until `until`, so that no other emulator attempts it meanwhile. */
+  claimDelivery(id: string, until: number): void {
+    this.run('UPDATE webhook_deliveries SET claimed_until = ? WHERE id = ?', until, id)
+  }
+
+  releaseDelivery(id: string): void {
+    this.run('UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ?', id)
+  }
+
+  /** Records an attempt: the delivery's state, its attempts so far and, when pending, its next try. */
+  recordAttempt(delivery: WebhookDelivery, nextTryAt: number | undefined): void {
+    this.run(
+      'UPDATE webhook_deliveries SET state = ?, delivered_at = ?, attempts = ?, next_try_at = ?, claimed_until = NULL WHERE id = ?',
+      delivery.state,
+      delivery.delivered_at ?? null,
+      JSON.stringify(delivery.attempts),
+      nextTryAt ?? null,
+      delivery.id,
+    )
+    if (delivery.state !== 'pending') {
+      this.run(
+        "DELETE FROM webhook_deliveries WHERE state != 'pending' AND seq <= (SELECT max(seq) FROM webhook_deliveries) - ?",
+        MAX_LOGGED_DELIVERIES,
+      )
+    }
+  }
+
+  /** The delivery log, oldest first, for one transaction or all. */
+  deliveries(transactionId?: string): WebhookDelivery[] {
+    const rows = (
+      transactionId === undefined
+        ? this.all('SELECT * FROM webhook_deliveries ORDER BY seq')
+        : this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId)
+    ) as DeliveryRow[]
+    return rows.map((row) => {
+      const {payload: _payload, ...delivery} = deliveryFromRow(row)
+      return delivery
+    })
+  }
+
+  private statement(sql: string) {
+    let statement = this.statements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql) as Statement
+      this.statements.set(sql, statement)
+    }
+    return statement
+  }
+
+  private run(sql: string, ...params: unknown[]): void {
+    this.statement(sql).run(...params)
+  }
+
+  private get(sql: string, ...params: unknown[]): unknown {
+    return this.statement(sql).get(...params)
+  }
+
+  private all(sql: string, ...params: unknown[]): unknown[] {
+    return this.statement(sql).all(...params)
   }
 }
 

@@ -1,23 +1,38 @@
 /**
- * The embedded default: a `local` profile whose address is this machine with nothing listening
- * there gets the emulator started inside this process for the run, so `paytx flow` works on a
- * fresh clone with nothing else started. Any other profile is left alone.
+ * The embedded default: a command on a `local` profile that finds no emulator it can rely on at
+ * the profile's address runs one in its own process, over the shared store in the data folder,
+ * for as long as the command runs. So ids from one command can be looked up by the next, and
+ * what falls due in between (a settlement, a webhook) happens then.
+ *
+ * One that another command runs for its own lifetime may stop at any moment, so it is not relied
+ * on: this process then runs its own on a free port over the same store. A standalone
+ * `paytx emulator start`, or anything else listening there, is used as it is. Any profile that
+ * is not `local` is left alone.
  */
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import type {RunningEmulator} from '../emulator/index.js'
+import {paytxDataDir} from '../emulator/store-location.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 
 export interface EmbeddedEmulator {
-  /** True when this call started the emulator (and `stop` will close it). */
+  /** True when this call started the emulator (it stops once every user has stopped it). */
   started: boolean
-  /** The emulator's API address when started here. */
+  /** The address of the emulator this process runs, when it runs one. */
   url?: string
+  proxyUrl?: string
   stop(): Promise<void>
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
 const PROBE_TIMEOUT_MS = 500
 
-/** True when something accepts TCP connections at host:port. */
-export async function isListening(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+/** What listens at an address: nothing, an emulator that lives only as long as its command, or something to use. */
+export type ListenerKind = 'nothing' | 'command-emulator' | 'usable'
+
+/** True when something accepts TCP connections at host:port (no request is sent). */
+async function isListening(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
   const {connect} = await import('node:net')
   return new Promise((resolve) => {
     const socket = connect({host, port})
@@ -29,6 +44,35 @@ export async function isListening(host: string, port: number, timeoutMs = PROBE_
     socket.once('connect', () => done(true))
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code !== 'ECONNREFUSED'))
   })
+}
+
+/**
+ * Where a command's emulator notes that it holds an address: a file named after the address
+ * holding its process id, in the data folder. Read without sending anything to the address, so
+ * that a server the profile points at sees no request it did not ask for.
+ */
+function markerPath(dataDir: string, host: string, port: number): string {
+  return join(dataDir, 'command-emulators', `${host.replace(/[^\w.-]/g, '_')}-${port}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export async function probeListener(host: string, port: number, dataDir: string): Promise<ListenerKind> {
+  if (!(await isListening(host, port))) return 'nothing'
+  let pid: number
+  try {
+    pid = Number(readFileSync(markerPath(dataDir, host, port), 'utf8'))
+  } catch {
+    return 'usable'
+  }
+  return Number.isInteger(pid) && pid !== process.pid && isAlive(pid) ? 'command-emulator' : 'usable'
 }
 
 /** The host and port the emulator should take for this profile, or undefined when it is not for us to start. */
@@ -45,28 +89,103 @@ export function embeddableAddress(profile: ResolvedProfile): {host: string; port
   return {host, port: url.port ? Number(url.port) : 80}
 }
 
-export async function ensureEmulator(profile: ResolvedProfile): Promise<EmbeddedEmulator> {
+/** The emulator this process runs, shared by every part of the command that asks for one. */
+let shared: {emulator: Promise<RunningEmulator | undefined>; users: number} | undefined
+
+export async function ensureEmulator(profile: ResolvedProfile, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddedEmulator> {
   const nothing: EmbeddedEmulator = {started: false, stop: async () => undefined}
   const address = embeddableAddress(profile)
-  if (!address || (await isListening(address.host, address.port))) return nothing
+  if (!address) return nothing
 
-  const {startEmulator} = await import('../emulator/index.js')
-  const {profile: settings} = profile
+  const first = shared === undefined
+  if (!shared) shared = {emulator: startIfNeeded(profile, address, env), users: 0}
+  const current = shared
+  let emulator: RunningEmulator | undefined
   try {
-    const emulator = await startEmulator({
+    emulator = await current.emulator
+  } catch (error) {
+    if (shared === current) shared = undefined
+    throw error
+  }
+  if (!emulator) {
+    if (shared === current) shared = undefined
+    return nothing
+  }
+  current.users++
+  let stopped = false
+  return {
+    started: first,
+    url: emulator.url,
+    proxyUrl: emulator.proxyUrl,
+    async stop() {
+      if (stopped) return
+      stopped = true
+      if (--current.users > 0) return
+      if (shared === current) shared = undefined
+      await emulator.close()
+    },
+  }
+}
+
+/**
+ * The profile as the service client should use it: its addresses that point where the emulator
+ * was looked for now point at the emulator this process runs, if any (an address set elsewhere,
+ * such as PAYTX_H2H_URL to another server, is kept).
+ */
+export function pointedAt(resolved: ResolvedProfile, emulator: EmbeddedEmulator): ResolvedProfile {
+  if (!emulator.url) return resolved
+  const from = new URL(resolved.profile.base_url).origin
+  const to = new URL(emulator.url).origin
+  const moved = (address: string) => {
+    const url = new URL(address)
+    if (url.origin !== from) return address
+    return `${to}${address.startsWith(from) ? address.slice(from.length) : `${url.pathname}${url.search}`}`
+  }
+  const {h2h_url: h2hUrl} = resolved.profile
+  return {...resolved, profile: {...resolved.profile, base_url: moved(resolved.profile.base_url), ...(h2hUrl ? {h2h_url: moved(h2hUrl)} : {})}}
+}
+
+async function startIfNeeded(profile: ResolvedProfile, address: {host: string; port: number}, env: NodeJS.ProcessEnv): Promise<RunningEmulator | undefined> {
+  const dataDir = paytxDataDir(env)
+  const listener = await probeListener(address.host, address.port, dataDir)
+  if (listener === 'usable') return undefined
+  const {startEmulator} = await import('../emulator/index.js')
+  const {prepareDefaultStorePath} = await import('../emulator/store-location.js')
+  const {profile: settings} = profile
+  const start = (port: number) =>
+    startEmulator({
       host: address.host,
-      port: address.port,
+      port,
       apiKey: settings.api_key,
       apiKeyHeader: settings.api_key_header,
       proxyKey: settings.proxy_key,
       proxyId: settings.proxy_id,
       paymentProfileId: settings.payment_profile,
       organisation: settings.organisation,
+      store: prepareDefaultStorePath(env),
+      lifetime: 'command',
     })
-    return {started: true, url: emulator.url, stop: () => emulator.close()}
+  if (listener === 'command-emulator') return start(0)
+  let emulator: RunningEmulator
+  try {
+    emulator = await start(address.port)
   } catch (error) {
-    // Another process took the address between the probe and the start: use that one.
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' || (await isListening(address.host, address.port))) return nothing
-    throw error
+    if ((error as Error).name !== 'PortInUseError') throw error
+    // Another process took the address between the probe and the start.
+    return (await probeListener(address.host, address.port, dataDir)) === 'usable' ? undefined : start(0)
+  }
+  return holdingAddress(emulator, markerPath(dataDir, address.host, address.port))
+}
+
+/** Notes that this process holds the address until the emulator closes. */
+function holdingAddress(emulator: RunningEmulator, marker: string): RunningEmulator {
+  mkdirSync(join(marker, '..'), {recursive: true, mode: 0o700})
+  writeFileSync(marker, String(process.pid), {mode: 0o600})
+  return {
+    ...emulator,
+    async close() {
+      rmSync(marker, {force: true})
+      await emulator.close()
+    },
   }
 }

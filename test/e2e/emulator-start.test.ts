@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {EMULATOR_DEFAULTS} from '../../src/test-mode/emulator-defaults.js'
-import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
+import {parseJsonOutput, runCli, startCli, tempConfigDir} from '../helpers/cli.js'
 import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
 
 const KEY = EMULATOR_DEFAULTS.apiKey
@@ -30,7 +30,7 @@ describe('paytx emulator start', () => {
   it('prints its addresses, profile and keys, serves, logs each request, and exits 130 on Ctrl-C', async () => {
     const emulator = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0'])
     const [, url] = await emulator.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
-    await emulator.waitForStdout(/^ {2}State .*\n/m)
+    await emulator.waitForStdout(/^ {2}Store .*\n/m)
     const output = emulator.stdout()
     expect(url).not.toMatch(/:0$/)
     expect(output).toContain(`Card proxy       ${url}/h2h  (proxy id ${EMULATOR_DEFAULTS.proxyId})`)
@@ -90,32 +90,112 @@ describe('paytx emulator start', () => {
     expect(events[2]).toEqual({event: 'stopped', signal: 'SIGTERM'})
   })
 
-  it('keeps its state in --state-file across restarts', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'state.json')
-    const first = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
+  it('keeps its state in --store across restarts', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'emulator.db')
+    const first = startCli(['emulator', 'start', '--port', '0', '--store', store])
     const [, url] = await first.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
-    await first.waitForStdout(/^ {2}State .*\n/m)
-    expect(first.stdout()).toContain(`State            ${stateFile}`)
+    await first.waitForStdout(/^ {2}Store .*\n/m)
+    expect(first.stdout()).toContain(`Store            ${store}`)
     const transaction = await startDummy(url, (await createCustomer(url)).id)
-    expect((await first.stop()).code).toBe(130)
+    const stopped = await first.stop()
+    expect(stopped.code).toBe(130)
+    expect(stopped.stderr).toContain(`The state is kept in ${store}.`)
 
-    const second = startCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
+    const second = startCli(['emulator', 'start', '--port', '0', '--store', store])
     const [, url2] = await second.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
     const read = (await (await fetch(`${url2}/v1/transaction/${transaction.id}`, {headers})).json()) as any
     expect(read).toMatchObject({id: transaction.id, amount: '250', status: 'INITIATED'})
     expect((await second.stop()).code).toBe(130)
   })
 
-  it('reports a corrupt state file (exit 2) and leaves it as it was', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'state.json')
-    writeFileSync(stateFile, 'not json at all')
-    const result = await runCli(['emulator', 'start', '--port', '0', '--state-file', stateFile])
+  it('keeps its state in the data folder by default, and emulator reset empties it', async () => {
+    const configDir = tempConfigDir()
+    const first = startCli(['emulator', 'start', '--port', '0'], {configDir})
+    const [, url] = await first.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    const store = join(configDir, 'data', 'emulator.db')
+    await first.waitForStdout(/^ {2}Store .*\n/m)
+    expect(first.stdout()).toContain(`Store            ${store}`)
+    const transaction = await startDummy(url, (await createCustomer(url)).id)
+    expect((await first.stop()).code).toBe(130)
+
+    const refused = await runCli(['emulator', 'reset'], {configDir})
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`Refusing to empty the emulator store ${store} without confirmation`)
+    expect(refused.stderr).toContain('--yes')
+    const reset = await runCli(['emulator', 'reset', '--yes', '--json'], {configDir})
+    expect(reset.code, reset.stderr).toBe(0)
+    expect(parseJsonOutput(reset)).toEqual({store, reset: true})
+
+    const second = startCli(['emulator', 'start', '--port', '0'], {configDir})
+    const [, url2] = await second.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    expect((await fetch(`${url2}/v1/transaction/${transaction.id}`, {headers})).status).toBe(404)
+    // The defaults are there again after a reset.
+    expect((await createCustomer(url2)).status).toBe('unverified')
+    expect((await second.stop()).code).toBe(130)
+  })
+
+  it('accepts your own organisation and payment profile ids, and still refuses unknown ones', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'emulator.db')
+    const organisation = '3f1c2a9e-0000-4000-8000-000000000101'
+    const paymentProfile = '3f1c2a9e-0000-4000-8000-000000000102'
+    const emulator = startCli(['emulator', 'start', '--port', '0', '--store', store, '--organisation', organisation, '--payment-profile', `${paymentProfile}=http://127.0.0.1:9/hooks`])
+    const [, url] = await emulator.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    await emulator.waitForStdout(/^ {2}Store .*\n/m)
+    expect(emulator.stdout()).toContain(`Also accepts     organisation ${organisation}`)
+    expect(emulator.stdout()).toContain(`Also accepts     payment profile ${paymentProfile}  (webhooks to http://127.0.0.1:9/hooks)`)
+    const env = {PAYTX_BASE_URL: url, PAYTX_H2H_URL: `${url}/h2h`, PAYTX_API_KEY: KEY}
+    const customerFlags = ['--no-input', '--json', '--title', 'mr', '--first-name', 'Piet', '--last-name', 'Pieters', '--email-address', 'piet@example.com',
+      '--phone-number', '+31612345679', '--street-address', 'Dam', '--postal-code', '1012 JS', '--city', 'Amsterdam', '--country-code', 'NL']
+    const mine = await runCli(['customer', 'create', ...customerFlags, '--organisation', organisation], {env})
+    expect(mine.code, mine.stderr).toBe(0)
+    const customer = parseJsonOutput(mine)
+    expect(customer.organisation).toBe(organisation)
+    const started = await runCli(['transaction', 'start', '--json', '--customer', customer.id, '--product', 'dummy', '--amount', '100',
+      '--payment-profile', paymentProfile, '--redirect-url', 'https://shop.example/back'], {env})
+    expect(started.code, started.stderr).toBe(0)
+    expect(parseJsonOutput(started).payment_profile).toBe(paymentProfile)
+
+    const unknown = await runCli(['customer', 'create', ...customerFlags, '--organisation', '3f1c2a9e-0000-4000-8000-0000000001ff'], {env})
+    expect(unknown.code).toBe(1)
+    expect(unknown.stdout).toMatch(/organisation.*not an organisation of this emulator/)
+
+    // Added while it runs, through the store they share.
+    const later = '3f1c2a9e-0000-4000-8000-000000000103'
+    const added = await runCli(['emulator', 'add-organisation', later, '--store', store])
+    expect(added.code, added.stderr).toBe(0)
+    expect(added.stdout).toContain(`accepts organisation ${later}`)
+    const profileAdded = await runCli(['emulator', 'add-payment-profile', '3f1c2a9e-0000-4000-8000-000000000104', '--organisation', later, '--store', store, '--json'])
+    expect(profileAdded.code, profileAdded.stderr).toBe(0)
+    expect(parseJsonOutput(profileAdded)).toMatchObject({organisation: later, webhook_transaction_update: ''})
+    expect((await runCli(['customer', 'create', ...customerFlags, '--organisation', later], {env})).code).toBe(0)
+    expect((await emulator.stop()).code).toBe(130)
+  })
+
+  it.each([
+    [['emulator', 'start', '--port', '0', '--organisation', 'acme'], '--organisation must be a UUID (got "acme")'],
+    [['emulator', 'start', '--port', '0', '--payment-profile', '3f1c2a9e-0000-4000-8000-000000000102=ftp://x'], '--payment-profile must be <uuid> or <uuid>=<webhook url>'],
+    [['emulator', 'add-organisation', 'acme'], 'The organisation id must be a UUID (got "acme")'],
+    [['emulator', 'add-payment-profile', '3f1c2a9e-0000-4000-8000-000000000102', '--webhook-url', 'nope'], '--webhook-url must be an absolute http(s) URL'],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const result = await runCli(args)
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
-    expect(result.stderr).toContain(`Error: The state file ${stateFile} is not valid JSON`)
+    expect(result.stderr).toContain(message)
+  })
+
+  it('refuses a store file that is not an emulator store (exit 2) and leaves it as it was', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'emulator.db')
+    writeFileSync(store, 'not a database at all')
+    const result = await runCli(['emulator', 'start', '--port', '0', '--store', store])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`Error: The emulator store ${store} is not an emulator store`)
     expect(result.stderr).toMatch(/Hint: It was left untouched/)
     expect(result.stderr).not.toMatch(/\n\s+at /)
-    expect(readFileSync(stateFile, 'utf8')).toBe('not json at all')
+    expect(readFileSync(store, 'utf8')).toBe('not a database at all')
+    const reset = await runCli(['emulator', 'reset', '--yes', '--store', store])
+    expect(reset.code).toBe(2)
+    expect(readFileSync(store, 'utf8')).toBe('not a database at all')
   })
 
   it('says what to do when the port is in use (exit 1)', async () => {

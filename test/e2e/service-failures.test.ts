@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {CUSTOMER_FLAGS, TX_ID} from '../helpers/fixtures.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {API_KEY, expectNoSecrets} from '../helpers/secrets.js'
@@ -87,11 +87,15 @@ describe('service and network failures', () => {
     const closed = await startRecordingServer()
     const url = closed.url
     await closed.close()
-    const result = await runCli(['customer', 'create', ...CUSTOMER_FLAGS], {env: env(url)})
+    // A sandbox profile: on a local one, a command finding nothing listening runs the emulator itself.
+    const configDir = tempConfigDir()
+    const added = await runCli(['profile', 'add', 'refused', '--env', 'sandbox', '--base-url', `${url}/v1`, '--api-key-stdin', '--use'], {configDir, input: `${API_KEY}\n`})
+    expect(added.code, added.stderr).toBe(0)
+    const result = await runCli(['customer', 'create', ...CUSTOMER_FLAGS], {configDir})
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:\d+: connection refused/)
     expect(result.stderr).toMatch(/paytx emulator start/)
-    const json = await runCli(['status', TX_ID, '--json'], {env: env(url)})
+    const json = await runCli(['status', TX_ID, '--json'], {configDir})
     expect(json.code).toBe(1)
     expect(parseJsonOutput(json).error).toMatchObject({kind: 'network', exitCode: 1, mayHaveReachedService: false})
   })

@@ -38,6 +38,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, configD
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && !['BROWSER', 'DEBUG', 'NODE_ENV'].includes(key)) env[key] = value
   env.PAYTX_CONFIG_DIR = configDir ?? tempConfigDir()
+  // The emulator's store of local commands lives beside the test's config, never in the user's data folder.
+  env.PAYTX_DATA_DIR = join(env.PAYTX_CONFIG_DIR, 'data')
   env.NO_COLOR = '1'
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key]

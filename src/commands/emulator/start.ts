@@ -1,12 +1,12 @@
-import {resolve} from 'node:path'
-
 import {Flags} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
-import type {EmulatorEvent, EmulatorOptions, RunningEmulator} from '../../emulator/index.js'
+import type {EmulatorEvent, EmulatorOptions, PaymentProfileSetting, RunningEmulator} from '../../emulator/index.js'
+import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
+import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 
@@ -16,19 +16,24 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
   static override description = `A stateful stand-in for the Payment Transaction Service on this machine: every endpoint of the spec (the card proxy under /h2h), approval pages per product, test cards, settlement over time and webhooks with retries. The built-in "local" profile matches its defaults, so every command works against it with no set-up.
 
+Its state is an SQLite store shared by every paytx process on this machine: by default emulator.db in paytx's data folder ($XDG_DATA_HOME/paytx, else ~/.local/share/paytx; %LOCALAPPDATA%\\paytx on Windows; PAYTX_DATA_DIR moves it), or --store <file>; --store :memory: keeps nothing. Every change is committed before it is answered; settlements and webhooks that fall due while no emulator runs happen when the next one starts. A paytx 0.1 JSON state file given to --store is imported once (the JSON file is kept beside it).
+
+Your own organisation and payment profile ids are accepted after --organisation and --payment-profile (kept in the store).
+
 Prints its addresses, the default payment profile and the keys it accepts (emulator test keys), then one line per request, status change and webhook delivery attempt (NDJSON events with --json). Ctrl-C stops it cleanly and exits 130.
 
 Durations (--settle-after, --pending-for, --abandon-after, --webhook-backoff) are ${DURATION_HELP}.
 
 EXIT CODES
   1    the port is in use or cannot be listened on
-  2    a flag or the state file is not valid
+  2    a flag is not valid, or the store file is not an emulator store
   130  stopped with Ctrl-C (or SIGTERM), after closing`
 
   static override examples = [
     '<%= config.bin %> emulator start',
     '<%= config.bin %> emulator start --port 0 --settle-after 0 --json',
-    '<%= config.bin %> emulator start --state-file ./emulator-state.json --webhook-url http://127.0.0.1:4242/webhooks',
+    '<%= config.bin %> emulator start --store ./emulator.db --webhook-url http://127.0.0.1:4242/webhooks',
+    '<%= config.bin %> emulator start --organisation 3f1c2a9e-0000-4000-8000-000000000001 --payment-profile 3f1c2a9e-0000-4000-8000-000000000002=http://127.0.0.1:4242/webhooks',
   ]
 
   // The profile, timeout and prompt flags of the API commands mean nothing here: hidden from help.
@@ -41,7 +46,12 @@ EXIT CODES
     'api-key-header': Flags.string({summary: 'Header that carries the API key.', default: DEFAULT_API_KEY_HEADER}),
     'proxy-key': Flags.string({summary: `Card proxy key it accepts (${PROXY_KEY_HEADER}).`, default: EMULATOR_DEFAULTS.proxyKey}),
     'proxy-id': Flags.string({summary: 'Card proxy id in the tokenize path.', default: EMULATOR_DEFAULTS.proxyId}),
-    'state-file': Flags.string({summary: 'Keep the state in this JSON file, so it survives restarts.'}),
+    store: Flags.string({summary: 'The SQLite store to keep the state in; :memory: keeps nothing. Default: emulator.db in the data folder.'}),
+    organisation: Flags.string({summary: 'Also accept this organisation UUID (kept in the store; repeatable).', multiple: true}),
+    'payment-profile': Flags.string({
+      summary: 'Also accept this payment profile, <uuid> or <uuid>=<webhook url> (of the first --organisation; kept in the store; repeatable).',
+      multiple: true,
+    }),
     'settle-after': Flags.string({summary: 'Time from SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED.', default: formatExactDuration(EMULATOR_DEFAULTS.settleAfterMs)}),
     'pending-for': Flags.string({summary: 'Time a PENDING payment waits before it settles.', default: formatExactDuration(EMULATOR_DEFAULTS.pendingForMs)}),
     'abandon-after': Flags.string({
@@ -67,7 +77,7 @@ EXIT CODES
     })
     await emulator.close()
     if (json) this.emit({event: 'stopped', signal})
-    else this.note(`Stopped (${signal}).${options.stateFile ? ` State saved to ${options.stateFile}.` : ''}`)
+    else this.note(`Stopped (${signal}).${emulator.store === ':memory:' ? '' : ` The state is kept in ${emulator.store}.`}`)
     process.exitCode = EXIT.interrupted
     return undefined
   }
@@ -96,7 +106,10 @@ EXIT CODES
       apiKeyHeader: nonEmpty('api-key-header'),
       proxyKey: nonEmpty('proxy-key'),
       proxyId: nonEmpty('proxy-id'),
-      stateFile: flags['state-file'] === undefined ? undefined : resolve(flags['state-file']),
+      store: resolveStoreLocation(flags.store),
+      organisations: this.organisations(),
+      paymentProfiles: this.paymentProfiles(),
+      lifetime: 'service',
       settleAfterMs: duration('settle-after'),
       pendingForMs: duration('pending-for'),
       abandonAfterMs: duration('abandon-after'),
@@ -104,6 +117,24 @@ EXIT CODES
       webhookAttempts: flags['webhook-attempts'],
       webhookBackoffMs: duration('webhook-backoff'),
     }
+  }
+
+  private organisations(): string[] {
+    const given = this.flags.organisation ?? []
+    for (const id of given) {
+      if (!isUuid(id)) throw new InputError(`--organisation must be a UUID (got "${id}").`, {flag: '--organisation'})
+    }
+    return given.map((id) => id.toLowerCase())
+  }
+
+  private paymentProfiles(): PaymentProfileSetting[] {
+    return (this.flags['payment-profile'] ?? []).map((text) => {
+      const setting = parsePaymentProfileSetting(text)
+      if (typeof setting === 'string') {
+        throw new InputError(`--payment-profile must be <uuid> or <uuid>=<webhook url>: ${setting}.`, {flag: '--payment-profile'})
+      }
+      return setting
+    })
   }
 
   private announce(emulator: RunningEmulator, options: EmulatorOptions): void {
@@ -125,7 +156,9 @@ EXIT CODES
         pending_for_ms: options.pendingForMs,
         abandon_after_ms: options.abandonAfterMs,
         webhook_attempts: options.webhookAttempts,
-        state_file: options.stateFile ?? null,
+        store: emulator.store,
+        organisations: options.organisations ?? [],
+        payment_profiles: (options.paymentProfiles ?? []).map((profile) => ({id: profile.id, webhook_url: profile.webhookUrl ?? null})),
       })
     } else {
       const rows: [string, string][] = [
@@ -133,13 +166,17 @@ EXIT CODES
         ['Card proxy', `${emulator.proxyUrl}  (proxy id ${emulator.proxyId})`],
         ['Payment profile', `${emulator.paymentProfileId}  (default; webhooks to ${options.webhookUrl ?? 'none set'})`],
         ['Organisation', emulator.organisation],
+        ...(options.organisations?.length ? [['Also accepts', `organisation ${options.organisations.join(', ')}`] as [string, string]] : []),
+        ...(options.paymentProfiles ?? []).map(
+          (profile): [string, string] => ['Also accepts', `payment profile ${profile.id}${profile.webhookUrl ? `  (webhooks to ${profile.webhookUrl})` : ''}`],
+        ),
         ['API key', `${emulator.apiKeyHeader}: ${emulator.apiKey}`],
         ['Proxy key', `${PROXY_KEY_HEADER}: ${emulator.proxyKey}`],
         [
           'Timing',
           `settles after ${formatExactDuration(options.settleAfterMs!)}, pending for ${formatExactDuration(options.pendingForMs!)}, abandoned after ${formatExactDuration(options.abandonAfterMs!)}`,
         ],
-        ['State', options.stateFile ?? 'in memory (lost on exit; --state-file keeps it)'],
+        ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
       ]
       const width = Math.max(...rows.map(([label]) => label.length))
       const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
@@ -179,6 +216,7 @@ EXIT CODES
   }
 }
 
-function hideFlags<T extends Record<string, object>>(flags: T): T {
+/** The API commands' global flags, hidden: the emulator commands take no profile. */
+export function hideFlags<T extends Record<string, object>>(flags: T): T {
   return Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, {...flag, hidden: true}])) as T
 }

@@ -1,0 +1,49 @@
+import {Args, Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {InputError} from '../../errors.js'
+import {hideFlags} from './start.js'
+
+export interface AddOrganisationResult {
+  store: string
+  organisation: string
+}
+
+export default class EmulatorAddOrganisation extends BaseCommand<typeof EmulatorAddOrganisation> {
+  static override summary = "Accept an organisation id in the emulator's store (customers and cards may name it)."
+
+  static override description = `Adds the organisation to the store; every emulator over that store accepts it at once, running or started later. Adding one that is there already changes nothing.
+
+EXIT CODES
+  0    added (or already there)
+  2    not a UUID, or the file is not an emulator store`
+
+  static override examples = ['<%= config.bin %> emulator add-organisation 3f1c2a9e-0000-4000-8000-000000000001']
+
+  static override baseFlags = hideFlags(BaseCommand.baseFlags)
+
+  static override args = {
+    id: Args.string({description: 'The organisation UUID.', required: true}),
+  }
+
+  static override flags = {
+    store: Flags.string({summary: 'The store to add it to. Default: emulator.db in the data folder.'}),
+  }
+
+  public async run(): Promise<AddOrganisationResult> {
+    const {isUuid} = await import('../../emulator/ids.js')
+    if (!isUuid(this.args.id)) throw new InputError(`The organisation id must be a UUID (got "${this.args.id}").`)
+    const organisation = this.args.id.toLowerCase()
+    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
+    const location = resolveStoreLocation(this.flags.store)
+    const {EmulatorStore} = await import('../../emulator/store.js')
+    const store = EmulatorStore.open(location)
+    try {
+      store.write(() => store.addOrganisation(organisation, new Date().toISOString()))
+    } finally {
+      store.close()
+    }
+    this.print(`The emulator store ${location} accepts organisation ${organisation}.`)
+    return {store: location, organisation}
+  }
+}

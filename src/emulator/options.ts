@@ -1,0 +1,84 @@
+/**
+ * What an emulator is started with, and what a running one offers. A module of types and
+ * defaults only, shared by the entry point (`index.ts`) and the server's wiring.
+ */
+import type {Clock} from './clock.js'
+import type {EmulatorEvent} from './events.js'
+
+/** Largest request body the emulator reads (JSON or the approval form). */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024
+export const DEFAULT_WEBHOOK_ATTEMPTS = 5
+export const DEFAULT_WEBHOOK_BACKOFF_MS = 500
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000
+
+/** An organisation, or a payment profile of one, that the store accepts besides the defaults. */
+export interface PaymentProfileSetting {
+  id: string
+  /** Its webhook_transaction_update; kept as stored when not given. */
+  webhookUrl?: string
+}
+
+export interface EmulatorOptions {
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string
+  /** Default 4010; 0 picks a free port. */
+  port?: number
+  apiKey?: string
+  proxyKey?: string
+  proxyId?: string
+  /** Header that carries the API key; default X-APIKEY. */
+  apiKeyHeader?: string
+  /** The default payment profile: used when a transaction names none. */
+  paymentProfileId?: string
+  /** The default organisation, which owns the default payment profile. */
+  organisation?: string
+  /** The default payment profile's webhook_transaction_update. */
+  webhookUrl?: string
+  /** More organisations the store accepts (kept in the store). */
+  organisations?: string[]
+  /** More payment profiles, of the first organisation given (else the default one). */
+  paymentProfiles?: PaymentProfileSetting[]
+  settleAfterMs?: number
+  pendingForMs?: number
+  abandonAfterMs?: number
+  /** Delivery attempts per webhook, the first included; default 5. */
+  webhookAttempts?: number
+  /** Wait before the first retry, doubled for each further one; default 500 ms. */
+  webhookBackoffMs?: number
+  /** Time allowed for one webhook delivery attempt; default 10 s. */
+  webhookTimeoutMs?: number
+  /** The SQLite store: a file shared with every emulator that opens it, or `:memory:` (the default here). */
+  store?: string
+  /**
+   * `service` for `paytx emulator start`, `command` for one a command runs for its own lifetime
+   * (reported by the health endpoint, so that other commands do not rely on it staying up).
+   */
+  lifetime?: 'service' | 'command'
+  /** Largest request body accepted; default MAX_REQUEST_BODY_BYTES. */
+  maxBodyBytes?: number
+  /** One line per request and per webhook delivery attempt; never a key, PAN or CVV. */
+  log?: (line: string) => void
+  /** The same events as structured values (for NDJSON output). */
+  onEvent?: (event: EmulatorEvent) => void
+  /** Injected time for tests: now and timers. */
+  clock?: Clock
+}
+
+export interface RunningEmulator {
+  /** API base, e.g. http://127.0.0.1:4010 (paths carry /v1). */
+  url: string
+  /** Card proxy base: url + /h2h. */
+  proxyUrl: string
+  host: string
+  port: number
+  apiKey: string
+  apiKeyHeader: string
+  proxyKey: string
+  proxyId: string
+  paymentProfileId: string
+  organisation: string
+  /** The store's file, or `:memory:`. */
+  store: string
+  /** Stops the scheduler, lets webhook attempts under way finish briefly, stops the server, closes the store. */
+  close(): Promise<void>
+}
