@@ -250,7 +250,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       const code = exit === undefined || exit === 2 ? EXIT.input : exit
       return {
         exitCode: code,
-        text: `Error: ${message}${code === EXIT.input ? `\nHint: ${this.flagSuggestion(err)}` : ''}`,
+        text: `Error: ${message}${code === EXIT.input ? `\nHint: ${this.flagErrorHint(err)}` : ''}`,
         json: {kind: code === EXIT.input ? 'input' : 'internal', exitCode: code, message},
       }
     }
@@ -263,7 +263,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** The hint for a flag error, naming the closest known flag when one was mistyped. */
-  private flagSuggestion(err: Errors.CLIError): string {
+  private flagErrorHint(err: Errors.CLIError): string {
     const typed = (err as {flags?: unknown}).flags
     const seeHelp = 'see --help for the flags and their allowed values.'
     if (!Array.isArray(typed) || typeof typed[0] !== 'string') return seeHelp
