@@ -88,7 +88,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   protected profileStore(): ProfileStore {
-    return new ProfileStore(this.config.configDir)
+    return new ProfileStore(this.config.configDir, {notice: (line) => this.note(line)})
   }
 
   protected profile(): ResolvedProfile {

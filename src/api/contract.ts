@@ -2,8 +2,9 @@
  * The service's contract, defined once: products, statuses, the final and success sets, field
  * names, and the pure rules every side (CLI, emulator, flow, tests) applies to them.
  *
- * This module has no dependencies so that fast read-only commands can import it freely; the
- * runtime request schemas live in `schemas.ts` (zod), loaded only where input is validated.
+ * This module has no run-time dependencies so that fast read-only commands can import it freely;
+ * the zod schemas, and the request and response types derived from them, live in `schemas.ts`,
+ * loaded only where input is validated.
  */
 
 export const PRODUCTS = ['card', 'sofort', 'dummy'] as const
@@ -49,11 +50,11 @@ export function isSuccessStatus(status: string): boolean {
 
 /**
  * Whether waiting on a transaction can stop. A success is conclusive for a checkout even though
- * SETTLEMENT_REQUESTED may still move on; `untilSettled` waits through it to SETTLEMENT_COMPLETED.
+ * SETTLEMENT_REQUESTED may still move on; waiting `until: 'settled'` goes on to SETTLEMENT_COMPLETED.
  */
-export function isConclusiveStatus(status: string, untilSettled = false): boolean {
+export function isConclusiveStatus(status: string, until: 'final' | 'settled' = 'final'): boolean {
   if (isFinalStatus(status)) return true
-  return !untilSettled && status === 'SETTLEMENT_REQUESTED'
+  return until === 'final' && status === 'SETTLEMENT_REQUESTED'
 }
 
 /** The 15 request fields of a customer, in the spec's order. */
@@ -75,7 +76,6 @@ export const CUSTOMER_REQUEST_FIELDS = [
   'organisation',
 ] as const
 export type CustomerRequestField = (typeof CUSTOMER_REQUEST_FIELDS)[number]
-export type CustomerRequest = Partial<Record<CustomerRequestField, string>>
 
 /** Fields the earlier SDK required, plus organisation (api-notes: required in practice). */
 export const CUSTOMER_REQUIRED_FIELDS: readonly CustomerRequestField[] = [
@@ -104,115 +104,23 @@ export const CUSTOMER_TITLES = ['mr', 'ms'] as const
 export const CUSTOMER_GENDERS = ['male', 'female'] as const
 export const CUSTOMER_INITIAL_STATUS = 'unverified'
 
-export interface Customer extends Record<CustomerRequestField, string> {
-  id: string
-  fax_number: string
-  house_number_suffix: string
-  social_security_number: string
-  status: string
-  status_reason: string
-  segment: string
-  created_at: string
-  last_status_update: string
-  [extra: string]: unknown
-}
-
-export interface CardRequest {
-  customer: string
-  expiry_month: string
-  expiry_year: string
-  holder_name: string
-  pan: string
-  organisation?: string
-}
-
-/** The card record: the spec does not show it, so only `id` is relied upon. */
-export interface Card {
-  id?: string
-  _id?: string
-  token?: string
-  [extra: string]: unknown
-}
-
-export interface TransactionDetailsRequest {
-  redirect_url: string
-  card_cvv?: string
-  [extra: string]: unknown
-}
-
-export interface TransactionStartRequest {
-  payment_profile?: string
-  amount: number
-  customer: string
-  customer_ip?: string
-  dynamic_descriptor?: string
-  merchant_reference?: string
-  payment_product: Product
-  user_agent?: string
-  card?: string
-  details: TransactionDetailsRequest
-  webhook_transaction_update?: string
-}
-
-export interface SofortSender {
-  country_code: string
-  iban: string
-  bic: string
-  bank_name: string
-  bank_code: string
-  account_number: string
-  holder: string
-}
-
-export interface Transaction {
-  id: string
-  _id?: string
-  payment_profile?: string
-  customer?: string
-  customer_ip?: string
-  dynamic_descriptor?: string
-  merchant_reference?: string
-  user_agent?: string
-  payment_product: string
-  payment_product_type?: string
-  processor?: string
-  amount: string
-  card?: string
-  details: {
-    redirect_url?: string
-    approval_url?: string
-    sender?: SofortSender
-    issuer?: string
-    [extra: string]: unknown
-  }
-  status: string
-  status_reason?: string
-  webhook_transaction_update?: string
-  created_at: string
-  last_status_update: string
-  [extra: string]: unknown
-}
-
-export interface CheckoutSuccess {
-  status: string
-  status_reason: string
-  success: boolean
-  [extra: string]: unknown
-}
-
-export interface ServiceErrorBody {
-  code?: string
-  message: string
-  details?: Record<string, string | string[]>
-}
-
-/** The webhook body the emulator sends: type and ids plus the whole transaction. */
-export interface TransactionWebhook extends Partial<Transaction> {
-  type: 'transaction' | 'refund' | string
-  id?: string
-  _id?: string
-  status?: string
-}
+/**
+ * The request and response shapes, derived from the zod schemas (`z.infer`) so that the types and
+ * the runtime checks cannot disagree. Type-only: importing them costs nothing at run time.
+ */
+export type {
+  Card,
+  CardRequest,
+  CheckoutSuccess,
+  Customer,
+  CustomerRequest,
+  ServiceErrorBody,
+  SofortSender,
+  Transaction,
+  TransactionDetailsRequest,
+  TransactionStartRequest,
+  TransactionWebhook,
+} from './schemas.js'
 
 /** Read an id the way every known client does: `id`, then `_id` (then `token` for cards). */
 export function readId(value: unknown, keys: readonly string[] = ['id', '_id']): string | undefined {

@@ -1,13 +1,11 @@
 /**
- * The one HTTP client of paytx, on undici (loaded lazily). JSON in and out, any 2xx accepted,
- * connect and total timeouts, and retries that never repeat a request that may have reached
- * the service: GETs are retried on network errors, 5xx and 429; a POST only when the connection
- * failed before a single byte was sent.
+ * The one HTTP client of paytx, on undici's public API (loaded lazily). JSON in and out, any 2xx
+ * accepted, connect and total timeouts, and retries that never repeat a request that may have
+ * reached the service (`shouldRetry`).
  */
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
-import {type UndiciParts, loadUndici} from './undici-parts.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
 
 export type HttpMethod = 'GET' | 'POST'
@@ -58,6 +56,7 @@ const CONNECT_ERROR_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ])
 
+/** A Retry-After longer than this is not waited for in full. */
 const MAX_RETRY_AFTER_MS = 30_000
 
 function errorCode(error: unknown): string | undefined {
@@ -126,16 +125,90 @@ function bodySnippet(text: string): string {
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat
 }
 
+/** What one attempt came to, as far as retrying is concerned. */
+export type AttemptOutcome =
+  | {kind: 'answered'; status: number; retryAfterMs?: number}
+  | {
+      kind: 'failed'
+      /** The connection failed while being opened: not a byte of the request was sent. */
+      beforeSending: boolean
+      /** The client was destroyed (paytx is stopping). */
+      clientDestroyed?: boolean
+    }
+
+export interface RetryPolicy {
+  /** Attempts in all. */
+  maxTries: number
+  /** Base of the exponential back-off, in ms. */
+  backoffBaseMs: number
+  /** A number in [0, 1) that spreads the back-off (jitter). */
+  random: () => number
+}
+
+export type RetryDecision = {retry: false} | {retry: true; delayMs: number}
+
+/**
+ * Whether to try again after `attempt` (1 for the first), and after how long. GETs are retried on
+ * network errors, 5xx and 429 (after Retry-After when the service sent one, capped, else after an
+ * exponential back-off). A POST is retried only when its connection failed before anything was
+ * sent: once a body may have reached the service, sending it again could charge twice.
+ */
+export function shouldRetry(method: HttpMethod, outcome: AttemptOutcome, attempt: number, policy: RetryPolicy): RetryDecision {
+  if (attempt >= policy.maxTries) return {retry: false}
+  const backoff = (): RetryDecision => ({retry: true, delayMs: Math.round(policy.backoffBaseMs * 2 ** (attempt - 1) * (0.5 + policy.random()))})
+  if (outcome.kind === 'failed') {
+    if (outcome.clientDestroyed) return {retry: false}
+    return method === 'GET' || outcome.beforeSending ? backoff() : {retry: false}
+  }
+  if (method !== 'GET' || !(outcome.status >= 500 || outcome.status === 429)) return {retry: false}
+  return outcome.retryAfterMs === undefined ? backoff() : {retry: true, delayMs: Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS)}
+}
+
+/** An attempt that got an answer, read whole. */
+interface Answer {
+  kind: 'answered'
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  /** The body as JSON; undefined when empty or not JSON. */
+  body: unknown
+  isJson: boolean
+}
+
+/** An attempt that got no answer. */
+interface Failure {
+  kind: 'failed'
+  error: unknown
+  code?: string
+  timedOut: boolean
+  beforeSending: boolean
+}
+
+function retryView(attempt: Answer | Failure): AttemptOutcome {
+  if (attempt.kind === 'failed') return {kind: 'failed', beforeSending: attempt.beforeSending, clientDestroyed: attempt.code === 'UND_ERR_DESTROYED'}
+  return {kind: 'answered', status: attempt.status, retryAfterMs: parseRetryAfter(attempt.headers['retry-after'])}
+}
+
+function readAnswer(status: number, headers: Answer['headers'], text: string): Answer {
+  if (text.length === 0) return {kind: 'answered', status, headers, text, body: undefined, isJson: true}
+  try {
+    return {kind: 'answered', status, headers, text, body: JSON.parse(text), isJson: true}
+  } catch {
+    return {kind: 'answered', status, headers, text, body: undefined, isJson: false}
+  }
+}
+
 export class HttpClient {
   private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs'>> &
     HttpClientOptions
-  private undici?: UndiciParts
+  private readonly retryPolicy: RetryPolicy
   private dispatcher?: Dispatcher
   private ownsDispatcher = false
   private readonly secrets: (string | undefined)[]
 
   constructor(options: HttpClientOptions = {}) {
     this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options}
+    this.retryPolicy = {maxTries: this.options.maxTries, backoffBaseMs: this.options.backoffBaseMs, random: options.random ?? Math.random}
     this.secrets = [...(options.secrets ?? [])]
   }
 
@@ -144,17 +217,17 @@ export class HttpClient {
     this.secrets.push(...values)
   }
 
-  private async load(): Promise<{undici: UndiciParts; dispatcher: Dispatcher}> {
-    if (!this.undici) this.undici = await loadUndici()
-    if (!this.dispatcher) {
-      if (this.options.dispatcher) {
-        this.dispatcher = this.options.dispatcher
-      } else {
-        this.dispatcher = this.undici.createAgent({connectTimeoutMs: this.options.connectTimeoutMs})
-        this.ownsDispatcher = true
-      }
+  /** The injected dispatcher, or an Agent of our own created on first use (undici is loaded only then). */
+  private async dispatcherInUse(): Promise<Dispatcher> {
+    if (this.dispatcher) return this.dispatcher
+    if (this.options.dispatcher) {
+      this.dispatcher = this.options.dispatcher
+    } else {
+      const {Agent} = await import('undici')
+      this.dispatcher = new Agent({connect: {timeout: this.options.connectTimeoutMs}, keepAliveTimeout: 4000})
+      this.ownsDispatcher = true
     }
-    return {undici: this.undici, dispatcher: this.dispatcher}
+    return this.dispatcher
   }
 
   async close(): Promise<void> {
@@ -178,93 +251,72 @@ export class HttpClient {
     await new Promise((resolve) => setTimeout(resolve, ms))
   }
 
-  private backoff(attempt: number): number {
-    const random = this.options.random ?? Math.random
-    return Math.round(this.options.backoffBaseMs * 2 ** (attempt - 1) * (0.5 + random()))
-  }
-
+  /** Sends the request, retrying as `shouldRetry` allows; the answer of a 2xx as JSON, or a typed error. */
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
-    const {undici, dispatcher} = await this.load()
+    const dispatcher = await this.dispatcherInUse()
     const headers: Record<string, string> = {accept: 'application/json', ...req.headers}
-    let payload: string | undefined
-    if (req.body !== undefined) {
-      payload = JSON.stringify(req.body)
-      headers['content-type'] = 'application/json'
-    }
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body)
+    if (payload !== undefined) headers['content-type'] = 'application/json'
     const started = Date.now()
-    const maxTries = req.method === 'GET' ? this.options.maxTries : Math.max(1, this.options.maxTries)
-
     for (let attempt = 1; ; attempt++) {
-      this.log(`→ ${req.method} ${req.url}${attempt > 1 ? ` (try ${attempt} of ${maxTries})` : ''}`)
-      for (const [name, value] of Object.entries(redactHeaders(headers, this.options.secretHeaderNames))) this.log(`  ${name}: ${value}`)
-      if (req.body !== undefined) this.log(`  ${JSON.stringify(redactBody(req.body))}`)
-
-      const controller = new AbortController()
-      const timer = setTimeout(() => controller.abort(), this.options.timeoutMs)
-      const attemptStarted = Date.now()
-      let status: number
-      let responseHeaders: Record<string, string | string[] | undefined>
-      let text: string
-      try {
-        const target = new URL(req.url)
-        const response = await undici.request(dispatcher, {
-          origin: target.origin,
-          path: `${target.pathname}${target.search}`,
-          method: req.method,
-          headers,
-          body: payload,
-          signal: controller.signal,
-        })
-        status = response.statusCode
-        responseHeaders = response.headers
-        text = await response.body.text()
-      } catch (error) {
-        clearTimeout(timer)
-        const code = errorCode(error)
-        const timedOut = controller.signal.aborted
-        const connectFailed = !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)
-        // A destroyed client means paytx is stopping: no point in another try.
-        const retriable = (req.method === 'GET' || connectFailed) && code !== 'UND_ERR_DESTROYED'
-        this.log(`← ${timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`}`)
-        if (retriable && attempt < maxTries) {
-          await this.sleep(this.backoff(attempt))
-          continue
-        }
-        throw this.networkError(req, error, {timedOut, connectFailed, code, tries: attempt})
-      }
-      clearTimeout(timer)
-      const durationMs = Date.now() - attemptStarted
-      this.log(`← ${statusLine(status)} in ${durationMs} ms`)
-
-      let body: unknown
-      let parsed = true
-      if (text.length > 0) {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          parsed = false
-        }
-      }
-      this.log(`  ${parsed ? (text.length > 0 ? JSON.stringify(redactBody(body)) : '(empty body)') : bodySnippet(text)}`)
-
-      const retriableStatus = status >= 500 || status === 429
-      if (retriableStatus && req.method === 'GET' && attempt < maxTries) {
-        const retryAfter = parseRetryAfter(responseHeaders['retry-after'])
-        await this.sleep(retryAfter === undefined ? this.backoff(attempt) : Math.min(retryAfter, MAX_RETRY_AFTER_MS))
+      this.logRequest(req, headers, attempt)
+      const outcome = await this.attempt(dispatcher, req, headers, payload)
+      const decision = shouldRetry(req.method, retryView(outcome), attempt, this.retryPolicy)
+      if (decision.retry) {
+        await this.sleep(decision.delayMs)
         continue
       }
-
-      if (status >= 200 && status < 300) {
-        if (!parsed) {
-          throw new ResponseError(
-            `The service answered ${statusLine(status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(text), this.secrets)}`,
-            'Check that the profile’s base URL points at the service and not at another web server (`paytx profile show`).',
-          )
-        }
-        return {status, headers: responseHeaders, body: body as T, durationMs: Date.now() - started, tries: attempt}
-      }
-      throw this.serviceError(req, status, parsed ? body : undefined, text)
+      if (outcome.kind === 'failed') throw this.networkError(req, outcome, attempt)
+      return this.accept<T>(req, outcome, {durationMs: Date.now() - started, tries: attempt})
     }
+  }
+
+  private logRequest(req: HttpRequest, headers: Record<string, string>, attempt: number): void {
+    this.log(`→ ${req.method} ${req.url}${attempt > 1 ? ` (try ${attempt} of ${this.options.maxTries})` : ''}`)
+    for (const [name, value] of Object.entries(redactHeaders(headers, this.options.secretHeaderNames))) this.log(`  ${name}: ${value}`)
+    if (req.body !== undefined) this.log(`  ${JSON.stringify(redactBody(req.body))}`)
+  }
+
+  /** One try, bounded by the total timeout: the answer read whole, or why there was none. */
+  private async attempt(dispatcher: Dispatcher, req: HttpRequest, headers: Record<string, string>, payload: string | undefined): Promise<Answer | Failure> {
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs)
+    const attemptStarted = Date.now()
+    let answer: Answer
+    try {
+      const target = new URL(req.url)
+      const response = await dispatcher.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers,
+        body: payload,
+        signal: controller.signal,
+      })
+      answer = readAnswer(response.statusCode, response.headers, await response.body.text())
+    } catch (error) {
+      const code = errorCode(error)
+      const timedOut = controller.signal.aborted
+      this.log(`← ${timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`}`)
+      return {kind: 'failed', error, code, timedOut, beforeSending: !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)}
+    } finally {
+      clearTimeout(timer)
+    }
+    this.log(`← ${statusLine(answer.status)} in ${Date.now() - attemptStarted} ms`)
+    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? JSON.stringify(redactBody(answer.body)) : '(empty body)') : bodySnippet(answer.text)}`)
+    return answer
+  }
+
+  /** A 2xx with a JSON body is the result; anything else becomes the error to show. */
+  private accept<T>(req: HttpRequest, answer: Answer, totals: {durationMs: number; tries: number}): HttpResponse<T> {
+    if (answer.status < 200 || answer.status >= 300) throw this.serviceError(req, answer.status, answer.isJson ? answer.body : undefined, answer.text)
+    if (!answer.isJson) {
+      throw new ResponseError(
+        `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), this.secrets)}`,
+        'Check that the profile’s base URL points at the service and not at another web server (`paytx profile show`).',
+      )
+    }
+    return {status: answer.status, headers: answer.headers, body: answer.body as T, ...totals}
   }
 
   private serviceError(req: HttpRequest, status: number, body: unknown, text: string): ServiceError {
@@ -286,39 +338,36 @@ export class HttpClient {
       url: req.url,
       code,
       serviceMessage: serviceMessage === undefined ? undefined : scrub(serviceMessage),
-      details: details ? (JSON.parse(scrub(JSON.stringify(details))) as Record<string, string | string[]>) : undefined,
+      details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
       message,
       hint: defaultHint(status, req.method),
     })
   }
 
-  private networkError(
-    req: HttpRequest,
-    error: unknown,
-    info: {timedOut: boolean; connectFailed: boolean; code?: string; tries: number},
-  ): NetworkError {
+  private networkError(req: HttpRequest, failure: Failure, tries: number): NetworkError {
+    const {code, timedOut} = failure
     const target = new URL(req.url)
     const where = `${target.protocol}//${target.host}`
-    const tries = info.tries > 1 ? ` after ${info.tries} tries` : ''
+    const afterTries = tries > 1 ? ` after ${tries} tries` : ''
     let message: string
-    if (info.timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${tries}.`
-    else if (info.code === 'ECONNREFUSED') message = `Could not connect to ${where}: connection refused${tries}.`
-    else if (info.code === 'ENOTFOUND' || info.code === 'EAI_AGAIN') message = `Could not resolve the host ${target.hostname}${tries}.`
-    else if (info.code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${tries}.`
-    else message = `The connection to ${where} failed (${info.code ?? (error as Error).message})${tries}.`
+    if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
+    else if (code === 'ECONNREFUSED') message = `Could not connect to ${where}: connection refused${afterTries}.`
+    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host ${target.hostname}${afterTries}.`
+    else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${afterTries}.`
+    else message = `The connection to ${where} failed (${code ?? (failure.error as Error).message})${afterTries}.`
 
-    const mayHaveReachedService = req.method !== 'GET' && !info.connectFailed
+    const mayHaveReachedService = req.method !== 'GET' && !failure.beforeSending
     let hint: string
     if (mayHaveReachedService) {
       hint =
         'The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: `paytx status <id>`; look for your merchant reference).'
-    } else if (info.code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
+    } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
       hint = 'Nothing listens there. Start the emulator with `paytx emulator start`, or pick another profile with --profile.'
-    } else if (info.timedOut) {
+    } else if (timedOut) {
       hint = 'Try again, or allow more time with --timeout.'
     } else {
       hint = 'Check your network and the profile’s addresses (`paytx profile show`), then try again.'
     }
-    return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: error})
+    return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: failure.error})
   }
 }

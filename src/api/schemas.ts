@@ -1,17 +1,23 @@
 /**
- * Runtime request schemas (zod), shared by the CLI's validation before sending and by the
- * emulator's validation on receipt, so the two cannot drift apart. Issues are reported by field
- * path (`amount`, `details.redirect_url`); the CLI maps a path to the flag that set it and the
- * emulator prefixes it with `body.` as the service does.
+ * The service's contract as zod schemas: the source of the request and response types (`z.infer`,
+ * re-exported by `contract.ts`) and the runtime checks, shared by the CLI's validation before
+ * sending and the emulator's on receipt, so none of them can drift apart. Issues are reported by
+ * field path (`amount`, `details.redirect_url`); the CLI maps a path to the flag that set it and
+ * the emulator prefixes it with `body.` as the service does.
+ *
+ * Building a zod schema costs about a millisecond, far more than using one: each is built on
+ * first use and kept (the emulator validates every request with them).
  */
 import {isIP} from 'node:net'
 import {z} from 'zod'
 
 import {
+  CUSTOMER_EMPTY_FIELDS,
   COUNTRY_CODE_PATTERN,
   CUSTOMER_GENDERS,
   CUSTOMER_REQUIRED_FIELDS,
   CUSTOMER_REQUEST_FIELDS,
+  type CustomerRequestField,
   CUSTOMER_TITLES,
   E164_PATTERN,
   EMAIL_PATTERN,
@@ -20,6 +26,7 @@ import {
   luhnValid,
   sofortDescriptorProblem,
 } from './contract.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 
 export interface ValidationIssue {
   /** Dotted path of the field in the request body, e.g. `details.redirect_url`. */
@@ -31,19 +38,21 @@ function toIssues(error: z.ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({path: issue.path.map(String).join('.') || '(body)', message: issue.message}))
 }
 
-function isAbsoluteHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
-}
-
 const requiredString = (what: string) =>
   z.string({error: (issue) => (issue.input === undefined ? `is required (${what})` : 'must be a string')}).min(1, {error: `must not be empty (${what})`})
 
 const optionalString = z.string({error: 'must be a string'}).optional()
+
+/** A schema built on first use and kept. */
+function once<T>(build: () => T): () => T {
+  let built: T | undefined
+  return () => (built ??= build())
+}
+
+function issuesOf(schema: z.ZodType, body: unknown): ValidationIssue[] {
+  const result = schema.safeParse(body)
+  return result.success ? [] : toIssues(result.error)
+}
 
 const customerFormatChecks: Partial<Record<string, (value: string) => string | undefined>> = {
   title: (v) => ((CUSTOMER_TITLES as readonly string[]).includes(v) ? undefined : `must be one of ${CUSTOMER_TITLES.join(', ')}`),
@@ -59,36 +68,34 @@ export function customerFieldProblem(field: string, value: string): string | und
   return customerFormatChecks[field]?.(value)
 }
 
-export interface CustomerValidationOptions {
-  /** Check only that fields are strings and required ones present; skip value formats. */
-  skipFormats?: boolean
-  /** Check the required fields (the emulator does; the CLI checks them itself to name flags). */
-  checkRequired?: boolean
+/**
+ * Who checks a customer request, and so what is checked:
+ * - `emulator`: the body as the service receives it: required fields and value formats (also what
+ *   the flow checks in a customer file before sending it).
+ * - `cli`: value formats only; `customer create` reports missing required fields itself, by flag.
+ * - `forced`: `customer create --force`: only that the values are strings; formats go unchecked.
+ * - `scenario`: a scenario file's customer, whose fields are filled by references and defaults
+ *   later: value formats only.
+ */
+export type CustomerCheckMode = 'emulator' | 'cli' | 'forced' | 'scenario'
+
+const CUSTOMER_CHECKS: Record<CustomerCheckMode, {required: boolean; formats: boolean}> = {
+  emulator: {required: true, formats: true},
+  cli: {required: false, formats: true},
+  forced: {required: false, formats: false},
+  scenario: {required: false, formats: true},
 }
 
-// Building a zod schema costs about a millisecond, far more than using one: each is built on
-// first use and kept (the emulator validates every request with them).
-const customerSchemas = new Map<string, z.ZodType>()
+/** The field schemas are typed as optional strings: that is what a client may send, whatever the mode requires. */
+type CustomerRequestShape = Record<CustomerRequestField, z.ZodOptional<z.ZodString>>
 
-export function validateCustomerRequest(body: unknown, options: CustomerValidationOptions = {}): ValidationIssue[] {
-  const {skipFormats = false, checkRequired = true} = options
-  const key = `${skipFormats}/${checkRequired}`
-  let schema = customerSchemas.get(key)
-  if (!schema) {
-    schema = customerSchema(skipFormats, checkRequired)
-    customerSchemas.set(key, schema)
-  }
-  const result = schema.safeParse(body)
-  return result.success ? [] : toIssues(result.error)
-}
-
-function customerSchema(skipFormats: boolean, checkRequired: boolean): z.ZodType {
-  const shape: Record<string, z.ZodType> = {}
+function buildCustomerRequestSchema(mode: CustomerCheckMode) {
+  const {required, formats} = CUSTOMER_CHECKS[mode]
+  const shape: Partial<Record<CustomerRequestField, z.ZodType>> = {}
   for (const field of CUSTOMER_REQUEST_FIELDS) {
-    const required = checkRequired && CUSTOMER_REQUIRED_FIELDS.includes(field)
-    let schema: z.ZodType = required ? requiredString(field) : optionalString
+    let schema: z.ZodType = required && CUSTOMER_REQUIRED_FIELDS.includes(field) ? requiredString(field) : optionalString
     const check = customerFormatChecks[field]
-    if (check && !skipFormats) {
+    if (check && formats) {
       schema = schema.superRefine((value, ctx) => {
         if (typeof value !== 'string' || value === '') return
         const problem = check(value)
@@ -97,87 +104,169 @@ function customerSchema(skipFormats: boolean, checkRequired: boolean): z.ZodType
     }
     shape[field] = schema
   }
-  return z.looseObject(shape)
+  return z.looseObject(shape as CustomerRequestShape)
 }
 
-export interface CardValidationOptions {
-  now?: Date
+const customerRequestSchemas = new Map<CustomerCheckMode, ReturnType<typeof buildCustomerRequestSchema>>()
+
+export function validateCustomerRequest(body: unknown, {mode = 'emulator'}: {mode?: CustomerCheckMode} = {}): ValidationIssue[] {
+  let schema = customerRequestSchemas.get(mode)
+  if (!schema) {
+    schema = buildCustomerRequestSchema(mode)
+    customerRequestSchemas.set(mode, schema)
+  }
+  return issuesOf(schema, body)
 }
 
-export function validateCardRequest(body: unknown, options: CardValidationOptions = {}): ValidationIssue[] {
+const cardRequestFields = once(() =>
+  z.looseObject({
+    customer: requiredString('id of an existing customer'),
+    expiry_month: requiredString('01-12').refine((v) => /^(0?[1-9]|1[0-2])$/.test(v), {error: 'must be a month from 01 to 12'}),
+    expiry_year: requiredString('four digits').refine((v) => /^\d{4}$/.test(v), {error: 'must be a four-digit year such as 2030'}),
+    holder_name: requiredString('the name on the card').refine((v) => v.trim().length > 0, {error: 'must not be blank'}),
+    pan: requiredString('the card number').refine((v) => luhnValid(v), {
+      error: 'is not a valid card number (12-19 digits passing the Luhn check)',
+    }),
+    organisation: optionalString,
+  }),
+)
+
+export function validateCardRequest(body: unknown, options: {now?: Date} = {}): ValidationIssue[] {
   const now = options.now ?? new Date()
-  const schema = z
-    .looseObject({
-      customer: requiredString('id of an existing customer'),
-      expiry_month: requiredString('01-12').refine((v) => /^(0?[1-9]|1[0-2])$/.test(v), {error: 'must be a month from 01 to 12'}),
-      expiry_year: requiredString('four digits').refine((v) => /^\d{4}$/.test(v), {error: 'must be a four-digit year such as 2030'}),
-      holder_name: requiredString('the name on the card').refine((v) => v.trim().length > 0, {error: 'must not be blank'}),
-      pan: requiredString('the card number').refine((v) => luhnValid(v), {
-        error: 'is not a valid card number (12-19 digits passing the Luhn check)',
-      }),
-      organisation: optionalString,
-    })
-    .superRefine((card, ctx) => {
-      const year = Number(card.expiry_year)
-      const month = Number(card.expiry_month)
-      if (!/^\d{4}$/.test(card.expiry_year) || !(month >= 1 && month <= 12)) return
-      const thisYear = now.getUTCFullYear()
-      if (year < thisYear) {
-        ctx.addIssue({code: 'custom', path: ['expiry_year'], message: `is in the past; use ${thisYear} or later`})
-      } else if (year === thisYear && month < now.getUTCMonth() + 1) {
-        ctx.addIssue({code: 'custom', path: ['expiry_month'], message: 'the card expired; the expiry month is in the past'})
-      }
-    })
-  const result = schema.safeParse(body)
-  return result.success ? [] : toIssues(result.error)
+  // The expiry check depends on today, so this refinement is added per call over the kept fields.
+  const schema = cardRequestFields().superRefine((card, ctx) => {
+    const year = Number(card.expiry_year)
+    const month = Number(card.expiry_month)
+    if (!/^\d{4}$/.test(card.expiry_year) || !(month >= 1 && month <= 12)) return
+    const thisYear = now.getUTCFullYear()
+    if (year < thisYear) {
+      ctx.addIssue({code: 'custom', path: ['expiry_year'], message: `is in the past; use ${thisYear} or later`})
+    } else if (year === thisYear && month < now.getUTCMonth() + 1) {
+      ctx.addIssue({code: 'custom', path: ['expiry_month'], message: 'the card expired; the expiry month is in the past'})
+    }
+  })
+  return issuesOf(schema, body)
 }
 
-let transactionStartSchema: z.ZodType | undefined
+const minorUnitsError = 'must be an integer amount in minor units, e.g. 14 for 0.14 EUR'
+
+const transactionStartFields = once(() =>
+  z.looseObject({
+    payment_profile: optionalString,
+    amount: z.number({error: minorUnitsError}).int({error: minorUnitsError}).positive({error: 'must be greater than 0 (minor units)'}),
+    customer: requiredString('id of an existing customer'),
+    customer_ip: optionalString.refine((v) => v === undefined || isIP(v) !== 0, {error: 'must be an IP address'}),
+    dynamic_descriptor: optionalString,
+    merchant_reference: optionalString,
+    payment_product: z.enum(PRODUCTS, {error: `must be one of ${PRODUCTS.join(', ')}`}),
+    user_agent: optionalString,
+    card: optionalString,
+    details: z.looseObject(
+      {
+        redirect_url: requiredString('an absolute URL').refine(isAbsoluteHttpUrl, {error: 'must be an absolute http(s) URL'}),
+        card_cvv: z
+          .string({error: 'must be a string'})
+          .regex(/^\d{3,4}$/, {error: 'must be 3 or 4 digits'})
+          .optional(),
+      },
+      {error: 'is required (an object with redirect_url)'},
+    ),
+    webhook_transaction_update: optionalString.refine((v) => v === undefined || isAbsoluteHttpUrl(v), {
+      error: 'must be an absolute http(s) URL',
+    }),
+  }),
+)
+
+const transactionStartRequestSchema = once(() =>
+  transactionStartFields().superRefine((tx, ctx) => {
+    if (tx.payment_product === 'card' && !tx.card) {
+      ctx.addIssue({code: 'custom', path: ['card'], message: 'is required for the card product (id of a tokenized card)'})
+    }
+    if (tx.payment_product === 'sofort' && tx.dynamic_descriptor !== undefined) {
+      const problem = sofortDescriptorProblem(tx.dynamic_descriptor)
+      if (problem) ctx.addIssue({code: 'custom', path: ['dynamic_descriptor'], message: problem})
+    }
+  }),
+)
 
 export function validateTransactionStartRequest(body: unknown): ValidationIssue[] {
-  transactionStartSchema ??= buildTransactionStartSchema()
-  const result = transactionStartSchema.safeParse(body)
-  return result.success ? [] : toIssues(result.error)
+  return issuesOf(transactionStartRequestSchema(), body)
 }
 
-function buildTransactionStartSchema(): z.ZodType {
-  return z
-    .looseObject({
-      payment_profile: optionalString,
-      amount: z
-        .number({error: 'must be an integer amount in minor units, e.g. 14 for 0.14 EUR'})
-        .int({error: 'must be an integer amount in minor units, e.g. 14 for 0.14 EUR'})
-        .positive({error: 'must be greater than 0 (minor units)'}),
-      customer: requiredString('id of an existing customer'),
-      customer_ip: optionalString.refine((v) => v === undefined || isIP(v) !== 0, {error: 'must be an IP address'}),
-      dynamic_descriptor: optionalString,
-      merchant_reference: optionalString,
-      payment_product: z.enum(PRODUCTS, {error: `must be one of ${PRODUCTS.join(', ')}`}),
-      user_agent: optionalString,
-      card: optionalString,
-      details: z.looseObject(
-        {
-          redirect_url: requiredString('an absolute URL').refine(isAbsoluteHttpUrl, {
-            error: 'must be an absolute http(s) URL',
-          }),
-          card_cvv: z
-            .string({error: 'must be a string'})
-            .regex(/^\d{3,4}$/, {error: 'must be 3 or 4 digits'})
-            .optional(),
-        },
-        {error: 'is required (an object with redirect_url)'},
-      ),
-      webhook_transaction_update: optionalString.refine((v) => v === undefined || isAbsoluteHttpUrl(v), {
-        error: 'must be an absolute http(s) URL',
-      }),
-    })
-    .superRefine((tx, ctx) => {
-      if (tx.payment_product === 'card' && !tx.card) {
-        ctx.addIssue({code: 'custom', path: ['card'], message: 'is required for the card product (id of a tokenized card)'})
-      }
-      if (tx.payment_product === 'sofort' && tx.dynamic_descriptor !== undefined) {
-        const problem = sofortDescriptorProblem(tx.dynamic_descriptor)
-        if (problem) ctx.addIssue({code: 'custom', path: ['dynamic_descriptor'], message: problem})
-      }
-    })
+// ---------------------------------------------------------------------------------------------
+// Responses. The CLI reads answers leniently (an unknown extra field is never an error); these
+// schemas give the types and let tests check that the emulator answers what the contract says.
+// ---------------------------------------------------------------------------------------------
+
+type StringFields<K extends string> = Record<K, z.ZodString>
+
+function stringFields<K extends string>(fields: readonly K[]): StringFields<K> {
+  return Object.fromEntries(fields.map((field) => [field, z.string()])) as StringFields<K>
 }
+
+export const customerSchema = once(() =>
+  z.looseObject({
+    id: z.string(),
+    ...stringFields(CUSTOMER_REQUEST_FIELDS),
+    ...stringFields(CUSTOMER_EMPTY_FIELDS),
+    status: z.string(),
+    created_at: z.string(),
+    last_status_update: z.string(),
+  }),
+)
+
+/** The card record: the spec does not show it, so only its id (`id`, `_id` or `token`) is relied upon. */
+export const cardSchema = once(() => z.looseObject({id: z.string().optional(), _id: z.string().optional(), token: z.string().optional()}))
+
+export const sofortSenderSchema = once(() => z.object(stringFields(['country_code', 'iban', 'bic', 'bank_name', 'bank_code', 'account_number', 'holder'] as const)))
+
+export const transactionSchema = once(() =>
+  z.looseObject({
+    id: z.string(),
+    _id: z.string().optional(),
+    payment_profile: z.string().optional(),
+    customer: z.string().optional(),
+    customer_ip: z.string().optional(),
+    dynamic_descriptor: z.string().optional(),
+    merchant_reference: z.string().optional(),
+    user_agent: z.string().optional(),
+    payment_product: z.string(),
+    payment_product_type: z.string().optional(),
+    processor: z.string().optional(),
+    /** Minor units as a decimal string, e.g. "1499". */
+    amount: z.string(),
+    card: z.string().optional(),
+    details: z.looseObject({
+      redirect_url: z.string().optional(),
+      approval_url: z.string().optional(),
+      sender: sofortSenderSchema().optional(),
+      issuer: z.string().optional(),
+    }),
+    status: z.string(),
+    status_reason: z.string().optional(),
+    webhook_transaction_update: z.string().optional(),
+    created_at: z.string(),
+    last_status_update: z.string(),
+  }),
+)
+
+export const checkoutSuccessSchema = once(() => z.looseObject({status: z.string(), status_reason: z.string(), success: z.boolean()}))
+
+export const serviceErrorBodySchema = once(() =>
+  z.object({code: z.string().optional(), message: z.string(), details: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional()}),
+)
+
+/** The webhook body the emulator sends: type and ids plus the whole transaction. */
+export const transactionWebhookSchema = once(() => transactionSchema().partial().extend({type: z.string()}))
+
+export type CustomerRequest = z.infer<ReturnType<typeof buildCustomerRequestSchema>>
+export type CardRequest = z.infer<ReturnType<typeof cardRequestFields>>
+export type TransactionStartRequest = z.infer<ReturnType<typeof transactionStartFields>>
+export type TransactionDetailsRequest = TransactionStartRequest['details']
+export type Customer = z.infer<ReturnType<typeof customerSchema>>
+export type Card = z.infer<ReturnType<typeof cardSchema>>
+export type SofortSender = z.infer<ReturnType<typeof sofortSenderSchema>>
+export type Transaction = z.infer<ReturnType<typeof transactionSchema>>
+export type CheckoutSuccess = z.infer<ReturnType<typeof checkoutSuccessSchema>>
+export type ServiceErrorBody = z.infer<ReturnType<typeof serviceErrorBodySchema>>
+export type TransactionWebhook = z.infer<ReturnType<typeof transactionWebhookSchema>>

@@ -4,13 +4,18 @@ import {type CustomerRequest, PRODUCTS, type Product, luhnValid, normalizePan} f
 import {InputError} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
-import type {FlowOptions, FlowResult} from '../flow/run-flow.js'
+import type {FlowOptions} from '../flow/flow-options.js'
+import type {FlowResult} from '../flow/run-flow.js'
+import type {FlowExitCode} from '../flow/verdict.js'
 import {parseDuration} from '../duration.js'
 import {parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
   .join('\n')
+
+/** What `--json` prints: the flow's result with the exit code it leads to. */
+export type FlowJson = {exitCode: FlowExitCode} & FlowResult
 
 export default class Flow extends BaseCommand<typeof Flow> {
   static override summary = 'Run a whole payment flow: customer, card, transaction, approval page, redirect, webhooks, final status.'
@@ -67,30 +72,34 @@ ${EXIT_CODES_HELP}`
     yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
   }
 
-  public async run(): Promise<FlowResult> {
+  public async run(): Promise<FlowJson> {
     const {flags} = this
     const profile = this.profile()
     const product = flags.product as Product
     const options = await this.flowOptions(product)
-    const {FLOW_FIELD_FLAGS, runFlow, validateFlowOptions} = await import('../flow/run-flow.js')
+    const {FLOW_FIELD_FLAGS, validateFlowOptions} = await import('../flow/flow-options.js')
     this.fieldFlags = FLOW_FIELD_FLAGS
     await validateFlowOptions(profile, options)
     await this.confirmProduction('run a payment flow (create a customer, card and transaction)', flags.yes)
 
     const {createStepReporter} = await import('../output/step-reporter.js')
-    const reporter = await createStepReporter({secrets: this.secrets})
+    const interactive = stderrIsInteractive()
+    const reporter = await createStepReporter({secrets: this.secrets, interactive, color: interactive && !process.env.NO_COLOR})
     const {ensureEmulator} = await import('../flow/embedded-emulator.js')
     const emulator = await ensureEmulator(profile)
-    if (emulator.started) reporter.info(`Started the emulator in this process at ${emulator.url}; it stops when the flow ends.`)
+    if (emulator.started) reporter.note({tone: 'done', label: 'emulator started', value: `${emulator.url}  (in this process, until the flow ends)`})
     if (options.webhook.mode === 'none' && profile.profile.env !== 'local' && !flags.webhook) {
-      reporter.info('Webhooks go to the payment profile’s own address; to see them here, run a tunnel and pass --webhook-url.')
+      reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, run a tunnel and pass --webhook-url'})
     }
     try {
-      const result = await runFlow(await this.service(), profile, options, {reporter})
+      const {runFlow} = await import('../flow/run-flow.js')
+      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
       this.print(renderFlowSummary(result))
-      if (result.exitCode !== 0) this.setOutcomeExitCode(result.exitCode)
-      return result
+      const {flowExitCode} = await import('../flow/verdict.js')
+      const exitCode = flowExitCode(result)
+      if (exitCode !== 0) this.setOutcomeExitCode(exitCode)
+      return {exitCode, ...result}
     } finally {
       reporter.stop()
       await emulator.stop()
@@ -194,9 +203,17 @@ ${EXIT_CODES_HELP}`
       webhook,
       listenerPort: flags.port,
       waitTimeoutMs,
-      untilSettled: flags.until === undefined ? flags.approve === 'SETTLEMENT_COMPLETED' : flags.until === 'settled',
+      until: flags.until === 'settled' || (flags.until === undefined && flags.approve === 'SETTLEMENT_COMPLETED') ? 'settled' : 'final',
       signal: this.interruptSignal(),
       userAgent: `paytx/${this.config.version}`,
     }
   }
+}
+
+/**
+ * Spinners only on a terminal that reports a width (some ptys do not, and ora would then clear
+ * lines without end), outside CI and dumb terminals.
+ */
+function stderrIsInteractive(): boolean {
+  return Boolean(process.stderr.isTTY && (process.stderr.columns ?? 0) > 0 && process.env.TERM !== 'dumb' && !process.env.CI)
 }

@@ -18,8 +18,7 @@ async function browserRequest(
   url: string,
   init: {method: 'GET' | 'POST'; body?: string; timeoutMs: number; signal?: AbortSignal},
 ): Promise<{status: number; location?: string; text: string}> {
-  const {loadUndici} = await import('../api/undici-parts.js')
-  const {requestUrl: request} = await loadUndici()
+  const {request} = await import('undici')
   const timeout = AbortSignal.timeout(init.timeoutMs)
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout
   try {

@@ -9,15 +9,13 @@
  */
 import {randomBytes} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
 
-import {InputError} from '../errors.js'
+import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {escapeHtml, renderHtmlDocument} from '../http/html.js'
-import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
+import {listen} from '../http/listen.js'
+import {DuplicateDetector, WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
 
 export const LISTENER_HOST = '127.0.0.1'
-/** Webhook bodies above this size are refused with 413. */
-export const MAX_WEBHOOK_BYTES = 1024 * 1024
 
 export interface RedirectReceived {
   transactionId?: string
@@ -28,7 +26,8 @@ export interface RedirectReceived {
   receivedAt: string
 }
 
-export interface ReceivedWebhook extends WebhookEvent {
+/** A webhook the flow's listener accepted. */
+export interface FlowListenerWebhook extends WebhookEvent {
   receivedAt: string
   /** The same (transaction id, status) arrived before. */
   duplicate: boolean
@@ -57,7 +56,7 @@ export interface RedirectListenerOptions {
   /** Asked once per accepted redirect, so the landing page can show the status. */
   describeOutcome?: (redirect: RedirectReceived) => Promise<LandingOutcome | undefined>
   onRejected?: (request: RejectedRequest) => void
-  onWebhook?: (webhook: ReceivedWebhook) => void
+  onWebhook?: (webhook: FlowListenerWebhook) => void
 }
 
 export interface RedirectListener {
@@ -71,7 +70,7 @@ export interface RedirectListener {
   /** Resolves with the first accepted redirect; rejects when the signal aborts or the listener closes. */
   waitForRedirect(signal?: AbortSignal): Promise<RedirectReceived>
   redirect(): RedirectReceived | undefined
-  webhooks(): ReceivedWebhook[]
+  webhooks(): FlowListenerWebhook[]
   rejected(): RejectedRequest[]
   /** Stops listening and frees the port; in-flight answers get a moment to finish. */
   close(): Promise<void>
@@ -107,23 +106,141 @@ ${problem}${status}<p>Transaction <code id="transaction">${escapeHtml(redirect.t
   )
 }
 
+type Rejecter = (req: IncomingMessage, res: ServerResponse, status: number, reason: string) => void
+
+/**
+ * The redirect side: which transaction's redirect is accepted, the first one accepted, those
+ * waiting for it, and the landing page the browser gets.
+ */
+class RedirectCatcher {
+  private expectedId: string | undefined
+  private accepted: RedirectReceived | undefined
+  private landing: Promise<LandingOutcome | undefined> | undefined
+  private readonly waiters = new Set<{resolve: (r: RedirectReceived) => void; reject: (e: Error) => void}>()
+
+  constructor(
+    private readonly reject: Rejecter,
+    private readonly describeOutcome: RedirectListenerOptions['describeOutcome'],
+    private readonly landingWaitMs: number,
+  ) {}
+
+  expect(id: string): void {
+    this.expectedId = id
+  }
+
+  received(): RedirectReceived | undefined {
+    return this.accepted
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return this.reject(req, res, 405, 'Only GET is accepted on the redirect address.')
+    const query = Object.fromEntries(url.searchParams)
+    const transactionId = query.transaction_id || undefined
+    const error = query.error === undefined ? undefined : decodeErrorParam(query.error)
+    if (!this.expectedId) return this.reject(req, res, 400, 'No transaction is expected yet.')
+    // A problem redirect may come without an id; with an id it must be ours.
+    if (transactionId !== this.expectedId && !(error !== undefined && transactionId === undefined)) {
+      return this.reject(req, res, 400, transactionId ? 'This redirect is for another transaction.' : 'The redirect has no transaction_id.')
+    }
+    const accepted = this.accept({transactionId, error, query, receivedAt: new Date().toISOString()})
+    const outcome = await this.outcomeFor(accepted)
+    res.writeHead(200, {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close'})
+    res.end(req.method === 'HEAD' ? undefined : landingPage(accepted, outcome))
+  }
+
+  /** The first accepted redirect wins; a reload of the landing page shows the same one. */
+  private accept(redirect: RedirectReceived): RedirectReceived {
+    if (this.accepted) return this.accepted
+    this.accepted = redirect
+    for (const waiter of this.waiters) waiter.resolve(redirect)
+    this.waiters.clear()
+    return redirect
+  }
+
+  private outcomeFor(redirect: RedirectReceived): Promise<LandingOutcome | undefined> {
+    if (!this.describeOutcome) return Promise.resolve(undefined)
+    this.landing ??= this.describeOutcome(redirect).catch(() => undefined)
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.landingWaitMs)))
+    return Promise.race([this.landing, timeout]).finally(() => clearTimeout(timer))
+  }
+
+  wait(signal: AbortSignal | undefined, closed: boolean): Promise<RedirectReceived> {
+    if (this.accepted) return Promise.resolve(this.accepted)
+    if (closed) return Promise.reject(new Error('The redirect listener is closed.'))
+    return new Promise<RedirectReceived>((resolve, rejectWait) => {
+      if (signal?.aborted) {
+        rejectWait(signal.reason)
+        return
+      }
+      const onAbort = () => {
+        this.waiters.delete(waiter)
+        rejectWait(signal!.reason)
+      }
+      const waiter = {
+        resolve: (redirect: RedirectReceived) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(redirect)
+        },
+        reject: (error: Error) => {
+          signal?.removeEventListener('abort', onAbort)
+          rejectWait(error)
+        },
+      }
+      this.waiters.add(waiter)
+      signal?.addEventListener('abort', onAbort, {once: true})
+    })
+  }
+
+  stopWaiting(): void {
+    for (const waiter of this.waiters) waiter.reject(new Error('The redirect listener is closed.'))
+    this.waiters.clear()
+  }
+}
+
+/** The webhook side: every webhook accepted, in order, with repeats marked. */
+class WebhookInbox {
+  readonly received: FlowListenerWebhook[] = []
+  private readonly duplicates = new DuplicateDetector()
+
+  constructor(
+    private readonly reject: Rejecter,
+    private readonly onWebhook: RedirectListenerOptions['onWebhook'],
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return this.reject(req, res, 405, 'Only POST is accepted on the webhook address.')
+    let body: unknown
+    try {
+      body = JSON.parse((await readCappedBody(req, WEBHOOK_BODY_LIMIT_BYTES)).toString('utf8'))
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return this.reject(req, res, 413, error.message)
+      if (error instanceof SyntaxError) return this.reject(req, res, 400, 'The body is not JSON.')
+      throw error
+    }
+    const event = readWebhookEvent(body)
+    const webhook: FlowListenerWebhook = {...event, receivedAt: new Date().toISOString(), duplicate: this.duplicates.isDuplicate(event)}
+    this.received.push(webhook)
+    res.writeHead(200, {'content-type': 'application/json'})
+    res.end('{"received":true}')
+    this.onWebhook?.(webhook)
+  }
+}
+
+function answerServerError(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500)
+  res.end()
+}
+
 export async function startRedirectListener(options: RedirectListenerOptions = {}): Promise<RedirectListener> {
   const {createServer} = await import('node:http')
   const token = randomBytes(18).toString('base64url')
   const redirectPath = `/flow/${token}/redirect`
   const webhookPath = `/flow/${token}/webhook`
-  const landingWaitMs = options.landingWaitMs ?? 5_000
-
-  let expectedId: string | undefined
-  let accepted: RedirectReceived | undefined
-  let landing: Promise<LandingOutcome | undefined> | undefined
-  const waiters = new Set<{resolve: (r: RedirectReceived) => void; reject: (e: Error) => void}>()
-  const webhooks: ReceivedWebhook[] = []
-  const duplicates = new DuplicateDetector()
   const rejected: RejectedRequest[] = []
   let closed = false
 
-  const reject = (req: IncomingMessage, res: ServerResponse, status: number, reason: string) => {
+  const reject: Rejecter = (req, res, status, reason) => {
     const path = (req.url ?? '/').split('?')[0].split(token).join('<token>')
     const entry = {method: req.method ?? '', path, status, reason}
     rejected.push(entry)
@@ -131,93 +248,21 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
     res.writeHead(status, {'content-type': 'text/plain; charset=utf-8', connection: 'close'})
     res.end(`${reason}\n`)
   }
+  const redirects = new RedirectCatcher(reject, options.describeOutcome, options.landingWaitMs ?? 5_000)
+  const inbox = new WebhookInbox(reject, options.onWebhook)
 
-  const outcomeFor = (redirect: RedirectReceived): Promise<LandingOutcome | undefined> => {
-    if (!options.describeOutcome) return Promise.resolve(undefined)
-    landing ??= options.describeOutcome(redirect).catch(() => undefined)
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), landingWaitMs)))
-    return Promise.race([landing, timeout]).finally(() => clearTimeout(timer))
-  }
-
-  const handleRedirect = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      reject(req, res, 405, 'Only GET is accepted on the redirect address.')
-      return
-    }
-    const query = Object.fromEntries(url.searchParams)
-    const transactionId = query.transaction_id || undefined
-    const error = query.error === undefined ? undefined : decodeErrorParam(query.error)
-    if (!expectedId) {
-      reject(req, res, 400, 'No transaction is expected yet.')
-      return
-    }
-    // A problem redirect may come without an id; with an id it must be ours.
-    if (transactionId !== expectedId && !(error !== undefined && transactionId === undefined)) {
-      reject(req, res, 400, transactionId ? 'This redirect is for another transaction.' : 'The redirect has no transaction_id.')
-      return
-    }
-    if (!accepted) {
-      accepted = {transactionId, error, query, receivedAt: new Date().toISOString()}
-      for (const waiter of waiters) waiter.resolve(accepted)
-      waiters.clear()
-    }
-    const outcome = await outcomeFor(accepted)
-    res.writeHead(200, {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close'})
-    res.end(req.method === 'HEAD' ? undefined : landingPage(accepted, outcome))
-  }
-
-  const handleWebhook = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST') {
-      reject(req, res, 405, 'Only POST is accepted on the webhook address.')
-      return
-    }
-    const chunks: Buffer[] = []
-    let size = 0
-    let tooLarge = false
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_WEBHOOK_BYTES) tooLarge = true
-      else chunks.push(chunk)
-    })
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => undefined)
-    req.on('end', () => {
-      if (tooLarge) {
-        reject(req, res, 413, `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.`)
-        return
-      }
-      let body: unknown
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-      } catch {
-        reject(req, res, 400, 'The body is not JSON.')
-        return
-      }
-      const event = readWebhookEvent(body)
-      const duplicate = duplicates.isDuplicate(event)
-      const webhook: ReceivedWebhook = {...event, receivedAt: new Date().toISOString(), duplicate}
-      webhooks.push(webhook)
-      res.writeHead(200, {'content-type': 'application/json'})
-      res.end('{"received":true}')
-      options.onWebhook?.(webhook)
-    })
-  }
-
-  const server: Server = createServer((req, res) => {
     let url: URL
     try {
       url = new URL(req.url ?? '/', `http://${LISTENER_HOST}`)
     } catch {
-      reject(req, res, 400, 'Bad request.')
-      return
+      return reject(req, res, 400, 'Bad request.')
     }
     if (url.pathname === redirectPath) {
-      handleRedirect(req, res, url).catch(() => {
-        if (!res.headersSent) res.writeHead(500)
-        res.end()
-      })
+      redirects.handle(req, res, url).catch(() => answerServerError(res))
     } else if (url.pathname === webhookPath) {
-      handleWebhook(req, res)
+      inbox.handle(req, res).catch(() => answerServerError(res))
     } else if (url.pathname === '/favicon.ico') {
       // Browsers ask for it along with the landing page; not a stray redirect worth reporting.
       req.resume()
@@ -226,63 +271,26 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
       req.resume()
       reject(req, res, 404, 'Not found.')
     }
-  })
-  server.on('clientError', (_error, socket) => socket.destroy())
+  }
 
-  await new Promise<void>((resolve, rejectListen) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        rejectListen(new InputError(`Port ${options.port} on ${LISTENER_HOST} is in use.`, {flag: '--port', hint: 'Pick another port, or leave --port out to use a free one.'}))
-      } else if (error.code === 'EACCES') {
-        rejectListen(new InputError(`Not allowed to listen on port ${options.port}.`, {flag: '--port', hint: 'Use a port above 1023, or leave --port out.'}))
-      } else rejectListen(error)
-    })
-    server.listen(options.port ?? 0, LISTENER_HOST, () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
+  const server: Server = createServer(route)
+  server.on('clientError', (_error, socket) => socket.destroy())
+  const {port} = await listen(server, {host: LISTENER_HOST, port: options.port ?? 0, freePortHint: 'Leave --port out to use a free one.'})
   const base = `http://${LISTENER_HOST}:${port}`
 
   return {
     port,
     redirectUrl: `${base}${redirectPath}`,
     webhookUrl: `${base}${webhookPath}`,
-    expectTransaction(id) {
-      expectedId = id
-    },
-    waitForRedirect(signal) {
-      if (accepted) return Promise.resolve(accepted)
-      if (closed) return Promise.reject(new Error('The redirect listener is closed.'))
-      return new Promise<RedirectReceived>((resolve, rejectWait) => {
-        if (signal?.aborted) {
-          rejectWait(signal.reason)
-          return
-        }
-        const onAbort = () => {
-          waiters.delete(waiter)
-          rejectWait(signal!.reason)
-        }
-        const waiter = {
-          resolve: (redirect: RedirectReceived) => {
-            signal?.removeEventListener('abort', onAbort)
-            resolve(redirect)
-          },
-          reject: (error: Error) => {
-            signal?.removeEventListener('abort', onAbort)
-            rejectWait(error)
-          },
-        }
-        waiters.add(waiter)
-        signal?.addEventListener('abort', onAbort, {once: true})
-      })
-    },
-    redirect: () => accepted,
-    webhooks: () => [...webhooks],
+    expectTransaction: (id) => redirects.expect(id),
+    waitForRedirect: (signal) => redirects.wait(signal, closed),
+    redirect: () => redirects.received(),
+    webhooks: () => [...inbox.received],
     rejected: () => [...rejected],
     async close() {
       if (closed) return
       closed = true
-      for (const waiter of waiters) waiter.reject(new Error('The redirect listener is closed.'))
-      waiters.clear()
+      redirects.stopWaiting()
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), 1_000)
         server.close(() => {

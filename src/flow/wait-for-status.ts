@@ -8,31 +8,14 @@
  */
 import {isConclusiveStatus, isFinalStatus, isSuccessStatus} from '../api/contract.js'
 import {InterruptedError, NetworkError, ServiceError} from '../errors.js'
+import {type Timer, systemTimer} from './timer.js'
 
-export interface Clock {
-  now(): number
-  /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>
-}
+/** How far a wait goes, in the words of the `--until` flag. */
+export type WaitUntil = 'final' | 'settled'
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason)
-        return
-      }
-      const onAbort = () => {
-        clearTimeout(timer)
-        reject(signal!.reason)
-      }
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort)
-        resolve()
-      }, ms)
-      signal?.addEventListener('abort', onAbort, {once: true})
-    }),
+/** Conclusive for a wait `until` final or settled: SETTLEMENT_REQUESTED ends only the first. */
+export function isConclusiveFor(status: string, until: WaitUntil): boolean {
+  return isConclusiveStatus(status, until)
 }
 
 export interface StatusReading {
@@ -43,10 +26,10 @@ export interface StatusReading {
 export interface WaitOptions<T extends StatusReading> {
   /** How long to keep polling, from the first read. */
   timeoutMs: number
-  /** Wait through SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED (or another final status). */
-  untilSettled: boolean
+  /** final: stop at a conclusive status (SETTLEMENT_REQUESTED counts); settled: wait through it. */
+  until: WaitUntil
   signal?: AbortSignal
-  clock?: Clock
+  timer?: Timer
   /** A reading already in hand (e.g. from checkoutsuccess): no first read is made when given. */
   initial?: T
   /** First pause between reads; each later pause is 1.5 times longer, up to `maxDelayMs`. */
@@ -89,9 +72,9 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 const WOKEN = Symbol('woken')
 
-/** Sleeps like `clock.sleep`, but returns early when `wake` fires; an abort still rejects. */
-async function pause(clock: Clock, ms: number, signal: AbortSignal | undefined, wake: EventTarget | undefined): Promise<void> {
-  if (!wake) return clock.sleep(ms, signal)
+/** Sleeps like `timer.sleep`, but returns early when `wake` fires; an abort still rejects. */
+async function pause(timer: Timer, ms: number, signal: AbortSignal | undefined, wake: EventTarget | undefined): Promise<void> {
+  if (!wake) return timer.sleep(ms, signal)
   const controller = new AbortController()
   const onWake = () => controller.abort(WOKEN)
   const onAbort = () => controller.abort(signal!.reason)
@@ -99,7 +82,7 @@ async function pause(clock: Clock, ms: number, signal: AbortSignal | undefined, 
   signal?.addEventListener('abort', onAbort, {once: true})
   if (signal?.aborted) onAbort()
   try {
-    await clock.sleep(ms, controller.signal)
+    await timer.sleep(ms, controller.signal)
   } catch (error) {
     if (error !== WOKEN) throw error
   } finally {
@@ -109,8 +92,8 @@ async function pause(clock: Clock, ms: number, signal: AbortSignal | undefined, 
 }
 
 export async function waitForFinalStatus<T extends StatusReading>(read: () => Promise<T>, options: WaitOptions<T>): Promise<WaitResult<T>> {
-  const clock = options.clock ?? systemClock
-  const started = clock.now()
+  const timer = options.timer ?? systemTimer
+  const started = timer.now()
   const deadline = started + options.timeoutMs
   const maxDelay = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS
   let delay = options.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS
@@ -123,18 +106,18 @@ export async function waitForFinalStatus<T extends StatusReading>(read: () => Pr
 
   for (;;) {
     throwIfAborted(options.signal)
-    if (current && isConclusiveStatus(current.status, options.untilSettled)) break
+    if (current && isConclusiveFor(current.status, options.until)) break
     if (!readNow) {
-      const remaining = deadline - clock.now()
+      const remaining = deadline - timer.now()
       if (remaining <= 0) break
-      await pause(clock, Math.min(delay, remaining), options.signal, options.wake)
+      await pause(timer, Math.min(delay, remaining), options.signal, options.wake)
       delay = Math.min(maxDelay, Math.round(delay * 1.5))
     }
     readNow = false
     try {
       const next = await read()
       lastError = undefined
-      if (!current || next.status !== current.status) options.onStatus?.(next, current, clock.now() - started)
+      if (!current || next.status !== current.status) options.onStatus?.(next, current, timer.now() - started)
       current = next
     } catch (error) {
       throwIfAborted(options.signal)
@@ -151,11 +134,11 @@ export async function waitForFinalStatus<T extends StatusReading>(read: () => Pr
   return {
     reading,
     status: reading.status,
-    conclusive: isConclusiveStatus(reading.status, options.untilSettled),
+    conclusive: isConclusiveFor(reading.status, options.until),
     final: isFinalStatus(reading.status),
     success: isSuccessStatus(reading.status),
-    timedOut: !isConclusiveStatus(reading.status, options.untilSettled),
+    timedOut: !isConclusiveFor(reading.status, options.until),
     reads,
-    elapsedMs: clock.now() - started,
+    elapsedMs: timer.now() - started,
   }
 }

@@ -2,7 +2,7 @@
 import type {ValidationIssue} from '../api/schemas.js'
 import type {InputProblem} from './customer-request.js'
 
-export type PanSource = '--pan' | '--pan-stdin' | 'prompt'
+export type PanSource = '--pan-stdin' | 'prompt'
 
 export const CARD_FIELD_FLAGS: Record<string, string> = {
   customer: '--customer',

@@ -20,7 +20,7 @@ function describeWebhooks(result: FlowResult): string {
 }
 
 export function renderFlowSummary(result: FlowResult): string {
-  const conclusion = result.exitCode === 0 ? 'success' : result.exitCode === 3 ? 'final, not a success' : 'not final in time'
+  const conclusion = !result.conclusive ? 'not final in time' : result.success ? 'success' : 'final, not a success'
   return table([
     ['Result', conclusion],
     ['Transaction', result.transactionId],

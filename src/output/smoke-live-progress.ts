@@ -2,11 +2,14 @@
  * Progress of a smoke run on stderr. On a terminal: a live line per running case (spinner, the
  * flow's current step, elapsed time), redrawn in place, with each finished case printed above
  * for good. Elsewhere (CI logs): one line per finished case and the notes a person needs, such
- * as the approval URL of a manual case.
+ * as the approval URL of a manual case. The flow's events arrive as data and are worded here.
  */
 import {formatDuration} from '../duration.js'
+import type {FlowEvent} from '../flow/events.js'
 import type {SmokeCaseResult, SmokeProgress} from '../smoke/runner.js'
+import {MANUAL_OUTCOME} from '../smoke/scenario-schema.js'
 import type {SmokeCase} from '../smoke/scenario.js'
+import {describeFlowEvent, formatCompactLine, stepActivity} from './flow-event-lines.js'
 
 export interface ProgressStream {
   write(text: string): unknown
@@ -50,16 +53,20 @@ export class LiveProgress implements SmokeProgress {
     this.redraw([])
   }
 
-  caseStep(smokeCase: SmokeCase, text: string): void {
-    const entry = this.active.get(smokeCase.name)
-    if (!entry) return
-    // The flow pads its labels into columns for a terminal of its own; one line here has no room.
-    entry.text = text.replace(/\s{2,}/g, '  ')
-    this.redraw([])
-  }
-
-  caseNote(smokeCase: SmokeCase, text: string): void {
-    this.print([`  ${smokeCase.name}: ${text}`])
+  /**
+   * Warnings, and what a person completing a manual case needs (the approval page, the wait),
+   * stay on screen; everything else only updates the case's live line.
+   */
+  caseEvent(smokeCase: SmokeCase, event: FlowEvent): void {
+    if (event.kind === 'step-started') {
+      this.showStep(smokeCase, stepActivity(event.step, event.outcome))
+      return
+    }
+    const forPerson = smokeCase.outcome === MANUAL_OUTCOME && (event.kind.startsWith('approval-') || event.kind === 'waiting')
+    for (const line of describeFlowEvent(event)) {
+      if (forPerson || line.tone === 'warning') this.print([`  ${smokeCase.name}: ${formatCompactLine(line)}`])
+      else this.showStep(smokeCase, formatCompactLine(line))
+    }
   }
 
   caseFinished(result: SmokeCaseResult): void {
@@ -76,6 +83,13 @@ export class LiveProgress implements SmokeProgress {
     this.timer = undefined
     this.active.clear()
     if (this.options.interactive) this.redraw([])
+  }
+
+  private showStep(smokeCase: SmokeCase, text: string): void {
+    const entry = this.active.get(smokeCase.name)
+    if (!entry) return
+    entry.text = text
+    this.redraw([])
   }
 
   private print(lines: string[]): void {

@@ -1,76 +1,114 @@
 /**
- * Progress of a multi-step command on stderr: an ora spinner per step on a terminal, plain
- * `✔ …` lines when stderr is a pipe or a CI log. stdout is never touched.
+ * A flow's events as a step list on stderr: one labelled line per event, labels in one column.
+ * Interactive (the caller decides): a spinner runs while a step is under way and counts down the
+ * time left while the flow waits for the person. Otherwise plain lines only, and while waiting a
+ * sparse reminder of the time left. The lines that stay are the same either way. stdout is never
+ * touched.
  */
-import type {FlowReporter} from '../flow/run-flow.js'
+import type {FlowEvent} from '../flow/events.js'
 import {scrubSecrets} from '../secrets/redact.js'
+import {type EventLine, describeFlowEvent, formatStepLine, formatTimeLeft, stepActivity, stepEndedBy} from './flow-event-lines.js'
 
-export interface StepReporter extends FlowReporter {
-  /** Stops a spinner left running (after an error or Ctrl-C). */
+export interface StepReporter {
+  render(event: FlowEvent): void
+  /** A line of the command's own (the emulator it started, a hint), in the same column. */
+  note(line: EventLine): void
+  /** Stops a spinner or reminder left running (after an error or Ctrl-C). */
   stop(): void
 }
 
 export interface StepReporterOptions {
-  stream?: NodeJS.WriteStream
-  /** Default: stderr is a terminal with a width, TERM is not dumb and CI is not set. */
-  interactive?: boolean
+  stream?: NodeJS.WritableStream
+  /** Spinners and in-place updates; the caller knows whether stderr is an interactive terminal. */
+  interactive: boolean
+  color: boolean
   /** Values never to print (keys, a PAN). */
   secrets?: readonly string[]
+  now?: () => number
+  /** Non-interactive: how often to repeat the time left while waiting for the person. */
+  reminderEveryMs?: number
 }
 
 type Spinner = import('ora').Ora
 
-export async function createStepReporter(options: StepReporterOptions = {}): Promise<StepReporter> {
+const DEFAULT_REMINDER_EVERY_MS = 60_000
+const COUNTDOWN_TICK_MS = 1_000
+
+export async function createStepReporter(options: StepReporterOptions): Promise<StepReporter> {
   const stream = options.stream ?? process.stderr
   const secrets = options.secrets ?? []
-  // A terminal that reports no width (some ptys) would make ora clear lines without end.
-  const interactive = options.interactive ?? Boolean(stream.isTTY && (stream.columns ?? 0) > 0 && process.env.TERM !== 'dumb' && !process.env.CI)
+  const now = options.now ?? Date.now
   const clean = (text: string) => scrubSecrets(text, secrets)
+  const format = (line: EventLine) => clean(formatStepLine(line, options.color))
 
-  if (!interactive) {
-    const write = (text: string) => stream.write(`${clean(text)}\n`)
+  /** While the flow waits for the person: the timer that shows the time left. */
+  let countdown: NodeJS.Timeout | undefined
+  const stopWaiting = () => {
+    clearInterval(countdown)
+    countdown = undefined
+  }
+
+  if (!options.interactive) {
+    const write = (line: EventLine) => stream.write(`${format(line)}\n`)
+    const everyMs = options.reminderEveryMs ?? DEFAULT_REMINDER_EVERY_MS
     return {
-      start() {},
-      succeed: (_step, text) => write(`✔ ${text}`),
-      fail: (_step, text) => write(`✖ ${text}`),
-      info: (text) => write(`  ${text}`),
-      stop() {},
+      render(event) {
+        if (stepEndedBy(event) === 'redirect' || event.kind === 'step-failed' || event.kind === 'verdict') stopWaiting()
+        for (const line of describeFlowEvent(event)) write(line)
+        if (event.kind === 'waiting') {
+          stopWaiting()
+          const until = now() + event.remainingMs
+          countdown = setInterval(() => {
+            const left = until - now()
+            if (left > 0) write({tone: 'info', label: 'waiting', value: `for the redirect; ${formatTimeLeft(left)} left`})
+          }, everyMs).unref()
+        }
+      },
+      note: write,
+      stop: stopWaiting,
     }
   }
 
   const {default: ora} = await import('ora')
   let spinner: Spinner | undefined
   let spinning: string | undefined
-  const persist = (symbol: 'succeed' | 'fail', step: string, text: string) => {
-    if (spinner && spinning === step) {
-      spinner[symbol](clean(text))
-      spinner = undefined
-      spinning = undefined
-      return
-    }
-    // Another step's line while a spinner runs: ora keeps its spinner below external writes.
-    ora({stream, discardStdin: false})[symbol](clean(text))
+  const stopSpinner = () => {
+    stopWaiting()
+    spinner?.stop()
+    spinner = undefined
+    spinning = undefined
+  }
+  /** A line above the spinner, which keeps running below it. */
+  const writeAbove = (line: EventLine) => {
+    spinner?.clear()
+    stream.write(`${format(line)}\n`)
     spinner?.render()
   }
   return {
-    start(step, text) {
-      spinner?.stop()
-      spinning = step
-      spinner = ora({text: clean(text), stream, discardStdin: false}).start()
+    render(event) {
+      if (event.kind === 'step-started') {
+        stopSpinner()
+        spinning = event.step
+        spinner = ora({text: clean(stepActivity(event.step, event.outcome)), stream, discardStdin: false, color: options.color ? 'cyan' : false, isEnabled: true}).start()
+        return
+      }
+      if (event.kind === 'waiting') {
+        // The line stays (as in a pipe); the spinner below it counts down.
+        for (const line of describeFlowEvent(event)) writeAbove(line)
+        const until = now() + event.remainingMs
+        const show = () => {
+          if (spinner) spinner.text = `waiting for the redirect: ${formatTimeLeft(until - now())} left`
+        }
+        show()
+        stopWaiting()
+        countdown = setInterval(show, COUNTDOWN_TICK_MS).unref()
+        return
+      }
+      const ended = stepEndedBy(event)
+      if (ended !== undefined && ended === spinning) stopSpinner()
+      for (const line of describeFlowEvent(event)) writeAbove(line)
     },
-    succeed: (step, text) => persist('succeed', step, text),
-    fail: (step, text) => persist('fail', step, text),
-    info(text) {
-      if (spinner) {
-        spinner.clear()
-        stream.write(`  ${clean(text)}\n`)
-        spinner.render()
-      } else stream.write(`  ${clean(text)}\n`)
-    },
-    stop() {
-      spinner?.stop()
-      spinner = undefined
-      spinning = undefined
-    },
+    note: writeAbove,
+    stop: stopSpinner,
   }
 }

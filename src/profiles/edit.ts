@@ -5,6 +5,7 @@
  */
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {InputError} from '../errors.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 import {PROFILE_NAME_PATTERN, type StoreData} from './store.js'
 
@@ -33,13 +34,7 @@ export function checkProfileUrls(changes: ProfileChanges): void {
   for (const [field, flag] of Object.entries(URL_FLAGS) as [keyof typeof URL_FLAGS, string][]) {
     const value = changes[field]
     if (value === undefined) continue
-    let url: URL | undefined
-    try {
-      url = new URL(value)
-    } catch {
-      url = undefined
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    if (!isAbsoluteHttpUrl(value)) {
       throw new InputError(`${flag} must be an absolute http(s) URL, e.g. https://sandbox.example.com/v1 (got "${value}").`, {flag})
     }
   }
@@ -73,6 +68,18 @@ export function applyProfileChanges(existing: Profile | undefined, env: Environm
   if (h2h === undefined) delete profile.h2h_url
   else profile.h2h_url = h2h
   return profile
+}
+
+/** Fails with an input error unless `name` has stored data to remove. */
+export function checkRemovable(data: StoreData, name: string): void {
+  if (Object.hasOwn(data.profiles, name)) return
+  const known = [...new Set([LOCAL_PROFILE_NAME, ...Object.keys(data.profiles)])].sort()
+  throw new InputError(
+    name === LOCAL_PROFILE_NAME
+      ? 'The built-in "local" profile cannot be removed (it has no stored changes).'
+      : `No profile named "${name}". Known profiles: ${known.join(', ')}.`,
+    {flag: 'name'},
+  )
 }
 
 /**

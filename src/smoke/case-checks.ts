@@ -15,7 +15,7 @@ import {toFlowOptions} from './runner.js'
 const REFERENCE_PLACEHOLDER = 'value-from-an-earlier-case'
 
 export async function checkCasesForProfile(cases: readonly SmokeCase[], file: string, profile: ResolvedProfile, options: {openBrowser: boolean}): Promise<void> {
-  const {validateFlowOptions} = await import('../flow/run-flow.js')
+  const {validateFlowOptions} = await import('../flow/flow-options.js')
   const problems: ScenarioProblem[] = []
   const env = profile.profile.env
   for (const smokeCase of cases) {

@@ -6,9 +6,10 @@
  */
 import {EXIT, type ErrorJson, InputError, PaytxError} from '../errors.js'
 import {type Difference, checkExpectations, describeExpectation, describeOutcome, distinctWebhookStatuses, formatDifference} from './expectations.js'
-import type {FlowOptions, FlowReporter, FlowResult} from '../flow/run-flow.js'
+import type {FlowEvent, FlowEventSink} from '../flow/events.js'
+import type {FlowOptions} from '../flow/flow-options.js'
+import type {FlowResult} from '../flow/run-flow.js'
 import {type Reference, UnresolvedReferenceError, resolveReferences} from './references.js'
-import {MANUAL_OUTCOME} from './scenario-schema.js'
 import type {Scenario, SmokeCase} from './scenario.js'
 
 export type CaseVerdict = 'passed' | 'failed' | 'error' | 'skipped'
@@ -65,15 +66,14 @@ export interface SmokeReport {
 /** What the runner tells about cases while they run (a live display, a log). */
 export interface SmokeProgress {
   caseStarted(smokeCase: SmokeCase): void
-  caseStep(smokeCase: SmokeCase, text: string): void
-  /** A message to keep, such as the approval URL of a manual case. */
-  caseNote(smokeCase: SmokeCase, text: string): void
+  /** What the case's flow reports (its steps, the approval page of a manual case, warnings). */
+  caseEvent(smokeCase: SmokeCase, event: FlowEvent): void
   caseFinished(result: SmokeCaseResult): void
 }
 
 export interface SmokeRunOptions {
   /** The flow, bound to a service and profile; the runner supplies the options of each case. */
-  runFlow: (options: FlowOptions, reporter: FlowReporter) => Promise<FlowResult>
+  runFlow: (options: FlowOptions, onEvent: FlowEventSink) => Promise<FlowResult>
   profile: string
   environment: string
   concurrency: number
@@ -136,7 +136,7 @@ export function toFlowOptions(smokeCase: SmokeCase, lookup: (reference: Referenc
     webhook: smokeCase.webhook,
     listenerPort: 0,
     waitTimeoutMs: smokeCase.waitTimeoutMs,
-    untilSettled: smokeCase.untilSettled,
+    until: smokeCase.untilSettled ? 'settled' : 'final',
     signal: shared.signal,
   }
 }
@@ -180,112 +180,134 @@ export function summarize(results: readonly SmokeCaseResult[]): SmokeSummary {
 export async function runScenario(scenario: Scenario, cases: readonly SmokeCase[], options: SmokeRunOptions): Promise<SmokeReport> {
   const now = options.now ?? Date.now
   const startedAt = now()
-  const results = new Map<string, SmokeCaseResult>()
-  const pending = [...cases]
-  const running = new Set<Promise<void>>()
-  let stopReason: string | undefined
-
-  const finish = (result: SmokeCaseResult) => {
-    results.set(result.name, result)
-    options.progress?.caseFinished(result)
-    if (options.bail && !stopReason && (result.verdict === 'failed' || result.verdict === 'error')) {
-      stopReason = `not run: --bail stopped the run after case "${result.name}" ${result.verdict === 'failed' ? 'failed' : 'had an error'}`
-    }
-  }
-
-  const runOne = async (smokeCase: SmokeCase): Promise<void> => {
-    const result = baseResult(smokeCase)
-    const caseStart = now()
-    result.startedAt = new Date(caseStart).toISOString()
-    options.progress?.caseStarted(smokeCase)
-    // A person completing a manual case needs the approval page's address and the flow's advice
-    // to stay on screen; for the other cases the flow's steps only update the live line.
-    const manual = smokeCase.outcome === MANUAL_OUTCOME
-    const step = (name: string, text: string) => {
-      if (manual && name === 'approval') options.progress?.caseNote(smokeCase, text)
-      else options.progress?.caseStep(smokeCase, text)
-    }
-    const reporter: FlowReporter = {
-      start: step,
-      succeed: step,
-      fail: step,
-      info: (text) => {
-        if (manual || /^(Warning|listener refused)/.test(text)) options.progress?.caseNote(smokeCase, text)
-        else options.progress?.caseStep(smokeCase, text)
-      },
-    }
-    try {
-      const flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(results.get(reference.caseName), reference), {
-        openBrowser: options.openBrowser,
-        signal: options.signal,
-      })
-      const flow = await options.runFlow(flowOptions, reporter)
-      Object.assign(result, {
-        transactionId: flow.transactionId,
-        customerId: flow.customerId,
-        cardId: flow.cardId,
-        cardLast4: flow.cardLast4,
-        status: flow.status,
-        final: flow.final,
-        success: flow.success,
-        statusReason: flow.statusReason,
-        webhooks: distinctWebhookStatuses(flow),
-        got: describeOutcome(flow),
-        steps: flow.steps,
-      })
-      result.differences = checkExpectations(smokeCase.expect, flow)
-      result.verdict = result.differences.length === 0 ? 'passed' : 'failed'
-      result.reason = result.differences.map(formatDifference).join('; ')
-      result.durationMs = flow.durationMs
-    } catch (error) {
-      result.durationMs = now() - caseStart
-      if (error instanceof UnresolvedReferenceError) {
-        result.verdict = 'skipped'
-        result.reason = `not run: ${error.message}`
-      } else {
-        result.verdict = 'error'
-        result.error = errorJson(error)
-        result.reason = result.error.message
-      }
-    }
-    finish(result)
-  }
-
-  /** The first waiting case whose dependencies have all finished. */
-  const nextReady = (): SmokeCase | undefined => {
-    const index = pending.findIndex((smokeCase) => smokeCase.dependsOn.every((name) => results.has(name)))
-    return index === -1 ? undefined : pending.splice(index, 1)[0]
-  }
-
-  const concurrency = Math.max(1, options.concurrency)
-  while (pending.length > 0 || running.size > 0) {
-    if (options.signal?.aborted && !stopReason) stopReason = 'not run: the run was interrupted'
-    if (stopReason) {
-      for (const smokeCase of pending.splice(0)) finish({...baseResult(smokeCase), reason: stopReason})
-    }
-    let next: SmokeCase | undefined
-    while (!stopReason && running.size < concurrency && (next = nextReady())) {
-      const task: Promise<void> = runOne(next).finally(() => running.delete(task))
-      running.add(task)
-    }
-    if (running.size === 0) {
-      // Nothing runs and nothing is ready: what is left waits on cases outside the selection.
-      for (const smokeCase of pending.splice(0)) finish({...baseResult(smokeCase), reason: 'not run: a case it refers to did not run'})
-      break
-    }
-    await Promise.race(running)
-  }
-
+  const results = await runCases(cases, options, now)
   const ordered = cases.map((smokeCase) => results.get(smokeCase.name)!)
   return {
     file: scenario.file,
     profile: options.profile,
     environment: options.environment,
-    concurrency,
+    concurrency: Math.max(1, options.concurrency),
     startedAt: new Date(startedAt).toISOString(),
     durationMs: now() - startedAt,
     exitCode: options.signal?.aborted ? EXIT.interrupted : runExitCode(ordered),
     summary: summarize(ordered),
     cases: ordered,
   }
+}
+
+/** Up to `concurrency` cases at once, each once the cases it refers to have finished. */
+async function runCases(cases: readonly SmokeCase[], options: SmokeRunOptions, now: () => number): Promise<ReadonlyMap<string, SmokeCaseResult>> {
+  const schedule = new CaseSchedule(cases, options)
+  const running = new Set<Promise<void>>()
+  const concurrency = Math.max(1, options.concurrency)
+  while (schedule.hasPending() || running.size > 0) {
+    schedule.skipPendingIfStopped()
+    let next: SmokeCase | undefined
+    while (running.size < concurrency && (next = schedule.nextReady())) {
+      const task: Promise<void> = runCase(next, schedule.results, options, now)
+        .then((result) => schedule.finish(result))
+        .finally(() => running.delete(task))
+      running.add(task)
+    }
+    if (running.size === 0) {
+      // Nothing runs and nothing is ready: what is left waits on cases outside the selection.
+      schedule.skipPending('not run: a case it refers to did not run')
+      break
+    }
+    await Promise.race(running)
+  }
+  return schedule.results
+}
+
+/** Which cases wait, which have finished, and whether the run stops early (--bail, Ctrl-C). */
+class CaseSchedule {
+  readonly results = new Map<string, SmokeCaseResult>()
+  private readonly pending: SmokeCase[]
+  private stopReason: string | undefined
+
+  constructor(
+    cases: readonly SmokeCase[],
+    private readonly options: Pick<SmokeRunOptions, 'bail' | 'progress' | 'signal'>,
+  ) {
+    this.pending = [...cases]
+  }
+
+  hasPending(): boolean {
+    return this.pending.length > 0
+  }
+
+  finish(result: SmokeCaseResult): void {
+    this.results.set(result.name, result)
+    this.options.progress?.caseFinished(result)
+    if (this.options.bail && !this.stopReason && (result.verdict === 'failed' || result.verdict === 'error')) {
+      this.stopReason = `not run: --bail stopped the run after case "${result.name}" ${result.verdict === 'failed' ? 'failed' : 'had an error'}`
+    }
+  }
+
+  /** The first waiting case whose dependencies have all finished; none once the run stops. */
+  nextReady(): SmokeCase | undefined {
+    if (this.stopReason) return undefined
+    const index = this.pending.findIndex((smokeCase) => smokeCase.dependsOn.every((name) => this.results.has(name)))
+    return index === -1 ? undefined : this.pending.splice(index, 1)[0]
+  }
+
+  skipPendingIfStopped(): void {
+    if (this.options.signal?.aborted && !this.stopReason) this.stopReason = 'not run: the run was interrupted'
+    if (this.stopReason) this.skipPending(this.stopReason)
+  }
+
+  skipPending(reason: string): void {
+    for (const smokeCase of this.pending.splice(0)) this.finish({...baseResult(smokeCase), reason})
+  }
+}
+
+/** One case through the flow, its references resolved from the cases that ran before it. */
+async function runCase(
+  smokeCase: SmokeCase,
+  earlier: ReadonlyMap<string, SmokeCaseResult>,
+  options: SmokeRunOptions,
+  now: () => number,
+): Promise<SmokeCaseResult> {
+  const caseStart = now()
+  const result: SmokeCaseResult = {...baseResult(smokeCase), startedAt: new Date(caseStart).toISOString()}
+  options.progress?.caseStarted(smokeCase)
+  try {
+    const flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(earlier.get(reference.caseName), reference), {
+      openBrowser: options.openBrowser,
+      signal: options.signal,
+    })
+    const flow = await options.runFlow(flowOptions, (event) => options.progress?.caseEvent(smokeCase, event))
+    return {...result, ...judgeFlow(smokeCase, flow)}
+  } catch (error) {
+    return {...result, ...describeCaseError(error), durationMs: now() - caseStart}
+  }
+}
+
+/** What a finished flow means for its case: the figures it reports and whether they were expected. */
+function judgeFlow(smokeCase: SmokeCase, flow: FlowResult): Partial<SmokeCaseResult> {
+  const differences = checkExpectations(smokeCase.expect, flow)
+  return {
+    transactionId: flow.transactionId,
+    customerId: flow.customerId,
+    cardId: flow.cardId,
+    cardLast4: flow.cardLast4,
+    status: flow.status,
+    final: flow.final,
+    success: flow.success,
+    statusReason: flow.statusReason,
+    webhooks: distinctWebhookStatuses(flow),
+    got: describeOutcome(flow),
+    steps: flow.steps,
+    differences,
+    verdict: differences.length === 0 ? 'passed' : 'failed',
+    reason: differences.map(formatDifference).join('; '),
+    durationMs: flow.durationMs,
+  }
+}
+
+/** A case whose flow did not finish: skipped (a reference to a case without the value) or an error. */
+function describeCaseError(error: unknown): Partial<SmokeCaseResult> {
+  if (error instanceof UnresolvedReferenceError) return {verdict: 'skipped', reason: `not run: ${error.message}`}
+  const json = errorJson(error)
+  return {verdict: 'error', error: json, reason: json.message}
 }

@@ -10,6 +10,7 @@ import {CUSTOMER_REQUEST_FIELDS, type CustomerRequest, type Product, isFinalStat
 import {validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../test-mode/outcomes.js'
 import {readDuration} from '../duration.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {
@@ -89,7 +90,7 @@ export interface Scenario {
 type ZodIssue = z.core.$ZodIssue
 
 /** Milliseconds of a duration greater than zero (a number is seconds), or undefined. */
-function parseDuration(value: number | string): number | undefined {
+function positiveDurationMs(value: number | string): number | undefined {
   const ms = readDuration(String(value))
   return ms !== undefined && ms > 0 ? ms : undefined
 }
@@ -327,7 +328,7 @@ class ScenarioChecker {
     const dependsOn = this.checkReferences(raw, index, names)
 
     const waitTimeout = field('wait_timeout')
-    const waitTimeoutMs = waitTimeout.value === undefined ? undefined : parseDuration(waitTimeout.value)
+    const waitTimeoutMs = waitTimeout.value === undefined ? undefined : positiveDurationMs(waitTimeout.value)
     if (waitTimeout.value !== undefined && waitTimeoutMs === undefined) {
       this.report(waitTimeout.path, `must be a duration greater than 0${waitTimeout.note}`)
       sound = false
@@ -430,7 +431,7 @@ class ScenarioChecker {
     if ('id' in value && typeof value.id === 'string') return {kind: 'id', id: value.id}
     const data = value as CustomerRequest
     const withoutReferences = Object.fromEntries(Object.entries(data).filter(([, text]) => findReferences(text).references.length === 0))
-    const issues = validateCustomerRequest(withoutReferences, {checkRequired: false})
+    const issues = validateCustomerRequest(withoutReferences, {mode: 'scenario'})
     for (const issue of issues) this.report([...customer.path, ...issue.path.split('.')], `${issue.message}${customer.note}`)
     return issues.length > 0 ? false : {kind: 'data', data}
   }
@@ -443,12 +444,7 @@ class ScenarioChecker {
       this.report(webhook.path, `references are allowed only in ${FIELDS_WITH_REFERENCES.join(', ')}`)
       return false
     }
-    try {
-      const url = new URL(value)
-      if (url.protocol === 'http:' || url.protocol === 'https:') return {mode: 'url', url: value}
-    } catch {
-      // reported below
-    }
+    if (isAbsoluteHttpUrl(value)) return {mode: 'url', url: value}
     this.report(webhook.path, `must be ${WEBHOOK_MODES.join(', ')} or an absolute http(s) URL; got ${JSON.stringify(value)}${webhook.note}`)
     return false
   }
@@ -480,7 +476,7 @@ class ScenarioChecker {
       }
     }
     if (merged.max_duration !== undefined) {
-      result.maxDurationMs = parseDuration(merged.max_duration)
+      result.maxDurationMs = positiveDurationMs(merged.max_duration)
       if (result.maxDurationMs === undefined) {
         this.report(pathOf('max_duration'), `must be a duration greater than 0${noteOf('max_duration')}`)
         ok = false

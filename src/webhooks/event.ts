@@ -58,3 +58,6 @@ export class DuplicateDetector {
     return false
   }
 }
+
+/** Webhook bodies larger than this are refused with 413 (the flow's listener; `webhook listen --max-body` by default). */
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024

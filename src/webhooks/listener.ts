@@ -7,17 +7,18 @@
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
-import type {AddressInfo} from 'node:net'
 
 import type {Transaction} from '../api/contract.js'
-import {redactBody, redactHeaders} from '../secrets/redact.js'
+import {BodyTooLargeError, readCappedBody} from '../http/body.js'
+import {listen} from '../http/listen.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
+import {redactBody, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
 import type {WebhookRecord, WebhookRecorder} from './recorder.js'
 
 export const WEBHOOK_PATH = '/webhooks'
 export const DEFAULT_WEBHOOK_PORT = 4020
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 /** How many re-fetches and forwards run at the same time; the rest wait their turn. */
 const FOLLOW_UP_CONCURRENCY = 8
 
@@ -50,7 +51,7 @@ export interface ServiceView {
   error?: string
 }
 
-export interface ReceivedWebhook {
+export interface AcknowledgedWebhook {
   kind: 'webhook'
   seq: number
   receivedAt: string
@@ -70,7 +71,7 @@ export interface MalformedWebhook {
   error: string
 }
 
-export type WebhookReport = ReceivedWebhook | MalformedWebhook
+export type WebhookReport = AcknowledgedWebhook | MalformedWebhook
 
 export interface Rejection {
   status: 404 | 405 | 413
@@ -139,6 +140,38 @@ function flatHeaders(headers: IncomingMessage['headers']): Record<string, string
   return out
 }
 
+function splitTarget(target: string): {path: string; query: string} {
+  const queryAt = target.indexOf('?')
+  return queryAt === -1 ? {path: target, query: ''} : {path: target.slice(0, queryAt), query: target.slice(queryAt + 1)}
+}
+
+/**
+ * Whether a request path and query carry the token: `/webhooks?key=<token>` or
+ * `/webhooks/<token>`. Without a token every path is accepted.
+ */
+function tokenCheck(token: string | undefined): (path: string, query: string) => boolean {
+  if (token === undefined) return () => true
+  const expectedToken = Buffer.from(token)
+  const expectedQuery = Buffer.from(`key=${encodeURIComponent(token)}`)
+  return (path, query) => {
+    if (path === WEBHOOK_PATH) {
+      // The usual request carries nothing but `key=<token>`: compared without parsing the query.
+      if (query.length === expectedQuery.length) return tokenMatches(query, expectedQuery)
+      return tokenMatches(new URLSearchParams(query).get('key'), expectedToken)
+    }
+    if (path.startsWith(`${WEBHOOK_PATH}/`)) return tokenMatches(safeDecode(path.slice(WEBHOOK_PATH.length + 1)), expectedToken)
+    return false
+  }
+}
+
+/** What the save file says about a request before its body and answer are known. */
+type RecordHead = Omit<WebhookRecord, 'body' | 'raw' | 'answered'>
+
+function answerJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {'content-type': 'application/json', ...headers})
+  res.end(body)
+}
+
 /** Runs follow-up work a few at a time; `stop` drops what has not started. */
 class FollowUpQueue {
   private running = 0
@@ -165,224 +198,248 @@ class FollowUpQueue {
   }
 }
 
-export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const now = options.now ?? (() => new Date())
-  const expectedToken = options.token === undefined ? undefined : Buffer.from(options.token)
-  const expectedQuery = options.token === undefined ? undefined : Buffer.from(`key=${encodeURIComponent(options.token)}`)
-  const duplicates = new DuplicateDetector()
-  const followUps = new FollowUpQueue(FOLLOW_UP_CONCURRENCY)
-  const counts: WebhookCounts = {received: 0, duplicates: 0, malformed: 0, rejected: 0, rejectedByStatus: {}}
-  const secretHeaders = ['cookie', 'proxy-authorization', ...(options.secretHeaderNames ?? [])]
+/**
+ * Hands reports on in arrival order: a finished report waits for the ones before it. A sequence
+ * number whose webhook could not be recorded is finished with nothing to report. Duplicates are
+ * marked here, in arrival order, with the status the service reported when the body had none.
+ */
+class ArrivalOrder {
+  private nextSeq = 1
+  private nextToReport = 1
+  private readonly finished = new Map<number, WebhookReport | undefined>()
+  private readonly duplicates = new DuplicateDetector()
 
-  // Reports leave in arrival order: a finished report waits for the ones before it. A sequence
-  // number whose webhook could not be recorded is finished with nothing to report.
-  let nextSeq = 1
-  let nextToReport = 1
-  const finished = new Map<number, WebhookReport | undefined>()
-  const pending = new Map<number, {settled: Promise<void>; interrupt: () => void}>()
-  let closing = false
+  constructor(
+    private readonly counts: WebhookCounts,
+    private readonly deliver: (report: WebhookReport) => void,
+  ) {}
 
-  function report(seq: number, done: WebhookReport | undefined): void {
-    finished.set(seq, done)
-    while (finished.has(nextToReport)) {
-      const ready = finished.get(nextToReport)
-      finished.delete(nextToReport)
-      nextToReport++
+  take(): number {
+    return this.nextSeq++
+  }
+
+  finish(seq: number, done: WebhookReport | undefined): void {
+    this.finished.set(seq, done)
+    while (this.finished.has(this.nextToReport)) {
+      const ready = this.finished.get(this.nextToReport)
+      this.finished.delete(this.nextToReport)
+      this.nextToReport++
       if (!ready) continue
       if (ready.kind === 'webhook') {
-        const status = ready.event.status ?? ready.service?.status
-        ready.duplicate = duplicates.isDuplicate({...ready.event, status})
-        if (ready.duplicate) counts.duplicates++
+        ready.duplicate = this.duplicates.isDuplicate({...ready.event, status: ready.event.status ?? ready.service?.status})
+        if (ready.duplicate) this.counts.duplicates++
       }
-      options.onWebhook(ready)
+      this.deliver(ready)
     }
   }
+}
 
-  function accepts(path: string, query: string): boolean {
-    if (!expectedToken) return true
-    if (path === WEBHOOK_PATH) {
-      // The usual request carries nothing but `key=<token>`: compared without parsing the query.
-      if (expectedQuery && query.length === expectedQuery.length) return tokenMatches(query, expectedQuery)
-      return tokenMatches(new URLSearchParams(query).get('key'), expectedToken)
-    }
-    if (path.startsWith(`${WEBHOOK_PATH}/`)) return tokenMatches(safeDecode(path.slice(WEBHOOK_PATH.length + 1)), expectedToken)
-    return false
+/**
+ * The re-fetch (`--fetch`) and forward (`--forward-to`) of each acknowledged webhook, run after
+ * the sender was answered; `done` gets the webhook once both ended or were interrupted.
+ */
+class FollowUps {
+  private readonly queue = new FollowUpQueue(FOLLOW_UP_CONCURRENCY)
+  private readonly pending = new Map<number, {settled: Promise<void>; interrupt: () => void}>()
+
+  constructor(
+    private readonly fetchTransaction: WebhookListenerOptions['fetchTransaction'],
+    private readonly forward: WebhookListenerOptions['forward'],
+    private readonly done: (webhook: AcknowledgedWebhook) => void,
+  ) {}
+
+  get wanted(): boolean {
+    return Boolean(this.fetchTransaction || this.forward)
   }
 
-  function reject(req: IncomingMessage, res: ServerResponse, path: string, status: Rejection['status'], reason: string, extra: Record<string, string> = {}): void {
-    counts.rejected++
-    counts.rejectedByStatus[status] = (counts.rejectedByStatus[status] ?? 0) + 1
-    // Closing the connection spares reading a body nobody wants.
-    res.writeHead(status, {'content-type': 'application/json', connection: 'close', ...extra})
-    res.end(JSON.stringify({error: reason}))
-    options.onRejected({status, method: req.method ?? '', path, reason})
-  }
-
-  /** Calls `then` once the entry is in the save file; answers 500 when it could not be written. */
-  function record(seq: number, entry: WebhookRecord, res: ServerResponse, then: () => void): void {
-    if (!options.recorder) return then()
-    options.recorder.append(entry, (error) => {
-      if (!error) return then()
-      res.writeHead(500, {'content-type': 'application/json'})
-      res.end('{"error":"could not record the webhook"}')
-      options.onRecordFailure?.(error)
-      report(seq, undefined)
-    })
-  }
-
-  /** Re-fetches and forwards after the sender was answered; reports when both ended or were interrupted. */
-  function follow(received: ReceivedWebhook, rawBody: Buffer, rawHeaders: string[]): void {
-    const {fetchTransaction, forward} = options
-    const id = received.event.transactionId
-    const fetching = async () => {
-      if (!fetchTransaction) return
-      if (id === undefined) {
-        received.service = {error: 'the webhook carries no transaction id'}
-        return
-      }
-      const view = await followUps.run(
-        () =>
-          fetchTransaction(id).then(
-            (tx): ServiceView => ({status: typeof tx.status === 'string' ? tx.status : undefined}),
-            (error: Error): ServiceView => ({error: error.message}),
-          ),
-        {error: 'interrupted before it was read'},
-      )
-      received.service ??= view
-    }
-    const forwarding = async () => {
-      if (!forward) return
-      const result = await followUps.run(() => forward(rawBody, rawHeaders), undefined)
-      received.forward ??= result
-    }
+  start(webhook: AcknowledgedWebhook, rawBody: Buffer, rawHeaders: string[]): void {
     let interrupt = () => {}
     const interrupted = new Promise<void>((resolve) => (interrupt = resolve))
-    const settled = Promise.race([Promise.all([fetching(), forwarding()]), interrupted]).then(() => {
-      if (fetchTransaction && !received.service) received.service = {error: 'interrupted before the service answered'}
-      if (forward && !received.forward) received.forward = {url: '', error: 'interrupted before the endpoint answered', duration_ms: 0}
-      pending.delete(received.seq)
-      report(received.seq, received)
+    const settled = Promise.race([Promise.all([this.refetch(webhook), this.passOn(webhook, rawBody, rawHeaders)]), interrupted]).then(() => {
+      if (this.fetchTransaction && !webhook.service) webhook.service = {error: 'interrupted before the service answered'}
+      if (this.forward && !webhook.forward) webhook.forward = {url: '', error: 'interrupted before the endpoint answered', duration_ms: 0}
+      this.pending.delete(webhook.seq)
+      this.done(webhook)
     })
-    pending.set(received.seq, {settled, interrupt})
+    this.pending.set(webhook.seq, {settled, interrupt})
   }
 
-  function refuseWhileClosing(res: ServerResponse): void {
-    res.writeHead(503, {'content-type': 'application/json', connection: 'close'})
-    res.end('{"error":"the listener is stopping"}')
+  /** Lets running follow-ups finish for up to `graceMs`, then interrupts the rest (they are reported as such). */
+  async settle(graceMs: number): Promise<void> {
+    if (this.pending.size === 0) return
+    let timer: NodeJS.Timeout | undefined
+    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))
+    await Promise.race([Promise.all([...this.pending.values()].map((entry) => entry.settled)), graceOver])
+    clearTimeout(timer)
+    this.queue.stop()
+    const left = [...this.pending.values()]
+    for (const entry of left) entry.interrupt()
+    await Promise.all(left.map((entry) => entry.settled))
   }
 
-  function handleBody(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): void {
-    if (closing) return refuseWhileClosing(res)
-    const seq = nextSeq++
-    const receivedAt = now().toISOString()
-    const headers = redactHeaders(flatHeaders(req.headers), secretHeaders)
+  private async refetch(webhook: AcknowledgedWebhook): Promise<void> {
+    const fetchTransaction = this.fetchTransaction
+    if (!fetchTransaction) return
+    const id = webhook.event.transactionId
+    if (id === undefined) {
+      webhook.service = {error: 'the webhook carries no transaction id'}
+      return
+    }
+    const view = await this.queue.run(
+      () =>
+        fetchTransaction(id).then(
+          (tx): ServiceView => ({status: typeof tx.status === 'string' ? tx.status : undefined}),
+          (error: Error): ServiceView => ({error: error.message}),
+        ),
+      {error: 'interrupted before it was read'},
+    )
+    webhook.service ??= view
+  }
+
+  private async passOn(webhook: AcknowledgedWebhook, rawBody: Buffer, rawHeaders: string[]): Promise<void> {
+    const forward = this.forward
+    if (!forward) return
+    const result = await this.queue.run(() => forward(rawBody, rawHeaders), undefined)
+    webhook.forward ??= result
+  }
+}
+
+/**
+ * The request handlers: route and refuse, read the body, record it, answer, then hand the webhook
+ * to its follow-ups or straight to the arrival order.
+ */
+class WebhookReceiver {
+  readonly counts: WebhookCounts = {received: 0, duplicates: 0, malformed: 0, rejected: 0, rejectedByStatus: {}}
+  /** Set when the listener stops: new requests are refused with 503. */
+  closing = false
+  readonly followUps: FollowUps
+  private readonly accepts: (path: string, query: string) => boolean
+  private readonly arrivals: ArrivalOrder
+  private readonly secretHeaders: string[]
+  private readonly now: () => Date
+
+  constructor(private readonly options: WebhookListenerOptions) {
+    this.accepts = tokenCheck(options.token)
+    this.arrivals = new ArrivalOrder(this.counts, options.onWebhook)
+    this.followUps = new FollowUps(options.fetchTransaction, options.forward, (webhook) => this.arrivals.finish(webhook.seq, webhook))
+    this.secretHeaders = ['cookie', 'proxy-authorization', ...(options.secretHeaderNames ?? [])]
+    this.now = options.now ?? (() => new Date())
+  }
+
+  snapshot(): WebhookCounts {
+    return {...this.counts, rejectedByStatus: {...this.counts.rejectedByStatus}}
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    req.on('error', () => {})
+    const {path, query} = splitTarget(req.url ?? '/')
+    if (this.closing) return refuseWhileClosing(res)
+    if (!this.accepts(path, query)) return this.reject(req, res, path, 404, 'no webhook endpoint here (wrong path or token)')
+    // The token must not end up in the save file when it came in the path.
+    const shownPath = this.options.token !== undefined && path !== WEBHOOK_PATH ? `${WEBHOOK_PATH}/{token}` : path
+    if (req.method !== 'POST') return this.reject(req, res, shownPath, 405, `method ${req.method} not allowed; webhooks are POSTed`, {allow: 'POST'})
+    const limit = this.options.maxBodyBytes
+    readCappedBody(req, limit).then(
+      (body) => this.receiveBody(req, res, shownPath, body),
+      (error: Error) => {
+        if (error instanceof BodyTooLargeError) this.reject(req, res, shownPath, 413, `body larger than ${limit} bytes`)
+      },
+    )
+  }
+
+  private reject(req: IncomingMessage, res: ServerResponse, path: string, status: Rejection['status'], reason: string, extra: Record<string, string> = {}): void {
+    this.counts.rejected++
+    this.counts.rejectedByStatus[status] = (this.counts.rejectedByStatus[status] ?? 0) + 1
+    // Closing the connection spares reading a body nobody wants.
+    answerJson(res, status, JSON.stringify({error: reason}), {connection: 'close', ...extra})
+    this.options.onRejected({status, method: req.method ?? '', path, reason})
+  }
+
+  /** A whole body arrived: record it, answer, and report it (a body that is not JSON as malformed). */
+  private receiveBody(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): void {
+    if (this.closing) return refuseWhileClosing(res)
+    const seq = this.arrivals.take()
+    const entry: RecordHead = {seq, received_at: this.now().toISOString(), method: 'POST', path, headers: redactHeaders(flatHeaders(req.headers), this.secretHeaders)}
     const text = body.toString('utf8')
+    if (jsonNestingDepth(text) > MAX_JSON_NESTING) {
+      const answer = `the body is nested deeper than ${MAX_JSON_NESTING} levels`
+      this.receiveMalformed(res, entry, text, body.length, {answer, error: answer})
+      return
+    }
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch (error) {
-      record(seq, {seq, received_at: receivedAt, method: 'POST', path, headers, raw: text, answered: 400}, res, () => {
-        counts.malformed++
-        res.writeHead(400, {'content-type': 'application/json'})
-        res.end('{"error":"the body is not valid JSON"}')
-        report(seq, {kind: 'malformed', seq, receivedAt, raw: text, bytes: body.length, error: (error as Error).message})
-      })
+      this.receiveMalformed(res, entry, text, body.length, {answer: 'the body is not valid JSON', error: (error as Error).message})
       return
     }
+    this.receiveWebhook(res, entry, parsed, body, req.rawHeaders)
+  }
+
+  /** Scrubbed like a JSON body before it is saved or shown; the parser's message quotes it too. */
+  private receiveMalformed(res: ServerResponse, entry: RecordHead, text: string, bytes: number, problem: {answer: string; error: string}): void {
+    const raw = redactText(text)
+    this.record({...entry, raw, answered: 400}, res, () => {
+      this.counts.malformed++
+      answerJson(res, 400, JSON.stringify({error: problem.answer}))
+      this.arrivals.finish(entry.seq, {kind: 'malformed', seq: entry.seq, receivedAt: entry.received_at, raw, bytes, error: redactText(problem.error)})
+    })
+  }
+
+  private receiveWebhook(res: ServerResponse, entry: RecordHead, parsed: unknown, body: Buffer, rawHeaders: string[]): void {
     const redacted = redactBody(parsed)
-    const rawHeaders = req.rawHeaders
-    record(seq, {seq, received_at: receivedAt, method: 'POST', path, headers, body: redacted, answered: 200}, res, () => {
-      counts.received++
-      res.writeHead(200, {'content-type': 'application/json'})
-      res.end('{"received":true}')
-      const received: ReceivedWebhook = {kind: 'webhook', seq, receivedAt, event: readWebhookEvent(redacted), duplicate: false}
-      if (options.fetchTransaction || options.forward) follow(received, body, rawHeaders)
-      else report(seq, received)
+    this.record({...entry, body: redacted, answered: 200}, res, () => {
+      this.counts.received++
+      answerJson(res, 200, '{"received":true}')
+      const webhook: AcknowledgedWebhook = {kind: 'webhook', seq: entry.seq, receivedAt: entry.received_at, event: readWebhookEvent(redacted), duplicate: false}
+      if (this.followUps.wanted) this.followUps.start(webhook, body, rawHeaders)
+      else this.arrivals.finish(entry.seq, webhook)
     })
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse): void {
-    req.on('error', () => {})
-    const target = req.url ?? '/'
-    const queryAt = target.indexOf('?')
-    const path = queryAt === -1 ? target : target.slice(0, queryAt)
-    const query = queryAt === -1 ? '' : target.slice(queryAt + 1)
-    if (closing) return refuseWhileClosing(res)
-    if (!accepts(path, query)) {
-      reject(req, res, path, 404, 'no webhook endpoint here (wrong path or token)')
-      return
-    }
-    // The token must not end up in the save file when it came in the path.
-    const shownPath = expectedToken && path !== WEBHOOK_PATH ? `${WEBHOOK_PATH}/{token}` : path
-    if (req.method !== 'POST') {
-      reject(req, res, shownPath, 405, `method ${req.method} not allowed; webhooks are POSTed`, {allow: 'POST'})
-      return
-    }
-    const declared = Number(req.headers['content-length'])
-    const tooLarge = `body larger than ${options.maxBodyBytes} bytes`
-    if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-      reject(req, res, shownPath, 413, tooLarge)
-      return
-    }
-    const chunks: Buffer[] = []
-    let size = 0
-    let refused = false
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return
-      size += chunk.length
-      if (size > options.maxBodyBytes) {
-        refused = true
-        chunks.length = 0
-        reject(req, res, shownPath, 413, tooLarge)
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => {
-      if (!refused) handleBody(req, res, shownPath, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+  /** Calls `then` once the entry is in the save file; answers 500 when it could not be written. */
+  private record(entry: WebhookRecord, res: ServerResponse, then: () => void): void {
+    const {recorder} = this.options
+    if (!recorder) return then()
+    recorder.append(entry, (error) => {
+      if (!error) return then()
+      answerJson(res, 500, '{"error":"could not record the webhook"}')
+      this.options.onRecordFailure?.(error)
+      this.arrivals.finish(entry.seq, undefined)
     })
   }
+}
 
-  const server: Server = createServer({keepAliveTimeout: 5000}, handle)
+function refuseWhileClosing(res: ServerResponse): void {
+  answerJson(res, 503, '{"error":"the listener is stopping"}', {connection: 'close'})
+}
+
+export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
+  const receiver = new WebhookReceiver(options)
+  const server: Server = createServer({keepAliveTimeout: 5000}, (req, res) => receiver.handle(req, res))
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
     else socket.destroy()
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const address = server.address() as AddressInfo
+  const address = await listen(server, {host: options.host, port: options.port})
   const host = options.host === 'localhost' ? 'localhost' : address.address
 
   return {
     url: webhookUrl(host, address.port, options.token),
     host,
     port: address.port,
-    counts: () => ({...counts, rejectedByStatus: {...counts.rejectedByStatus}}),
+    counts: () => receiver.snapshot(),
     async close(graceMs = 2000) {
-      closing = true
+      receiver.closing = true
       // Webhooks already read are written and answered before any connection is cut.
       options.recorder?.flush()
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
-      if (pending.size > 0) {
-        let timer: NodeJS.Timeout | undefined
-        const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))
-        await Promise.race([Promise.all([...pending.values()].map((entry) => entry.settled)), graceOver])
-        clearTimeout(timer)
-        followUps.stop()
-        const left = [...pending.values()]
-        for (const entry of left) entry.interrupt()
-        await Promise.all(left.map((entry) => entry.settled))
-      }
+      await receiver.followUps.settle(graceMs)
       server.closeAllConnections()
       await stopped
       options.recorder?.close()
-      return {...counts, rejectedByStatus: {...counts.rejectedByStatus}}
+      return receiver.snapshot()
     },
   }
 }

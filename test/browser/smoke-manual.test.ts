@@ -44,7 +44,7 @@ describe('smoke run with a manual case', () => {
       timeoutMs: 45_000,
     })
     const [, url] = await cli.waitForStderr(/by-hand: approval page\s+(http:\/\/\S+\/authorize)/, 20_000)
-    await cli.waitForStderr(/by-hand: Open the address above in a browser/)
+    await cli.waitForStderr(/by-hand: waiting  for the redirect: complete the payment in the browser; 30s left/)
     const {page, problems, close} = await openPage(browser)
     try {
       await page.goto(url)

@@ -67,11 +67,10 @@ describe('card tokenize', () => {
 
   it('finds the card id in id, then _id, then token; shows the last four only, also with --verbose', async () => {
     server.reply(() => true, {json: {_id: 'abc123def456', token: 'tok_1'}})
-    const result = await tokenize([...cardFlags('--expiry-month', '3'), '--organisation', 'org-x', '--pan', PAN, '--verbose'])
+    const result = await tokenize([...cardFlags('--expiry-month', '3'), '--organisation', 'org-x', '--pan-stdin', '--verbose'], `${PAN}\n`)
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/^Card\s+abc123def456$/m)
     expect(result.stdout).toMatch(/^Number\s+visa •••• 3153$/m)
-    expect(result.stderr).toMatch(/Warning: --pan leaves the card number in your shell history/)
     expect(result.stderr).toMatch(/TX-Proxy-Key: tx_p…aS3d/)
     expect(server.requests[0].body).toMatchObject({expiry_month: '03', organisation: 'org-x'})
     expectNoSecrets(result)
@@ -80,7 +79,7 @@ describe('card tokenize', () => {
   it('rejects each bad input with exit 2 naming the flag, and sends nothing', async () => {
     const cases: [string[], string | undefined, RegExp][] = [
       [[...CARD_FLAGS, '--pan-stdin'], '4024007108173154\n', /--pan-stdin: is not a valid card number/],
-      [[...CARD_FLAGS, '--pan', '4024 0071 0817 3154'], undefined, /--pan: is not a valid card number/],
+      [[...CARD_FLAGS, '--pan-stdin'], '4024 0071 0817 3154\n', /--pan-stdin: is not a valid card number/],
       [[...CARD_FLAGS, '--pan-stdin'], '\n', /--pan-stdin: stdin is empty/],
       [[...CARD_FLAGS], undefined, /--pan-stdin/],
       [[...cardFlags('--expiry-month', '13'), '--pan-stdin'], `${PAN}\n`, /--expiry-month: must be a month from 01 to 12/],
@@ -89,7 +88,8 @@ describe('card tokenize', () => {
       [[...cardFlags('--expiry-year', '2020'), '--pan-stdin'], `${PAN}\n`, /--expiry-year: is in the past/],
       [[...cardFlags('--holder-name', ' '), '--pan-stdin'], `${PAN}\n`, /--holder-name: must not be blank/],
       [['--expiry-month', '12', '--expiry-year', nextYear, '--holder-name', 'J', '--pan-stdin'], `${PAN}\n`, /--customer is required/],
-      [[...CARD_FLAGS, '--pan', PAN, '--pan-stdin'], `${PAN}\n`, /--pan/],
+      // Card numbers are not taken on the command line (shell history, process list, debug logs).
+      [[...CARD_FLAGS, '--pan', PAN], undefined, /Nonexistent flag: --pan\b/],
     ]
     for (const [args, input, pattern] of cases) {
       const result = await tokenize(args, input)

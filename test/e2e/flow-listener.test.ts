@@ -11,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {parseJsonOutput, startCli} from '../helpers/cli.js'
+import {canBind} from '../helpers/ports.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -36,14 +37,6 @@ async function submitApproval(approvalUrl: string, fields: Record<string, string
   return response.headers.get('location')!
 }
 
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer()
-    probe.once('error', () => resolve(false))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
-  })
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -58,7 +51,7 @@ async function startWaitingFlow(extra: string[] = []) {
   const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--no-open', '--json', ...extra], {env: env(), timeoutMs: 40_000})
   const [, approvalUrl] = await cli.waitForStderr(/approval page +(http:\S+)/)
   const [, id] = approvalUrl.match(/\/transaction\/([^/]+)\/authorize/)!
-  await cli.waitForStderr(/waiting for the redirect/)
+  await cli.waitForStderr(/ℹ waiting +for the redirect/)
   const redirectUrl: string = (await transaction(id)).details.redirect_url
   return {cli, approvalUrl, id, redirectUrl}
 }
@@ -76,7 +69,7 @@ describe('paytx flow: the redirect listener', () => {
     expect(otherTransaction.status).toBe(400)
     const noId = await fetch(redirectUrl)
     expect(noId.status).toBe(400)
-    await cli.waitForStderr(/listener refused GET \/flow\/<token>\/redirect: 400/)
+    await cli.waitForStderr(/⚠ listener refused +GET \/flow\/<token>\/redirect: 400/)
     expect(cli.child.exitCode).toBeNull() // still waiting
 
     const location = await submitApproval(approvalUrl, {outcome: 'CANCELLED'})
@@ -128,7 +121,7 @@ describe('paytx flow: the redirect listener', () => {
   it('stops on Ctrl-C in human mode with the id and how to look it up on stderr', async () => {
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '100', '--no-open'], {env: env(), timeoutMs: 40_000})
     const [, id] = await cli.waitForStderr(/transaction started +(\S+)/)
-    await cli.waitForStderr(/waiting for the redirect/)
+    await cli.waitForStderr(/ℹ waiting +for the redirect/)
     cli.child.kill('SIGINT')
     const result = await cli.done
     expect(result.code).toBe(130)
@@ -164,11 +157,33 @@ if (!text.includes('Payment finished')) process.exit(1)
 
   it('says so and keeps waiting when BROWSER cannot be started', async () => {
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--json'], {env: {...env(), BROWSER: '/nonexistent/browser'}, timeoutMs: 40_000})
-    const [, approvalUrl] = await cli.waitForStderr(/✖ approval page +(http:\S+) +\(could not run BROWSER=/)
+    await cli.waitForStderr(/✖ no browser +could not open one: could not run BROWSER=\/nonexistent\/browser/)
+    const [, approvalUrl] = await cli.waitForStderr(/ℹ approval page +(http:\S+) +\(open it by hand\)/)
     const location = await submitApproval(approvalUrl, {outcome: 'SETTLEMENT_REQUESTED'})
     await fetch(location)
     const result = await cli.done
     expect(result.code, result.stderr).toBe(0)
     expect(parseJsonOutput(result)).toMatchObject({status: 'SETTLEMENT_REQUESTED', success: true})
+  }, 45_000)
+
+  it('says no browser could be opened when BROWSER exits 1, prints the address and the time left, and takes the redirect', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paytx-browser-'))
+    const browser = join(dir, 'no-display-browser')
+    writeFileSync(browser, '#!/bin/sh\necho "cannot open display" >&2\nexit 1\n')
+    chmodSync(browser, 0o755)
+    const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--wait-timeout', '90s', '--json'], {env: {...env(), BROWSER: browser}, timeoutMs: 40_000})
+    await cli.waitForStderr(/ℹ waiting +for the redirect: complete the payment in the browser; 1m30s left \(Ctrl-C to stop\)/)
+    const stderr = cli.stderr()
+    expect(stderr).toMatch(new RegExp(`^✖ no browser +could not open one: BROWSER=${browser.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')} exited with code 1$`, 'm'))
+    expect(stderr).not.toContain('approval page opened')
+    const [, approvalUrl] = stderr.match(/^ℹ approval page +(http:\/\/127\.0\.0\.1:\d+\/v1\/transaction\/\S+\/authorize) +\(open it by hand\)$/m)!
+    const location = await submitApproval(approvalUrl, {outcome: 'DECLINED'})
+    await fetch(location)
+    const result = await cli.done
+    expect(result.code, result.stderr).toBe(3)
+    const summary = parseJsonOutput(result)
+    expect(summary).toMatchObject({status: 'DECLINED', redirect: {received: true}})
+    expect(summary.timeline).toContainEqual(expect.objectContaining({kind: 'approval-not-opened', url: approvalUrl, reason: `BROWSER=${browser} exited with code 1`}))
+    expect(result.stderr).toMatch(/^✔ redirect received +transaction_id=/m)
   }, 45_000)
 })

@@ -3,12 +3,15 @@
  * (the `local` profile pointed at it through PAYTX_BASE_URL / PAYTX_H2H_URL), and once against
  * nothing at all, so the flow embeds the emulator itself.
  */
+import {chmodSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {ROOT, parseJsonOutput, runCli} from '../helpers/cli.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -105,7 +108,7 @@ describe('paytx flow --approve against the emulator', () => {
       )
       if (c.product === 'card') expect(summary.cardLast4).toMatch(/^\d{4}$/)
       expect(result.stderr).toMatch(/✔ redirect received +transaction_id=/)
-      expect(result.stderr).not.toContain('Started the emulator')
+      expect(result.stderr).not.toContain('emulator started')
     }
   }, 120_000)
 
@@ -121,6 +124,42 @@ describe('paytx flow --approve against the emulator', () => {
     expect(result.stderr).toMatch(/^✔ transaction started +\S+ +INITIATED$/m)
     expect(result.stderr).toMatch(/^✔ approval page completed +DECLINED$/m)
     expect(result.stderr).toMatch(/^✖ final status +DECLINED +not a success/m)
+    // Every line is labelled, and every value starts in the same column.
+    const lines = result.stderr.trimEnd().split('\n')
+    for (const line of lines) expect(line).toMatch(/^[✔✖ℹ⚠] [a-z][a-z ()]+ {2,}\S/)
+    expect(new Set(lines.map((line) => line.search(/(?<=^\S [a-z][a-z ()]+ {2,})\S/))).size).toBe(1)
+  })
+
+  it('carries the same events as a timeline in --json', async () => {
+    const result = await runCli(['flow', '--product', 'card', '--amount', '300', '--approve', 'DECLINED', '--json'], {env: env()})
+    expect(result.code, result.stderr).toBe(3)
+    const summary = parseJsonOutput(result)
+    expect(summary).toMatchObject({exitCode: 3, status: 'DECLINED', conclusive: true, success: false})
+    const timeline: {kind: string; step?: string; elapsedMs: number}[] = summary.timeline
+    const kinds = timeline.filter((event) => event.kind !== 'webhook-received').map((event) => (event.step ? `${event.kind}:${event.step}` : event.kind))
+    expect(kinds).toEqual([
+      'step-started:customer',
+      'customer-created',
+      'step-started:card',
+      'card-tokenized',
+      'step-started:transaction',
+      'transaction-started',
+      'step-started:approval',
+      'approval-completed',
+      'step-started:redirect',
+      'redirect-received',
+      'step-started:status',
+      'verdict',
+    ])
+    expect(timeline).toContainEqual(expect.objectContaining({kind: 'customer-created', customerId: summary.customerId, profile: 'local'}))
+    expect(timeline).toContainEqual(expect.objectContaining({kind: 'card-tokenized', cardId: summary.cardId, last4: '0002', testCard: true}))
+    expect(timeline).toContainEqual(expect.objectContaining({kind: 'transaction-started', transactionId: summary.transactionId, status: 'INITIATED'}))
+    expect(timeline.at(-1)).toMatchObject({kind: 'verdict', status: 'DECLINED', final: true, success: false, durationMs: summary.durationMs})
+    // One webhook event per webhook the listener took, in the same order.
+    expect(timeline.filter((event) => event.kind === 'webhook-received').map((event: any) => event.status)).toEqual(summary.webhooks.map((hook: any) => hook.status))
+    expect(timeline.map((event) => event.elapsedMs)).toEqual(timeline.map((event) => event.elapsedMs).toSorted((a, b) => a - b))
+    // The same events drew the step list on stderr.
+    expect(result.stderr).toMatch(/^✔ card tokenized +\S+ +•••• 0002 +\(test card\)$/m)
   })
 
   it('keeps a piped card number and CVV out of every output, --verbose included', async () => {
@@ -139,6 +178,49 @@ describe('paytx flow --approve against the emulator', () => {
     expect(result.stderr).toContain(emulator.url) // the --verbose log is there at all
   })
 
+  it('prints exactly what the README\'s flow sample shows, up to ids, times and the port', async () => {
+    // A BROWSER that hands the page to a "person" in the background and exits 0, like xdg-open.
+    const dir = mkdtempSync(join(tmpdir(), 'paytx-readme-'))
+    const person = join(dir, 'person.mjs')
+    writeFileSync(
+      person,
+      `const url = process.argv.at(-1)
+await new Promise((resolve) => setTimeout(resolve, 500))
+const page = await (await fetch(url)).text()
+const action = new URL(page.match(/<form[^>]*action="([^"]+)"/)[1].replaceAll('&amp;', '&'), url)
+const button = page.match(/<button[^>]*name="(\\w+)" value="SETTLEMENT_REQUESTED"/)
+const answer = await fetch(action, {method: 'POST', body: new URLSearchParams({[button[1]]: 'SETTLEMENT_REQUESTED'}), redirect: 'manual'})
+await fetch(new URL(answer.headers.get('location'), action))
+`,
+    )
+    const opener = join(dir, 'opener.sh')
+    writeFileSync(opener, `#!/bin/sh\n("${process.execPath}" "${person}" "$1" >/dev/null 2>&1 &)\nexit 0\n`)
+    chmodSync(opener, 0o755)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const result = await runCli(['flow', '--product', 'dummy', '--amount', '1499'], {env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`, BROWSER: opener}})
+    expect(result.code, result.stderr).toBe(0)
+
+    const normalize = (text: string) =>
+      text
+        .replaceAll(/[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/g, '<id>')
+        .replaceAll(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+        .replaceAll(/\d+(\.\d)? m?s\b/g, '<duration>')
+        .replaceAll(/\d\d:\d\d:\d\d\.\d{3}/g, '<time>')
+        .replaceAll(/paytx-\d{8}T\d{6}Z-[\da-f]{8}/g, '<reference>')
+        .replaceAll(/; \S+ left/g, '; <time> left')
+        .trimEnd()
+        .split('\n')
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const sample = readme.match(/```\n\$ paytx flow --product dummy --amount 1499\n([\s\S]*?)```/)![1]
+    const printed = normalize(`${result.stderr}${result.stdout}`)
+    const expected = normalize(sample)
+    // Webhooks and the redirect travel separately, so their order may differ; the rest may not.
+    expect(printed.toSorted()).toEqual(expected.toSorted())
+    const steadyLines = (lines: string[]) => lines.filter((line) => !line.includes('webhook received') && !/^ {13}<time>/.test(line))
+    expect(steadyLines(printed)).toEqual(steadyLines(expected))
+  })
+
   it('embeds the emulator when the local profile points at an address where nothing listens', async () => {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
@@ -146,7 +228,7 @@ describe('paytx flow --approve against the emulator', () => {
       env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`},
     })
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stderr).toContain(`Started the emulator in this process at ${base}`)
+    expect(result.stderr).toContain(`✔ emulator started         ${base}  (in this process, until the flow ends)`)
     const summary = parseJsonOutput(result)
     expect(summary).toMatchObject({exitCode: 0, success: true, redirect: {received: true}})
     // Asking for SETTLEMENT_COMPLETED waits through the embedded emulator's default 3 s settlement.

@@ -321,7 +321,7 @@ describe('webhook listen', () => {
     try {
       const taken = await runCli(['webhook', 'listen', '--port', String(port)])
       expect(taken.code).toBe(2)
-      expect(taken.stderr).toContain(`--port ${port}: the port is already in use`)
+      expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is in use; pick another with --port or stop the other program.`)
       expect(taken.stderr).toContain('--port 0')
     } finally {
       blocker.close()

@@ -1,8 +1,8 @@
-import {createServer} from 'node:net'
-
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {MAX_WEBHOOK_BYTES, type RedirectListener, startRedirectListener} from '../../src/flow/redirect-listener.js'
+import {type RedirectListener, startRedirectListener} from '../../src/flow/redirect-listener.js'
+import {WEBHOOK_BODY_LIMIT_BYTES} from '../../src/webhooks/event.js'
+import {canBind} from '../helpers/ports.js'
 
 async function get(url: string): Promise<{status: number; text: string}> {
   const response = await fetch(url, {redirect: 'manual'})
@@ -12,14 +12,6 @@ async function get(url: string): Promise<{status: number; text: string}> {
 async function post(url: string, body: string): Promise<{status: number; text: string}> {
   const response = await fetch(url, {method: 'POST', body, headers: {'content-type': 'application/json'}})
   return {status: response.status, text: await response.text()}
-}
-
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer()
-    server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
-  })
 }
 
 describe('redirect listener', () => {
@@ -95,7 +87,7 @@ describe('redirect listener', () => {
     expect((await hook('SETTLEMENT_REQUESTED')).status).toBe(200)
     expect((await hook('SETTLEMENT_COMPLETED')).status).toBe(200)
     expect((await post(listener.webhookUrl, '{not json')).status).toBe(400)
-    expect((await post(listener.webhookUrl, JSON.stringify({pad: 'x'.repeat(MAX_WEBHOOK_BYTES)}))).status).toBe(413)
+    expect((await post(listener.webhookUrl, JSON.stringify({pad: 'x'.repeat(WEBHOOK_BODY_LIMIT_BYTES)}))).status).toBe(413)
     expect((await get(listener.webhookUrl)).status).toBe(405)
     expect((await post(listener.webhookUrl.replace('/webhook', 'x/webhook'), '{}')).status).toBe(404)
     expect(received).toEqual(['SETTLEMENT_REQUESTED', 'SETTLEMENT_REQUESTED*', 'SETTLEMENT_COMPLETED'])

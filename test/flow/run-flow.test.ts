@@ -3,15 +3,18 @@
  * is sent, in what order, and what the result says. The end-to-end tests run it against the
  * emulator through the CLI.
  */
-import {createServer} from 'node:net'
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {InputError, InterruptedError} from '../../src/errors.js'
 import {PaymentService} from '../../src/api/service.js'
-import {type FlowOptions, type FlowReporter, runFlow} from '../../src/flow/run-flow.js'
+import type {FlowEvent} from '../../src/flow/events.js'
+import type {FlowOptions} from '../../src/flow/flow-options.js'
+import {type FlowResult, runFlow} from '../../src/flow/run-flow.js'
+import {flowExitCode} from '../../src/flow/verdict.js'
 import {builtinLocalProfile} from '../../src/profiles/presets.js'
 import type {ResolvedProfile} from '../../src/profiles/resolve.js'
+import {canBind} from '../helpers/ports.js'
 import {type RecordedRequest, type RecordingServer, type Reply, startRecordingServer} from '../helpers/recording-server.js'
 
 const TX_ID = 'tx-0001'
@@ -84,15 +87,14 @@ function profileFor(server: RecordingServer, env: 'local' | 'sandbox' = 'local')
   return {name: env === 'local' ? 'local' : 'sandbox', profile: {...builtinLocalProfile(), env, base_url: server.url, h2h_url: `${server.url}/h2h`}, overrides: []}
 }
 
-function recordingReporter(): FlowReporter & {lines: string[]} {
-  const lines: string[] = []
-  return {
-    lines,
-    start: (step, text) => lines.push(`start ${step}: ${text}`),
-    succeed: (step, text) => lines.push(`ok ${step}: ${text}`),
-    fail: (step, text) => lines.push(`fail ${step}: ${text}`),
-    info: (text) => lines.push(`info: ${text}`),
-  }
+/** The result with the exit code it leads to, as `paytx flow --json` prints it. */
+function withExitCode(result: FlowResult) {
+  return {exitCode: flowExitCode(result), ...result}
+}
+
+/** The kinds of events in order, webhooks and refused requests left out (they arrive at any moment). */
+function sequence(events: readonly FlowEvent[]): string[] {
+  return events.filter((event) => event.kind !== 'webhook-received' && event.kind !== 'request-refused').map((event) => event.kind === 'step-started' ? `${event.kind}:${event.step}` : event.kind)
 }
 
 const baseOptions: FlowOptions = {
@@ -101,18 +103,10 @@ const baseOptions: FlowOptions = {
   openBrowser: false,
   webhook: {mode: 'local'},
   waitTimeoutMs: 5_000,
-  untilSettled: false,
+  until: 'final',
 }
 
 const fastDeps = {redirectGraceMs: 50, webhookGraceMs: 500, pollInitialDelayMs: 10, pollMaxDelayMs: 20, redirectWatchDelayMs: 20}
-
-function canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer()
-    probe.once('error', () => resolve(false))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
-  })
-}
 
 describe('runFlow', () => {
   let server: RecordingServer
@@ -129,8 +123,8 @@ describe('runFlow', () => {
   })
 
   it('with --approve: customer, start, form POST, redirect to its own listener, verdict from the service', async () => {
-    const reporter = recordingReporter()
-    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED', merchantReference: 'order-1'}, {...fastDeps, reporter})
+    const events: FlowEvent[] = []
+    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED', merchantReference: 'order-1'}, {...fastDeps, onEvent: (event) => events.push(event)})
 
     const paths = server.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)
     expect(paths.slice(0, 4)).toEqual([
@@ -147,7 +141,7 @@ describe('runFlow', () => {
     expect(server.requests[3].rawBody).toBe('outcome=SETTLEMENT_REQUESTED')
     expect(server.requests[0].body).toMatchObject({first_name: 'Jane', organisation: builtinLocalProfile().organisation})
 
-    expect(result).toMatchObject({
+    expect(withExitCode(result)).toMatchObject({
       exitCode: 0,
       profile: 'local',
       environment: 'local',
@@ -163,25 +157,46 @@ describe('runFlow', () => {
     })
     expect(result.webhooks.map((w) => w.status)).toEqual(['SETTLEMENT_REQUESTED'])
     expect(result.steps.map((s) => s.name)).toEqual(['customer', 'transaction', 'approval', 'redirect', 'status'])
-    expect(reporter.lines).toContainEqual(expect.stringMatching(/^ok redirect: redirect received +transaction_id=tx-0001$/))
-    expect(reporter.lines.at(-1)).toMatch(/^ok status: final status +SETTLEMENT_REQUESTED +success/)
+    // The events, in order: each step announced, then what it found; the verdict last.
+    expect(sequence(events)).toEqual([
+      'step-started:customer',
+      'customer-created',
+      'step-started:transaction',
+      'transaction-started',
+      'step-started:approval',
+      'approval-completed',
+      'step-started:redirect',
+      'redirect-received',
+      'step-started:status',
+      'verdict',
+    ])
+    expect(events).toContainEqual(expect.objectContaining({kind: 'customer-created', customerId: 'cus-1', profile: 'local'}))
+    expect(events).toContainEqual(expect.objectContaining({kind: 'transaction-started', transactionId: TX_ID, status: 'INITIATED'}))
+    expect(events).toContainEqual(expect.objectContaining({kind: 'approval-completed', outcome: 'SETTLEMENT_REQUESTED'}))
+    expect(events).toContainEqual(expect.objectContaining({kind: 'redirect-received', transactionId: TX_ID}))
+    expect(events).toContainEqual(expect.objectContaining({kind: 'webhook-received', status: 'SETTLEMENT_REQUESTED', duplicate: false}))
+    expect(events.at(-1)).toMatchObject({kind: 'verdict', status: 'SETTLEMENT_REQUESTED', conclusive: true, final: false, success: true, waitTimeoutMs: 5_000})
+    // Times count from the start of the flow and never go back; the result's timeline is the same list.
+    const times = events.map((event) => event.elapsedMs)
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    expect(result.timeline).toEqual(events)
   })
 
-  it('waits through SETTLEMENT_REQUESTED with untilSettled, polling the service', async () => {
+  it('waits through SETTLEMENT_REQUESTED with until settled, polling the service', async () => {
     state.later = ['SETTLEMENT_REQUESTED', 'SETTLEMENT_REQUESTED', 'SETTLEMENT_COMPLETED']
-    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED', untilSettled: true}, fastDeps)
-    expect(result).toMatchObject({exitCode: 0, status: 'SETTLEMENT_COMPLETED', final: true, success: true})
+    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED', until: 'settled'}, fastDeps)
+    expect(withExitCode(result)).toMatchObject({exitCode: 0, status: 'SETTLEMENT_COMPLETED', final: true, success: true})
     expect(server.requests.filter((r) => r.path.endsWith('/checkoutsuccess')).length).toBeGreaterThanOrEqual(3)
     expect(result.webhooks.map((w) => w.status)).toContain('SETTLEMENT_COMPLETED')
   })
 
   it('gives exit 3 for a final failure and exit 4 when the status never becomes conclusive', async () => {
     const declined = await runFlow(service, profileFor(server), {...baseOptions, approve: 'DECLINED'}, fastDeps)
-    expect(declined).toMatchObject({exitCode: 3, status: 'DECLINED', final: true, success: false})
+    expect(withExitCode(declined)).toMatchObject({exitCode: 3, status: 'DECLINED', final: true, success: false})
 
     state.status = 'INITIATED'
     const pending = await runFlow(service, profileFor(server), {...baseOptions, approve: 'UNKNOWN', waitTimeoutMs: 300}, fastDeps)
-    expect(pending).toMatchObject({exitCode: 4, status: 'UNKNOWN', final: false, success: false})
+    expect(withExitCode(pending)).toMatchObject({exitCode: 4, status: 'UNKNOWN', final: false, success: false})
   })
 
   it('survives a wait that is over before the redirect is awaited (a slow approval under load)', async () => {
@@ -190,7 +205,7 @@ describe('runFlow', () => {
     process.on('unhandledRejection', record)
     try {
       const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'UNKNOWN', waitTimeoutMs: 1}, fastDeps)
-      expect(result).toMatchObject({exitCode: 4, status: 'UNKNOWN', redirect: {received: true, transactionId: TX_ID}})
+      expect(withExitCode(result)).toMatchObject({exitCode: 4, status: 'UNKNOWN', redirect: {received: true, transactionId: TX_ID}})
       await new Promise((resolve) => setTimeout(resolve, 20))
       expect(unhandled).toEqual([])
     } finally {
@@ -207,26 +222,52 @@ describe('runFlow', () => {
       // a second, stray redirect to the wrong transaction is refused and counted
       await fetch(answer.headers.get('location')!.replace(TX_ID, 'someone-else'))
       await fetch(answer.headers.get('location')!)
+      return {opened: true} as const
     }
     const result = await runFlow(service, profileFor(server), {...baseOptions, openBrowser: true}, {...fastDeps, openUrl})
     expect(opened).toEqual([`${server.url}/v1/transaction/${TX_ID}/authorize`])
-    expect(result).toMatchObject({exitCode: 3, status: 'CANCELLED', redirect: {received: true}, rejectedRequests: 1})
+    expect(withExitCode(result)).toMatchObject({exitCode: 3, status: 'CANCELLED', redirect: {received: true}, rejectedRequests: 1})
+    expect(sequence(result.timeline).slice(4, 9)).toEqual(['step-started:approval', 'approval-opened', 'step-started:redirect', 'waiting', 'redirect-received'])
+    expect(result.timeline).toContainEqual(expect.objectContaining({kind: 'request-refused', status: 400, method: 'GET'}))
+  })
+
+  it('says when no browser could be opened, shows the address and how long it waits, and still takes the redirect', async () => {
+    const events: FlowEvent[] = []
+    const openUrl = async (url: string) => {
+      // The person opens the address by hand.
+      setTimeout(async () => {
+        const answer = await fetch(url, {method: 'POST', body: 'outcome=SETTLEMENT_REQUESTED', headers: {'content-type': 'application/x-www-form-urlencoded'}, redirect: 'manual'})
+        await fetch(answer.headers.get('location')!)
+      }, 30)
+      return {opened: false, reason: 'BROWSER=/usr/bin/false exited with code 1'} as const
+    }
+    const result = await runFlow(service, profileFor(server), {...baseOptions, openBrowser: true}, {...fastDeps, openUrl, onEvent: (event) => events.push(event)})
+    expect(withExitCode(result)).toMatchObject({exitCode: 0, status: 'SETTLEMENT_REQUESTED', redirect: {received: true}})
+    const approvalUrl = `${server.url}/v1/transaction/${TX_ID}/authorize`
+    expect(events).toContainEqual(expect.objectContaining({kind: 'approval-not-opened', url: approvalUrl, reason: 'BROWSER=/usr/bin/false exited with code 1'}))
+    expect(events.some((event) => event.kind === 'approval-opened')).toBe(false)
+    const waiting = events.find((event) => event.kind === 'waiting')
+    expect(waiting).toMatchObject({for: 'redirect'})
+    expect((waiting as {remainingMs: number}).remainingMs).toBeGreaterThan(4_000)
+    expect((waiting as {remainingMs: number}).remainingMs).toBeLessThanOrEqual(5_000)
   })
 
   it('reports the error parameter of a problem redirect and still asks the service', async () => {
     state.onApprove = () => ({status: 'FAILED', error: 'Transaction already final'})
-    const reporter = recordingReporter()
-    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED'}, {...fastDeps, reporter})
-    expect(result).toMatchObject({exitCode: 3, status: 'FAILED', redirect: {received: true, error: 'Transaction already final'}})
-    expect(reporter.lines).toContainEqual(expect.stringMatching(/^fail redirect: redirect with error +Transaction already final$/))
+    const result = await runFlow(service, profileFor(server), {...baseOptions, approve: 'SETTLEMENT_REQUESTED'}, fastDeps)
+    expect(withExitCode(result)).toMatchObject({exitCode: 3, status: 'FAILED', redirect: {received: true, error: 'Transaction already final'}})
+    expect(result.timeline).toContainEqual(expect.objectContaining({kind: 'redirect-error', error: 'Transaction already final'}))
+    expect(result.timeline.at(-1)).toMatchObject({kind: 'verdict', status: 'FAILED', conclusive: true, success: false})
   })
 
   it('ends the wait without a redirect when the service reports a final status', async () => {
     const openUrl = async () => {
       state.status = 'ABANDONED'
+      return {opened: true} as const
     }
     const result = await runFlow(service, profileFor(server), {...baseOptions, openBrowser: true}, {...fastDeps, openUrl})
-    expect(result).toMatchObject({exitCode: 3, status: 'ABANDONED', redirect: {received: false}})
+    expect(withExitCode(result)).toMatchObject({exitCode: 3, status: 'ABANDONED', redirect: {received: false}})
+    expect(result.timeline).toContainEqual(expect.objectContaining({kind: 'redirect-missing', status: 'ABANDONED'}))
   }, 10_000)
 
   it('tokenizes the test card for the outcome on a card flow and never sends the PAN elsewhere', async () => {
@@ -239,6 +280,9 @@ describe('runFlow', () => {
     expect(start.body).toMatchObject({card: 'card-1', payment_product: 'card', details: {card_cvv: '123'}})
     expect(server.requests.filter((r) => r.rawBody.includes('4000000000000002'))).toHaveLength(1)
     expect(result).toMatchObject({cardId: 'card-1', cardLast4: '0002'})
+    expect(sequence(result.timeline).slice(0, 4)).toEqual(['step-started:customer', 'customer-created', 'step-started:card', 'card-tokenized'])
+    expect(result.timeline).toContainEqual(expect.objectContaining({kind: 'card-tokenized', cardId: 'card-1', last4: '0002', testCard: true}))
+    expect(JSON.stringify(result.timeline)).not.toContain('4000000000000002')
   })
 
   it('on abort closes the listener, frees the port and names the transaction', async () => {
@@ -248,6 +292,7 @@ describe('runFlow', () => {
       port = Number(new URL(server.requests.find((r) => r.path === '/v1/transaction/start')!.body.details.redirect_url).port)
       expect(url).toContain(TX_ID)
       setTimeout(() => controller.abort(new InterruptedError()), 50)
+      return {opened: true} as const
     }
     const flow = runFlow(service, profileFor(server), {...baseOptions, openBrowser: true, signal: controller.signal}, {...fastDeps, openUrl})
     await expect(flow).rejects.toSatisfy((error: unknown) => error instanceof InterruptedError && error.message.includes(TX_ID))

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {maskCardNumbers, redactKey, scrubSecrets} from '../../src/secrets/redact.js'
+import {maskCardNumbers, redactBody, redactKey, redactText, scrubSecrets} from '../../src/secrets/redact.js'
 
 describe('redaction', () => {
   it('shows keys as first four … last four, short keys not at all', () => {
@@ -18,5 +18,125 @@ describe('redaction', () => {
   it('masks Luhn-valid card numbers by shape, leaving other long numbers', () => {
     expect(maskCardNumbers('--pan=4024 0071 0817 3153 cannot also be provided')).toBe('--pan=•••• 3153 cannot also be provided')
     expect(maskCardNumbers('proxy id 4024007108173154')).toBe('proxy id 4024007108173154')
+  })
+})
+
+describe('card numbers by shape', () => {
+  it.each([
+    ['together', 'card 4024007108173153 declined', 'card •••• 3153 declined'],
+    ['in groups of four with spaces', 'card 4024 0071 0817 3153 declined', 'card •••• 3153 declined'],
+    ['in groups of four with dashes', 'card 4024-0071-0817-3153 declined', 'card •••• 3153 declined'],
+    ['Amex grouping 4-6-5', 'card 3782 822463 10005.', 'card •••• 0005.'],
+    ['19 digits', 'card 6011 0000 0000 0000 001', 'card •••• 0001'],
+    ['followed by an amount in the same run', 'paid 4024 0071 0817 3153 1499', 'paid •••• 3153 1499'],
+    ['after a number in the same run', 'order 12 4024-0071-0817-3153', 'order 12 •••• 3153'],
+    ['twice', '4024007108173153/4111 1111 1111 1111', '•••• 3153/•••• 1111'],
+    ['URL-encoded', 'note=4024%200071%200817%203153&x=4024+0071+0817+3153', 'note=•••• 3153&x=•••• 3153'],
+  ])('masks a Luhn-valid card number written %s', (_label, text, masked) => {
+    expect(maskCardNumbers(text)).toBe(masked)
+  })
+
+  it.each([
+    ['not Luhn-valid', 'reference 4024 0071 0817 3154'],
+    ['too short', 'phone 0301 2345 678'],
+    ['longer than 19 digits', 'id 40240071081731534024'],
+    ['a UUID', 'id 9a2e7c3f-1b4d-4e8a-9c6b-2f3e4d5a6b7c'],
+    ['a timestamp', 'at 2026-11-22 14:15:27.123'],
+    ['two spaces apart', 'columns 4024  0071  0817  3153'],
+  ])('leaves other numbers alone: %s', (_label, text) => {
+    expect(maskCardNumbers(text)).toBe(text)
+  })
+})
+
+describe('card-like fields by name, at any depth', () => {
+  it('masks pan, card_number, cvv, card_cvv, cvc, security_code in any case or spelling, deep in objects and lists', () => {
+    const body = {
+      transaction: {
+        details: {
+          card: {PAN: '4024007108173154', Card_Number: '4024-0071-0817-3154', cardNumber: 4024007108173154, cvv: '123', CARD_CVV: 456, cvc: '789', securityCode: '1234'},
+        },
+        history: [{payment: {card_number: '4024 0071 0817 3154', security_code: '321'}}],
+        description: 'Card 4024 0071 0817 3153 used',
+        amount: '1499',
+      },
+      'body.card_number': '4024 0071 0817 3154 is not a valid card number',
+      'body.card_cvv': 'CVV 987 does not match',
+      'card[cvv]': ['123'],
+      api_key: 'sk_live_51Hx9TqLkd83JfPq02nVbXcR7',
+    }
+    expect(redactBody(body)).toEqual({
+      transaction: {
+        details: {card: {PAN: '•••• 3154', Card_Number: '•••• 3154', cardNumber: '•••• 3154', cvv: '***', CARD_CVV: '***', cvc: '***', securityCode: '***'}},
+        history: [{payment: {card_number: '•••• 3154', security_code: '***'}}],
+        description: 'Card •••• 3153 used',
+        amount: '1499',
+      },
+      'body.card_number': '•••• 3154 is not a valid card number',
+      'body.card_cvv': 'CVV *** does not match',
+      'card[cvv]': ['***'],
+      api_key: 'sk_l…XcR7',
+    })
+  })
+
+  it('keeps the order of fields and leaves other values as they are', () => {
+    const body = {id: 'tx-1', status: 'INITIATED', amount: 1499, success: false, nothing: null, cvv: ''}
+    const redacted = redactBody(body)
+    expect(JSON.stringify(redacted)).toBe(JSON.stringify(body))
+  })
+
+  it('walks a body nested 5,000 (and 200,000) deep without running out of stack', () => {
+    for (const depth of [5_000, 200_000]) {
+      const text = `${'{"a":'.repeat(depth)}{"pan":"4024007108173153","note":"4024-0071-0817-3153"}${'}'.repeat(depth)}`
+      let redacted = redactBody(JSON.parse(text)) as Record<string, unknown>
+      for (let level = 0; level < depth; level++) redacted = redacted.a as Record<string, unknown>
+      expect(redacted).toEqual({pan: '•••• 3153', note: '•••• 3153'})
+      let list = redactBody(JSON.parse(`${'['.repeat(depth)}"4024 0071 0817 3153"${']'.repeat(depth)}`))
+      for (let level = 0; level < depth; level++) list = (list as unknown[])[0]
+      expect(list).toBe('•••• 3153')
+    }
+  })
+
+  it('copies a "__proto__" field as data, never as the prototype', () => {
+    const redacted = redactBody(JSON.parse('{"__proto__":{"cvv":"123"},"x":1}')) as Record<string, unknown>
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype)
+    expect(Object.hasOwn(redacted, '__proto__')).toBe(true)
+    expect(JSON.stringify(redacted)).toBe('{"__proto__":{"cvv":"***"},"x":1}')
+  })
+})
+
+describe('text of unknown format', () => {
+  it.each([
+    ['a form body', 'pan=4024007108173154&cvv=123&amount=1499', 'pan=•••• 3154&cvv=***&amount=1499'],
+    ['a form body with bracketed names', 'card[number]=4111111111111112&card[cvc]=4321', 'card[number]=•••• 1112&card[cvc]=***'],
+    ['broken JSON', '{"card_number": "4024 0071 0817 3154", "card_cvv": "123", oops', '{"card_number": "•••• 3154", "card_cvv": "***", oops'],
+    ['YAML-like lines', 'Security_Code: 987\nCVC2: 12\nnote: ok', 'Security_Code: ***\nCVC2: ***\nnote: ok'],
+    ['XML', '<card><pan>4024007108173154</pan><cvv>123</cvv></card>', '<card><pan>•••• 3154</pan><cvv>***</cvv></card>'],
+    ['a Luhn-valid card number anywhere', 'note=4024-0071-0817-3153 ok', 'note=•••• 3153 ok'],
+  ])('scrubs %s', (_label, text, scrubbed) => {
+    expect(redactText(text)).toBe(scrubbed)
+  })
+
+  it('leaves messages about card fields readable', () => {
+    const text = '--pan: is not a valid card number; cvv: must be 3 or 4 digits; company=Acme 12'
+    expect(redactText(text)).toBe(text)
+  })
+
+  it('scrubSecrets also masks card numbers by shape and card fields by name', () => {
+    expect(scrubSecrets('The card 4024 0071 0817 3153 (cvv=123) was declined', [])).toBe('The card •••• 3153 (cvv=***) was declined')
+  })
+})
+
+describe('hostile text', () => {
+  it.each([
+    ['unterminated quoted values', 'cvv="'.repeat(200_000)],
+    ['long names without a value', `${'a'.repeat(1_000_000)}`],
+    ['digit groups', '1 '.repeat(500_000)],
+    ['unclosed XML fields', '<cvv>'.repeat(200_000)],
+    ['long card fields', `pan=${'4'.repeat(1_000_000)}`],
+  ])('scrubs 1 MB of %s in linear time', (_label, text) => {
+    const started = performance.now()
+    redactText(text)
+    // Linear work takes well under a second even on a busy machine; a quadratic scan would take minutes.
+    expect(performance.now() - started).toBeLessThan(5_000)
   })
 })

@@ -5,7 +5,6 @@ import type {FlowResult} from '../../src/flow/run-flow.js'
 
 function result(overrides: Partial<FlowResult> = {}): FlowResult {
   return {
-    exitCode: 0,
     profile: 'local',
     environment: 'local',
     customerId: 'cus_1',
@@ -14,6 +13,7 @@ function result(overrides: Partial<FlowResult> = {}): FlowResult {
     amount: 100,
     status: 'SETTLEMENT_COMPLETED',
     final: true,
+    conclusive: true,
     success: true,
     statusReason: 'settled',
     redirect: {received: true, transactionId: 'tx_1'},
@@ -27,6 +27,7 @@ function result(overrides: Partial<FlowResult> = {}): FlowResult {
     steps: [],
     durationMs: 1200,
     transaction: {} as FlowResult['transaction'],
+    timeline: [],
     ...overrides,
   } as FlowResult
 }
@@ -75,7 +76,7 @@ describe('expectations', () => {
   })
 
   it('accepts a not-final UNKNOWN when that is what the case expects', () => {
-    const unknown = result({exitCode: 4, status: 'UNKNOWN', final: false, success: false, webhooks: []})
+    const unknown = result({status: 'UNKNOWN', final: false, success: false, webhooks: []})
     expect(checkExpectations({statuses: ['UNKNOWN'], final: false, webhooks: {count: 0}}, unknown)).toEqual([])
   })
 

@@ -112,7 +112,7 @@ describe('results table', () => {
 })
 
 describe('live progress', () => {
-  const smokeCase = (name: string) => ({name}) as SmokeCase
+  const smokeCase = (name: string, outcome = 'SETTLEMENT_COMPLETED') => ({name, outcome}) as SmokeCase
 
   it('on a terminal, redraws a line per running case in place and prints finished cases above them', () => {
     let out = ''
@@ -121,8 +121,11 @@ describe('live progress', () => {
     progress.caseStarted(smokeCase('one'))
     progress.caseStarted(smokeCase('two'))
     now = 1500
-    progress.caseStep(smokeCase('one'), 'transaction started  tx_1')
-    expect(out).toContain('one  transaction started  tx_1  1.5 s')
+    progress.caseEvent(smokeCase('one'), {kind: 'step-started', step: 'transaction', elapsedMs: 1000})
+    expect(out).toContain('one  starting the transaction  1.5 s')
+    progress.caseEvent(smokeCase('one'), {kind: 'transaction-started', transactionId: 'tx_1', status: 'INITIATED', elapsedMs: 1400})
+    // One compact line: label and value, no column padding.
+    expect(out).toContain('one  transaction started  tx_1  INITIATED  1.5 s')
     out = ''
     progress.caseFinished({...passed, name: 'one'})
     // Moves up over the two live lines, clears them, prints the result, redraws what still runs.
@@ -136,10 +139,25 @@ describe('live progress', () => {
   it('elsewhere, prints one line per finished case and the notes, never cursor movements', () => {
     let out = ''
     const progress = new LiveProgress({write: (text: string) => (out += text)}, {interactive: false, color: false})
-    progress.caseStarted(smokeCase('one'))
-    progress.caseNote(smokeCase('one'), 'Open http://127.0.0.1:4010/v1/transaction/tx/authorize')
+    const manual = smokeCase('one', 'manual')
+    progress.caseStarted(manual)
+    progress.caseEvent(manual, {kind: 'step-started', step: 'approval', elapsedMs: 10})
+    progress.caseEvent(manual, {kind: 'transaction-started', transactionId: 'tx', status: 'INITIATED', elapsedMs: 20})
+    progress.caseEvent(manual, {kind: 'approval-shown', url: 'http://127.0.0.1:4010/v1/transaction/tx/authorize', elapsedMs: 30})
+    progress.caseEvent(manual, {kind: 'waiting', for: 'redirect', remainingMs: 600_000, elapsedMs: 40})
+    progress.caseEvent(smokeCase('two'), {kind: 'approval-completed', outcome: 'DECLINED', elapsedMs: 40})
+    progress.caseEvent(smokeCase('two'), {kind: 'status-read', status: 'UNKNOWN', elapsedMs: 50})
     progress.caseFinished(failed)
     progress.close()
-    expect(out).toBe('  one: Open http://127.0.0.1:4010/v1/transaction/tx/authorize\n✖ card-declined  status: expected DECLINED, got SETTLEMENT_COMPLETED (1.2 s)\n')
+    // The manual case's page and wait, and warnings, stay; a step of an automatic case does not.
+    expect(out).toBe(
+      [
+        '  one: approval page  http://127.0.0.1:4010/v1/transaction/tx/authorize  (open it in a browser)',
+        '  one: waiting  for the redirect: complete the payment in the browser; 10m left (Ctrl-C to stop)',
+        '  two: status  UNKNOWN  the service cannot determine the state at present (critical, not final); still waiting',
+        '✖ card-declined  status: expected DECLINED, got SETTLEMENT_COMPLETED (1.2 s)',
+        '',
+      ].join('\n'),
+    )
   })
 })

@@ -1,7 +1,9 @@
 import {describe, expect, it} from 'vitest'
 
 import {InterruptedError, NetworkError} from '../../src/errors.js'
-import type {FlowOptions, FlowResult} from '../../src/flow/run-flow.js'
+import type {FlowEvent} from '../../src/flow/events.js'
+import type {FlowOptions} from '../../src/flow/flow-options.js'
+import type {FlowResult} from '../../src/flow/run-flow.js'
 import {type SmokeRunOptions, runScenario, selectCases} from '../../src/smoke/runner.js'
 import {parseScenarioText} from '../../src/smoke/scenario-source.js'
 import {type Scenario, checkScenario} from '../../src/smoke/scenario.js'
@@ -16,12 +18,12 @@ function fakeFlow(options: {delayMs?: (o: FlowOptions) => number; fail?: (o: Flo
   let running = 0
   let maxRunning = 0
   let counter = 0
-  const runFlow: SmokeRunOptions['runFlow'] = async (flowOptions, reporter) => {
+  const runFlow: SmokeRunOptions['runFlow'] = async (flowOptions, onEvent) => {
     calls.push(flowOptions)
     running++
     maxRunning = Math.max(maxRunning, running)
     try {
-      reporter.start('customer', 'creating a customer')
+      onEvent({kind: 'step-started', step: 'customer', elapsedMs: 0})
       await new Promise((resolve) => setTimeout(resolve, options.delayMs?.(flowOptions) ?? 5))
       const error = options.fail?.(flowOptions)
       if (error) throw error
@@ -29,7 +31,6 @@ function fakeFlow(options: {delayMs?: (o: FlowOptions) => number; fail?: (o: Flo
       const status = flowOptions.approve ?? 'SETTLEMENT_COMPLETED'
       const id = `tx_${n}`
       return {
-        exitCode: 0,
         profile: 'local',
         environment: 'local',
         customerId: 'id' in (flowOptions.customer ?? {}) ? (flowOptions.customer as {id: string}).id : `cus_${n}`,
@@ -42,6 +43,7 @@ function fakeFlow(options: {delayMs?: (o: FlowOptions) => number; fail?: (o: Flo
         amount: flowOptions.amount,
         status,
         final: status !== 'UNKNOWN' && status !== 'PENDING',
+        conclusive: status !== 'UNKNOWN' && status !== 'PENDING',
         success: status.startsWith('SETTLEMENT'),
         statusReason: '',
         redirect: {received: true},
@@ -49,6 +51,7 @@ function fakeFlow(options: {delayMs?: (o: FlowOptions) => number; fail?: (o: Flo
         steps: [],
         durationMs: 10,
         transaction: {} as FlowResult['transaction'],
+        timeline: [],
       } as FlowResult
     } finally {
       running--
@@ -69,8 +72,8 @@ cases:
 `)
     const flow = fakeFlow()
     const report = await runScenario(s, s.cases, {...base, runFlow: flow.runFlow})
-    expect(flow.calls[0]).toMatchObject({product: 'dummy', amount: 100, approve: 'DECLINED', descriptor: 'Order 1', listenerPort: 0, webhook: {mode: 'local'}, untilSettled: false})
-    expect(flow.calls[1]).toMatchObject({product: 'card', card: {pan: '4024007108173153'}, cvv: '123', untilSettled: true})
+    expect(flow.calls[0]).toMatchObject({product: 'dummy', amount: 100, approve: 'DECLINED', descriptor: 'Order 1', listenerPort: 0, webhook: {mode: 'local'}, until: 'final'})
+    expect(flow.calls[1]).toMatchObject({product: 'card', card: {pan: '4024007108173153'}, cvv: '123', until: 'settled'})
     expect(report.cases.map((c) => [c.name, c.verdict, c.reason])).toEqual([
       ['a', 'passed', ''],
       ['b', 'passed', ''],
@@ -93,11 +96,12 @@ cases:
     const order: string[] = []
     const flow = fakeFlow({delayMs: (o) => (o.amount === 1 && o.customer === undefined && order.push('x') === 1 ? 60 : 5)})
     const started: string[] = []
+    const events: string[] = []
     const report = await runScenario(s, s.cases, {
       ...base,
       concurrency: 3,
       runFlow: flow.runFlow,
-      progress: {caseStarted: (c) => started.push(c.name), caseStep() {}, caseNote() {}, caseFinished() {}},
+      progress: {caseStarted: (c) => started.push(c.name), caseEvent: (c, event: FlowEvent) => events.push(`${c.name} ${event.kind}`), caseFinished() {}},
     })
     expect(flow.maxRunning()).toBe(3)
     expect(started.indexOf('reuses')).toBeGreaterThan(started.indexOf('five'))
@@ -106,6 +110,8 @@ cases:
     expect(reuses.merchantReference).toBe(`after ${report.cases[0].transactionId}`)
     expect(report.exitCode).toBe(0)
     expect(report.cases.map((c) => c.name)).toEqual(['slow-first', 'two', 'three', 'reuses', 'five'])
+    // Each case's flow events reach the progress observer, named by their case.
+    expect(events.toSorted()).toEqual(['five step-started', 'reuses step-started', 'slow-first step-started', 'three step-started', 'two step-started'])
   })
 
   it('turns a service failure into an error (exit 1) and skips the cases that needed its results', async () => {

@@ -40,7 +40,7 @@ describe('customer request drafting', () => {
 
   it('turns validation issues into problems naming the flag and the origin of the value', () => {
     const body = {title: 'dr', date_of_birth: '2023-02-29', phone_number: '0612', house_number: 12}
-    const problems = customerIssuesToProblems(validateCustomerRequest(body, {checkRequired: false}), {
+    const problems = customerIssuesToProblems(validateCustomerRequest(body, {mode: 'cli'}), {
       title: 'flag',
       date_of_birth: 'flag',
       phone_number: 'data',
@@ -56,6 +56,6 @@ describe('customer request drafting', () => {
         message: 'must be in international E.164 format with a leading +, e.g. +31612345678 (field phone_number of --data)',
       },
     ])
-    expect(validateCustomerRequest(body, {checkRequired: false, skipFormats: true}).map((issue) => issue.path)).toEqual(['house_number'])
+    expect(validateCustomerRequest(body, {mode: 'forced'}).map((issue) => issue.path)).toEqual(['house_number'])
   })
 })

@@ -21,9 +21,10 @@ export interface TokenizedCard {
 export default class CardTokenize extends BaseCommand<typeof CardTokenize> {
   static override summary = 'Tokenize a card through the card proxy ({h2h_url}/tokenize/proxy/<PROXY_ID>).'
   static override description = `Sends the card with the profile's TX-Proxy-Key and without the API key. The card number is
-read from a hidden prompt, or from stdin with --pan-stdin; --pan works but leaves the number in
-your shell history. Checked before sending: Luhn, month 01-12, a four-digit year not in the
-past, a holder name. Shows the card id and the last four digits only.
+read from a hidden prompt, or from stdin with --pan-stdin; never from the command line, where
+shell history, the process list and debug logs would keep it. Checked before sending: Luhn,
+month 01-12, a four-digit year not in the past, a holder name. Shows the card id and the last
+four digits only.
 
 ${EXIT_CODES_HELP}`
 
@@ -38,8 +39,7 @@ ${EXIT_CODES_HELP}`
     'expiry-year': Flags.string({summary: 'Expiry year, four digits.'}),
     'holder-name': Flags.string({summary: 'Name on the card.'}),
     organisation: Flags.string({summary: 'Organisation UUID (default: the profile’s).'}),
-    'pan-stdin': Flags.boolean({summary: 'Read the card number from stdin.', default: false, exclusive: ['pan']}),
-    pan: Flags.string({summary: 'The card number. Prefer the hidden prompt or --pan-stdin: this one lands in shell history.'}),
+    'pan-stdin': Flags.boolean({summary: 'Read the card number from stdin.', default: false}),
     yes: Flags.boolean({char: 'y', summary: 'Confirm tokenizing on a production profile without asking.', default: false}),
   }
 
@@ -87,17 +87,12 @@ ${EXIT_CODES_HELP}`
     return result
   }
 
-  /** The PAN from --pan (with a warning), --pan-stdin or a hidden prompt; never echoed. */
+  /** The PAN from --pan-stdin or a hidden prompt; never echoed. */
   private async readPan(): Promise<{pan: string; source: PanSource}> {
     const {flags} = this
     let raw: string
     let source: PanSource
-    if (flags.pan !== undefined) {
-      this.addSecrets(flags.pan, normalizePan(flags.pan))
-      this.warnUser('--pan leaves the card number in your shell history and the process list; prefer --pan-stdin or the hidden prompt.')
-      raw = flags.pan
-      source = '--pan'
-    } else if (flags['pan-stdin']) {
+    if (flags['pan-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[raw] = await readStdinValues(['--pan-stdin'])
       source = '--pan-stdin'

@@ -93,7 +93,7 @@ ${EXIT_CODES_HELP}`
       )
     }
 
-    const issues = validateCustomerRequest(draft.body, {skipFormats: flags.force, checkRequired: false})
+    const issues = validateCustomerRequest(draft.body, {mode: flags.force ? 'forced' : 'cli'})
     if (issues.length > 0) {
       throw new InputErrors(customerIssuesToProblems(issues, draft.sources), flags.force ? undefined : 'Fix the values, or pass --force to send them unchecked.')
     }

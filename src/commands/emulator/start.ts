@@ -8,6 +8,7 @@ import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import type {EmulatorEvent, EmulatorOptions, RunningEmulator} from '../../emulator/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -80,7 +81,7 @@ EXIT CODES
       return value
     }
     const webhookUrl = flags['webhook-url']
-    if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) {
+    if (webhookUrl !== undefined && !isAbsoluteHttpUrl(webhookUrl)) {
       throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${webhookUrl}").`, {
         flag: '--webhook-url',
       })
@@ -186,13 +187,4 @@ EXIT CODES
 
 function hideFlags<T extends Record<string, object>>(flags: T): T {
   return Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, {...flag, hidden: true}])) as T
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
 }

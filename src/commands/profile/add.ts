@@ -62,17 +62,18 @@ both are given.`
     checkProfileUrls(changes)
 
     const store = this.profileStore()
-    const stored = store.read()
-    const existing = store.get(name, stored)
-    const wasStored = Boolean(stored.profiles[name])
-    const env = await this.environment(name, flags.env as Environment | undefined, existing)
-    Object.assign(changes, await this.keys(existing))
+    const before = store.get(name)
+    const env = await this.environment(name, flags.env as Environment | undefined, before)
+    Object.assign(changes, await this.keys(before))
 
-    const profile = applyProfileChanges(existing, env, changes)
+    // Applied to the profile as stored when the lock is held, so a concurrent change is kept.
+    let wasStored = false
     const data = await store.update((next) => {
-      next.profiles[name] = profile
+      wasStored = Object.hasOwn(next.profiles, name)
+      next.profiles[name] = applyProfileChanges(store.get(name, next), env, changes)
       if (flags.use) next.active = name
     })
+    const profile = data.profiles[name]
     const active = store.activeName(data) === name
     this.note(`${wasStored ? 'Updated' : 'Added'} profile "${name}" in ${store.path}.`)
     if (!profile.api_key) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)

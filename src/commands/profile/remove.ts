@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
-import {removeProfileFrom} from '../../profiles/edit.js'
+import {checkRemovable, removeProfileFrom} from '../../profiles/edit.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'
 
 export default class ProfileRemove extends BaseCommand<typeof ProfileRemove> {
@@ -23,15 +23,7 @@ cannot be removed: removing it drops only stored changes to it.`
   public async run(): Promise<{removed: string; active: string}> {
     const {name} = this.args
     const store = this.profileStore()
-    const data = store.read()
-    if (!data.profiles[name]) {
-      throw new InputError(
-        name === LOCAL_PROFILE_NAME
-          ? 'The built-in "local" profile cannot be removed (it has no stored changes).'
-          : `No profile named "${name}". Known profiles: ${store.list(data).map((entry) => entry.name).join(', ')}.`,
-        {flag: 'name'},
-      )
-    }
+    checkRemovable(store.read(), name)
     if (!this.flags.yes) {
       if (!this.canPrompt()) {
         throw new InputError(`Refusing to remove profile "${name}" without confirmation.`, {
@@ -44,7 +36,11 @@ cannot be removed: removing it drops only stored changes to it.`
         throw new InputError('Cancelled; the profile was kept.')
       }
     }
-    const updated = await store.update((stored) => removeProfileFrom(stored, name))
+    const updated = await store.update((stored) => {
+      // Checked again under the lock: another command may have removed it meanwhile.
+      checkRemovable(stored, name)
+      removeProfileFrom(stored, name)
+    })
     const active = store.activeName(updated)
     this.note(name === LOCAL_PROFILE_NAME ? 'Removed the stored changes to "local"; the built-in profile remains.' : `Removed profile "${name}". Active profile: ${active}.`)
     return {removed: name, active}

@@ -14,13 +14,13 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
   public async run(): Promise<{active: string}> {
     const {name} = this.args
     const store = this.profileStore()
-    if (!store.get(name)) {
-      throw new InputError(`No profile named "${name}". Known profiles: ${store.list().map((entry) => entry.name).join(', ')}.`, {
-        flag: 'name',
-        hint: `Create it with \`paytx profile add ${name}\`.`,
-      })
-    }
     await store.update((data) => {
+      if (!store.get(name, data)) {
+        throw new InputError(`No profile named "${name}". Known profiles: ${store.list(data).map((entry) => entry.name).join(', ')}.`, {
+          flag: 'name',
+          hint: `Create it with \`paytx profile add ${name}\`.`,
+        })
+      }
       data.active = name
     })
     this.note(`Active profile: ${name}.`)

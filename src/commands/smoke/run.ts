@@ -92,7 +92,7 @@ EXIT CODES
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
-        runFlow: (options, reporter) => runFlow(service, profile, options, {reporter}),
+        runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent}),
         profile: profile.name,
         environment: profile.profile.env,
         concurrency: flags.concurrency,

@@ -147,11 +147,8 @@ ${EXIT_CODES_HELP}`
       return
     }
     const {openInBrowser} = await import('../../terminal/browser.js')
-    try {
-      await openInBrowser(url)
-      this.note(`Opened ${url}`)
-    } catch (error) {
-      this.warnUser(`${(error as Error).message}; open the approval URL yourself.`)
-    }
+    const opened = await openInBrowser(url)
+    if (opened.opened) this.note(`Opened ${url}`)
+    else this.warnUser(`${opened.reason}; open the approval URL yourself.`)
   }
 }

@@ -46,7 +46,6 @@ ${EXIT_CODES_HELP}`
 
     const {parseDuration} = await import('../../duration.js')
     const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
-    const untilSettled = this.flags.until === 'settled'
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
     const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
@@ -56,7 +55,7 @@ ${EXIT_CODES_HELP}`
     try {
       result = await waitForFinalStatus<Transaction>(() => service.getTransaction(id), {
         timeoutMs,
-        untilSettled,
+        until: this.flags.until === 'settled' ? 'settled' : 'final',
         signal,
         onStatus: (transaction, previous, elapsedMs) => {
           const when = previous ? `after ${formatDuration(elapsedMs)}` : 'now'

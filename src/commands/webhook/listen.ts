@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {parseHttpUrl} from '../../http/url.js'
 import {scrubSecrets} from '../../secrets/redact.js'
 import type {ReadyLine} from '../../output/webhook.js'
 import type {WebhookListener} from '../../webhooks/listener.js'
@@ -20,15 +21,6 @@ function parseByteSize(text: string): number | undefined {
   if (!match || unit === undefined) return undefined
   const bytes = Number(match[1]) * unit
   return bytes > 0 && Number.isSafeInteger(bytes) ? bytes : undefined
-}
-
-function httpUrl(text: string): URL | undefined {
-  try {
-    const url = new URL(text)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined
-  } catch {
-    return undefined
-  }
 }
 
 export default class WebhookListen extends BaseCommand<typeof WebhookListen> {
@@ -92,7 +84,7 @@ ${EXIT_CODES_HELP}`
     if (maxBodyBytes === undefined) {
       throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
     }
-    const forwardUrl = flags['forward-to'] === undefined ? undefined : httpUrl(flags['forward-to'])
+    const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
     if (flags['forward-to'] !== undefined && !forwardUrl) {
       throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
     }
@@ -142,7 +134,7 @@ ${EXIT_CODES_HELP}`
       })
     } catch (error) {
       recorder?.close()
-      throw this.listenError(error as NodeJS.ErrnoException)
+      throw error
     }
 
     if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
@@ -193,23 +185,6 @@ ${EXIT_CODES_HELP}`
       })
     }
     return this.service()
-  }
-
-  private listenError(error: NodeJS.ErrnoException): Error {
-    const {host, port} = this.flags
-    if (error.code === 'EADDRINUSE') {
-      return new InputError(`--port ${port}: the port is already in use on ${host}.`, {
-        flag: '--port',
-        hint: 'Stop what uses it, pick another port with --port, or use --port 0 for a free one.',
-      })
-    }
-    if (error.code === 'EACCES') {
-      return new InputError(`--port ${port}: not allowed to listen on this port.`, {flag: '--port', hint: 'Use a port above 1023, or --port 0.'})
-    }
-    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-      return new InputError(`--host ${host}: not an address of this machine.`, {flag: '--host', hint: 'Use 127.0.0.1 (the default).'})
-    }
-    return error
   }
 
   private announce(ready: ReadyLine, path: string, fetchProfile: string | undefined): void {
