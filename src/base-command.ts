@@ -4,6 +4,7 @@
  */
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
+import {closestName} from './closest-name.js'
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
@@ -17,7 +18,7 @@ export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args
 export const EXIT_CODES_HELP = `EXIT CODES
   0    done; for outcome commands, the payment succeeded
   1    the service or the network failed
-  2    the input was wrong; nothing was sent
+  2    the input was wrong, or a confirmation was declined; nothing was sent
   3    the payment is final and not a success
   4    waiting ran out before a final status
   130  interrupted (Ctrl-C)`
@@ -263,7 +264,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       const code = exit === undefined || exit === 2 ? EXIT.input : exit
       return {
         exitCode: code,
-        text: `Error: ${message}${code === EXIT.input ? '\nHint: see --help for the flags and their allowed values.' : ''}`,
+        text: `Error: ${message}${code === EXIT.input ? `\nHint: ${this.flagErrorHint(err)}` : ''}`,
         json: {kind: code === EXIT.input ? 'input' : 'internal', exitCode: code, message},
       }
     }
@@ -273,5 +274,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       text: `Error: ${message}\nHint: this looks like a bug in paytx; run again with --verbose and report it.`,
       json: {kind: 'internal', exitCode: EXIT.service, message},
     }
+  }
+
+  /** The hint for a flag error, naming the closest known flag when one was mistyped. */
+  private flagErrorHint(err: Errors.CLIError): string {
+    const typed = (err as {flags?: unknown}).flags
+    const seeHelp = 'see --help for the flags and their allowed values.'
+    if (!Array.isArray(typed) || typeof typed[0] !== 'string') return seeHelp
+    const known = Object.keys(this.ctor.flags ?? {}).map((name) => `--${name}`)
+    const closest = closestName(typed[0].split('=')[0], known)
+    return closest ? `did you mean \`${closest}\`? Or ${seeHelp}` : seeHelp
   }
 }

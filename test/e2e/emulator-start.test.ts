@@ -1,3 +1,4 @@
+import {spawnSync} from 'node:child_process'
 import {createServer} from 'node:net'
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -38,7 +39,11 @@ describe('paytx emulator start', () => {
     expect(output).toContain(`API key          X-APIKEY: ${KEY}`)
     expect(output).toContain(`Proxy key        TX-Proxy-Key: ${EMULATOR_DEFAULTS.proxyKey}`)
     await emulator.waitForStderr(/Press Ctrl-C to stop/)
-    expect(emulator.stderr()).toContain(`PAYTX_BASE_URL=${url}`)
+    // The printed lines paste into a shell as they are.
+    const exports = emulator.stderr().split('\n').filter((line) => line.trim().startsWith('export PAYTX_')).join('\n')
+    const pasted = spawnSync('bash', ['-c', `${exports}\nprintf '%s\\n' "$PAYTX_BASE_URL" "$PAYTX_H2H_URL" "$PAYTX_API_KEY" "$PAYTX_PROXY_KEY"`], {encoding: 'utf8'})
+    expect(pasted.status).toBe(0)
+    expect(pasted.stdout).toBe(`${url}\n${url}/h2h\n${KEY}\n${EMULATOR_DEFAULTS.proxyKey}\n`)
 
     const customer = await createCustomer(url)
     expect(customer.status).toBe('unverified')

@@ -184,7 +184,13 @@ EXIT CODES
     }
     if (!this.matchesLocalProfile(emulator)) {
       this.note(
-        `The built-in "local" profile expects the defaults; point commands here with:\n  PAYTX_BASE_URL=${emulator.url} PAYTX_H2H_URL=${emulator.proxyUrl} PAYTX_API_KEY=<the API key above> PAYTX_PROXY_KEY=<the proxy key above>`,
+        [
+          'The built-in "local" profile expects the defaults; point commands here by pasting:',
+          `  export PAYTX_BASE_URL=${emulator.url}`,
+          `  export PAYTX_H2H_URL=${emulator.proxyUrl}`,
+          `  export PAYTX_API_KEY=${emulator.apiKey}`,
+          `  export PAYTX_PROXY_KEY=${emulator.proxyKey}`,
+        ].join('\n'),
       )
     } else {
       this.note('The built-in "local" profile points here: try `paytx customer create --help`.')

@@ -1,0 +1,52 @@
+import {describe, expect, it} from 'vitest'
+
+import {runCli} from '../helpers/cli.js'
+
+describe('paytx help, -h and mistyped names', () => {
+  it('prints help for a command through `help` and through -h', async () => {
+    const viaHelp = await runCli(['help', 'flow'])
+    expect(viaHelp.code).toBe(0)
+    expect(viaHelp.stdout).toContain('$ paytx flow --product card|sofort|dummy --amount <value>')
+    expect(viaHelp.stdout).toContain('EXIT CODES')
+    const viaFlag = await runCli(['flow', '-h'])
+    expect(viaFlag.code).toBe(0)
+    expect(viaFlag.stdout).toBe(viaHelp.stdout)
+  })
+
+  it('prints help for a topic through `help` and through -h', async () => {
+    const viaHelp = await runCli(['help', 'transaction'])
+    expect(viaHelp.code).toBe(0)
+    expect(viaHelp.stdout).toContain('$ paytx transaction COMMAND')
+    expect(viaHelp.stdout).toContain('transaction start')
+    const viaFlag = await runCli(['transaction', '-h'])
+    expect(viaFlag.code).toBe(0)
+    expect(viaFlag.stdout).toContain('$ paytx transaction COMMAND')
+  })
+
+  it('names the closest command, space-separated, in paytx error style, exit 2', async () => {
+    const result = await runCli(['transaction', 'strat'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      'Error: unknown command "transaction strat".\nHint: did you mean `paytx transaction start`? See `paytx help` for all commands.\n',
+    )
+    const top = await runCli(['statsu'])
+    expect(top.code).toBe(2)
+    expect(top.stderr).toContain('Hint: did you mean `paytx status`?')
+  })
+
+  it('points to help alone when nothing is close, exit 2', async () => {
+    const result = await runCli(['frobnicate'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe('Error: unknown command "frobnicate".\nHint: see `paytx help` for all commands.\n')
+  })
+
+  it('names the closest flag for a mistyped one, exit 2, nothing sent', async () => {
+    const result = await runCli(['flow', '--product', 'dummy', '--amout', '5'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      'Error: Nonexistent flag: --amout\nHint: did you mean `--amount`? Or see --help for the flags and their allowed values.\n',
+    )
+  })
+})

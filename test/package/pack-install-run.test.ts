@@ -1,0 +1,73 @@
+/**
+ * The npm package as users get it: packed, installed into a scratch prefix (no install script
+ * runs), and run from another folder. Packs the current build (`npm run build` first), without
+ * the prepack rebuild, so the dist/ the other tests spawn is never removed under them.
+ */
+import {execFileSync, spawnSync} from 'node:child_process'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {createServer} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {ROOT, cleanEnv} from '../helpers/cli.js'
+
+const scratch = mkdtempSync(join(tmpdir(), 'paytx-pack-'))
+const prefix = join(scratch, 'prefix')
+const paytx = join(prefix, 'bin', 'paytx')
+let packed: string[] = []
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as {port: number}
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(paytx, args, {cwd: scratch, encoding: 'utf8', env: cleanEnv({PAYTX_DATA_DIR: join(scratch, 'data'), ...env}), timeout: 30_000})
+}
+
+beforeAll(() => {
+  const npm = {cwd: ROOT, encoding: 'utf8' as const, env: {...process.env, npm_config_audit: 'false', npm_config_fund: 'false'}}
+  const listing = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], npm))
+  packed = listing[0].files.map((file: {path: string}) => file.path)
+  execFileSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', join(scratch, listing[0].filename)], npm)
+}, 90_000)
+
+afterAll(() => rmSync(scratch, {recursive: true, force: true}))
+
+describe('the packed package, installed', () => {
+  it('ships the built CLI, the examples and the schemas, and no install script', () => {
+    expect(packed).toContain('bin/run.js')
+    expect(packed).toContain('oclif.manifest.json')
+    expect(packed).toContain('examples/smoke.yaml')
+    expect(packed).toContain('schemas/smoke-scenario.schema.json')
+    expect(packed.some((path) => path.startsWith('src/') || path.startsWith('test/'))).toBe(false)
+    const manifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', 'paytx', 'package.json'), 'utf8'))
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts[script]).toBeUndefined()
+    expect(manifest.scripts.prepack).toBe('npm run build')
+  })
+
+  it('prints its version and the help for a command', () => {
+    const version = run(['--version'])
+    expect(version.status).toBe(0)
+    expect(version.stdout).toMatch(/^paytx\/0\.1\.0 /)
+    const help = run(['help', 'flow'])
+    expect(help.status).toBe(0)
+    expect(help.stdout).toContain('$ paytx flow --product card|sofort|dummy --amount <value>')
+  })
+
+  it('runs a whole flow on the embedded emulator from another folder', async () => {
+    const base = `http://127.0.0.1:${await freePort()}`
+    const flow = run(['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'SETTLEMENT_COMPLETED', '--json'], {
+      PAYTX_BASE_URL: base,
+      PAYTX_H2H_URL: `${base}/h2h`,
+    })
+    expect(flow.status, flow.stderr).toBe(0)
+    expect(JSON.parse(flow.stdout)).toMatchObject({status: 'SETTLEMENT_COMPLETED'})
+  })
+})
