@@ -50,7 +50,9 @@ function fieldKind(key: string): FieldKind {
  * A run of digit groups joined by single spaces or dashes, as card numbers are written; `+` and
  * `%20` are spaces in URL-encoded text such as a form body.
  */
-const DIGIT_RUN = /(?<!\d)\d+(?:(?:[ +-]|%20)\d+)*/g
+const DIGIT_RUN = /(?<![\dA-Za-z_])\d+(?:(?:[ +-]|%20)\d+)*(?![\dA-Za-z_])/g
+/** Ids (UUIDs) hold digit runs that can pass the Luhn check by chance: they are never card numbers. */
+const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i
 const GROUP_SEPARATOR = /([ +-]|%20)/
 const MIN_PAN_DIGITS = 12
 const MAX_PAN_DIGITS = 19
@@ -61,6 +63,14 @@ const MAX_PAN_DIGITS = 19
  * number followed by an amount, say), the longest card number from the left is found.
  */
 export function maskCardNumbers(text: string): string {
+  if (!UUID.test(text)) return maskCardNumbersIn(text)
+  return text
+    .split(UUID)
+    .map((part, index) => (index % 2 === 1 ? part : maskCardNumbersIn(part)))
+    .join('')
+}
+
+function maskCardNumbersIn(text: string): string {
   return text.replace(DIGIT_RUN, (run) => {
     const parts = run.split(GROUP_SEPARATOR)
     const groups = parts.filter((_, index) => index % 2 === 0)

@@ -140,3 +140,17 @@ describe('hostile text', () => {
     expect(performance.now() - started).toBeLessThan(5_000)
   })
 })
+
+describe('ids are not card numbers', () => {
+  it.each([
+    ['a UUID whose last group is a Luhn-valid 12-digit number', 'customer 4f1c2a10-5b1e-4f6a-8c2d-400000000002 created'],
+    ['a UUID whose digit groups join into a Luhn-valid 16-digit run', 'id 4f1c2a10-5b1e-4f6a-1234-123456789011'],
+    ['digits glued to hex letters', 'ref be4024007108173153c'],
+  ])('%s stays whole', (_name, text) => {
+    expect(maskCardNumbers(text)).toBe(text)
+  })
+
+  it('still masks a card number next to a UUID', () => {
+    expect(maskCardNumbers('4f1c2a10-5b1e-4f6a-8c2d-9e0b4d000001 4024 0071 0817 3153')).not.toContain('0071')
+  })
+})
