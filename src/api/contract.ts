@@ -100,6 +100,9 @@ export const CUSTOMER_EMPTY_FIELDS = [
   'segment',
 ] as const
 
+/** Response fields a request may also set (the spec's "empty string when not set"): kept as sent. */
+export const CUSTOMER_OPTIONAL_FIELDS = ['fax_number', 'house_number_suffix', 'social_security_number', 'segment'] as const satisfies readonly (typeof CUSTOMER_EMPTY_FIELDS)[number][]
+
 export const CUSTOMER_TITLES = ['mr', 'ms'] as const
 export const CUSTOMER_GENDERS = ['male', 'female'] as const
 export const CUSTOMER_INITIAL_STATUS = 'unverified'

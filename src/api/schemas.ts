@@ -13,6 +13,7 @@ import {z} from 'zod'
 
 import {
   CUSTOMER_EMPTY_FIELDS,
+  CUSTOMER_OPTIONAL_FIELDS,
   COUNTRY_CODE_PATTERN,
   CUSTOMER_GENDERS,
   CUSTOMER_REQUIRED_FIELDS,
@@ -104,6 +105,8 @@ function buildCustomerRequestSchema(mode: CustomerCheckMode) {
     }
     shape[field] = schema
   }
+  // Not in the spec's request, but in its response ("empty string when not set"): strings when sent.
+  for (const field of CUSTOMER_OPTIONAL_FIELDS) (shape as Record<string, z.ZodType>)[field] = optionalString
   return z.looseObject(shape as CustomerRequestShape)
 }
 

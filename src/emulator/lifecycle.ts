@@ -9,14 +9,18 @@ import {randomUUID} from 'node:crypto'
 
 import type {SofortSender, Transaction, TransactionStatus} from '../api/contract.js'
 import {formatExactDuration} from '../duration.js'
+import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import type {Clock} from './clock.js'
 import type {StatusEvent} from './events.js'
+import {webhookBody} from './record-shapes.js'
 import type {EmulatorStore, StoredTransaction} from './store.js'
 
 export interface LifecycleSettings {
   settleAfterMs: number
   pendingForMs: number
   abandonAfterMs: number
+  /** The webhook body's shape (assumptions.ts); default: the minimal one. */
+  webhookShape?: Pick<AssumptionSettings, 'webhookPayload' | 'idKeys'>
 }
 
 /** Why a transaction has its status, as `status_reason` says it. */
@@ -202,7 +206,7 @@ export class TransactionLifecycle {
     const profile = transaction.payment_profile ? this.store.paymentProfile(transaction.payment_profile) : undefined
     const url = transaction.webhook_transaction_update || profile?.webhook_transaction_update
     if (!url) return
-    const {id, status, ...rest} = structuredClone(transaction)
+    const {id, status} = transaction
     const now = this.clock.now()
     this.store.enqueueDelivery(
       {
@@ -213,7 +217,7 @@ export class TransactionLifecycle {
         state: 'pending',
         created_at: new Date(now).toISOString(),
         attempts: [],
-        payload: JSON.stringify({type: 'transaction', id, _id: id, status, ...rest}),
+        payload: JSON.stringify(webhookBody(transaction, this.settings.webhookShape ?? DEFAULT_ASSUMPTIONS)),
       },
       now,
     )

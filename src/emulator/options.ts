@@ -2,6 +2,7 @@
  * What an emulator is started with, and what a running one offers. A module of types and
  * defaults only, shared by the entry point (`index.ts`) and the server's wiring.
  */
+import type {AssumptionSettings} from './assumptions.js'
 import type {Clock} from './clock.js'
 import type {EmulatorEvent} from './events.js'
 
@@ -47,6 +48,8 @@ export interface EmulatorOptions {
   webhookBackoffMs?: number
   /** Time allowed for one webhook delivery attempt; default 10 s. */
   webhookTimeoutMs?: number
+  /** Readings of what the spec leaves open (assumptions.ts); each defaults to the narrowest. */
+  assumptions?: Partial<AssumptionSettings>
   /** The SQLite store: a file shared with every emulator that opens it, or `:memory:` (the default here). */
   store?: string
   /**
@@ -79,6 +82,8 @@ export interface RunningEmulator {
   organisation: string
   /** The store's file, or `:memory:`. */
   store: string
+  /** The readings of what the spec leaves open that this emulator runs with. */
+  assumptions: AssumptionSettings
   /** Stops the scheduler, lets webhook attempts under way finish briefly, stops the server, closes the store. */
   close(): Promise<void>
 }

@@ -10,11 +10,13 @@ import {randomUUID} from 'node:crypto'
 import {
   API_PATHS,
   CUSTOMER_EMPTY_FIELDS,
+  CUSTOMER_OPTIONAL_FIELDS,
   CUSTOMER_INITIAL_STATUS,
   CUSTOMER_REQUEST_FIELDS,
   type CheckoutSuccess,
   type Customer,
   type Product,
+  type SofortSender,
   type Transaction,
   type TransactionStartRequest,
   cardBrand,
@@ -28,7 +30,11 @@ import type {Clock} from './clock.js'
 import {ApiError, validationError} from './http-exchange.js'
 import type {TransactionLifecycle} from './lifecycle.js'
 import {testCardOutcome} from '../test-mode/outcomes.js'
-import {EMPTY_SOFORT_SENDER, type EmulatorStore, type StoredCard} from './store.js'
+import type {AssumptionSettings} from './assumptions.js'
+import {sofortSender} from './pages.js'
+import {cardRecord} from './record-shapes.js'
+import type {EmulatorStore, StoredCard} from './store.js'
+import {SOFORT_TEST_BANKS} from '../test-mode/outcomes.js'
 
 /** The issuer BIC the dummy product reports (a test code, not a real bank). */
 export const DUMMY_ISSUER_BIC = 'DUMMNL2AXXX'
@@ -39,6 +45,8 @@ export interface ResourceSettings {
   defaultPaymentProfile: string
   /** The API base, for `details.approval_url`. */
   baseUrl: string
+  /** The readings of what the spec leaves open (the card record's shape). */
+  assumptions: AssumptionSettings
 }
 
 export class EmulatorResources {
@@ -57,7 +65,9 @@ export class EmulatorResources {
     const now = this.isoNow()
     const customer = {id: randomUUID()} as Customer
     for (const field of CUSTOMER_REQUEST_FIELDS) customer[field] = typeof request[field] === 'string' ? (request[field] as string) : ''
+    // Optional fields the request may carry: kept as sent, "" only when not set (spec: Customer response).
     for (const field of CUSTOMER_EMPTY_FIELDS) customer[field] = ''
+    for (const field of CUSTOMER_OPTIONAL_FIELDS) if (typeof request[field] === 'string') customer[field] = request[field] as string
     customer.status = CUSTOMER_INITIAL_STATUS
     customer.created_at = now
     customer.last_status_update = now
@@ -66,7 +76,7 @@ export class EmulatorResources {
   }
 
   /** Tokenizes a card: the PAN is reduced to its last four digits and a brand before storing. */
-  tokenizeCard(body: unknown): ReturnType<typeof cardView> {
+  tokenizeCard(body: unknown): Record<string, string> {
     const issues = validateCardRequest(body, {now: new Date(this.clock.now())})
     const request = (body ?? {}) as Record<string, unknown>
     this.checkCustomer(request.customer, issues)
@@ -86,7 +96,7 @@ export class EmulatorResources {
       testOutcome: testCardOutcome(pan),
     }
     this.store.write(() => this.store.insertCard(card))
-    return cardView(card)
+    return cardRecord(card, this.settings.assumptions)
   }
 
   startTransaction(body: unknown): Transaction {
@@ -127,7 +137,7 @@ export class EmulatorResources {
       details: {
         ...details,
         approval_url: approvalUrl(this.settings.baseUrl, id),
-        ...(product === 'sofort' ? {sender: {...EMPTY_SOFORT_SENDER}} : {}),
+        ...(product === 'sofort' ? {sender: this.unconfirmedSender(id, request.customer as string)} : {}),
         ...(product === 'dummy' ? {issuer: DUMMY_ISSUER_BIC} : {}),
       },
       status: 'INITIATED',
@@ -138,6 +148,17 @@ export class EmulatorResources {
     }
     this.lifecycle.created(transaction, typeof cvv === 'string' && cvv !== '')
     return structuredClone(transaction)
+  }
+
+  /**
+   * The paying account before the payer picks a bank: every field filled but `bank_name`, the one
+   * the spec allows to be empty; the bank page replaces it with the chosen bank's account.
+   */
+  private unconfirmedSender(transactionId: string, customerId: string): SofortSender {
+    const customer = this.store.customer(customerId)
+    const name = customer ? `${customer.first_name} ${customer.last_name}`.trim() : ''
+    const sender = sofortSender({id: transactionId, details: {}} as Transaction, SOFORT_TEST_BANKS[0])
+    return {...sender, bank_name: '', ...(name ? {holder: name} : {})}
   }
 
   getTransaction(id: string): Transaction {
@@ -200,19 +221,4 @@ export function approvalUrl(baseUrl: string, transactionId: string): string {
 /** A transaction is approved where the emulator answering listens (several may share the store). */
 function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
   return {...transaction, details: {...transaction.details, approval_url: approvalUrl(baseUrl, transaction.id)}}
-}
-
-/** The card record the proxy returns: never the PAN, never a CVV. */
-export function cardView(card: StoredCard) {
-  return {
-    id: card.id,
-    customer: card.customer,
-    organisation: card.organisation,
-    holder_name: card.holder_name,
-    expiry_month: card.expiry_month,
-    expiry_year: card.expiry_year,
-    last4: card.last4,
-    brand: card.brand,
-    created_at: card.created_at,
-  }
 }

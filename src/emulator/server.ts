@@ -10,6 +10,7 @@ import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {EXIT, PaytxError} from '../errors.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
 import {adminRoutes} from './admin-routes.js'
+import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import {apiRoutes} from './api-routes.js'
 import {approvalRoutes} from './approval-routes.js'
 import {type Clock, systemClock} from './clock.js'
@@ -90,10 +91,12 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   const organisation = options.organisation ?? EMULATOR_DEFAULTS.organisation
   const paymentProfileId = options.paymentProfileId ?? EMULATOR_DEFAULTS.paymentProfile
   const maxBodyBytes = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES
+  const assumptions: AssumptionSettings = {...DEFAULT_ASSUMPTIONS, ...options.assumptions}
   const lifecycleSettings: LifecycleSettings = {
     settleAfterMs: options.settleAfterMs ?? EMULATOR_DEFAULTS.settleAfterMs,
     pendingForMs: options.pendingForMs ?? EMULATOR_DEFAULTS.pendingForMs,
     abandonAfterMs: options.abandonAfterMs ?? EMULATOR_DEFAULTS.abandonAfterMs,
+    webhookShape: assumptions,
   }
   const report = (event: EmulatorEvent) => {
     options.onEvent?.(event)
@@ -124,6 +127,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   const resources = new EmulatorResources(store, clock, lifecycle, {
     organisation,
     defaultPaymentProfile: paymentProfileId,
+    assumptions,
     get baseUrl() {
       return addresses.url
     },
@@ -205,6 +209,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     paymentProfileId,
     organisation,
     store: store.location,
+    assumptions,
     close() {
       closing ??= stop()
       return closing

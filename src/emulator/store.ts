@@ -5,7 +5,7 @@
  * whether one was given). Every change runs inside `write`, one SQLite transaction committed
  * before the emulator answers; several emulators may share one store.
  */
-import type {Customer, SofortSender, Transaction} from '../api/contract.js'
+import type {Customer, Transaction} from '../api/contract.js'
 import type {TestCard} from '../test-mode/outcomes.js'
 import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
 
@@ -342,14 +342,4 @@ export class EmulatorStore {
   private all(sql: string, ...params: unknown[]): unknown[] {
     return this.statement(sql).all(...params)
   }
-}
-
-export const EMPTY_SOFORT_SENDER: SofortSender = {
-  country_code: '',
-  iban: '',
-  bic: '',
-  bank_name: '',
-  bank_code: '',
-  account_number: '',
-  holder: '',
 }

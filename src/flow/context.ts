@@ -98,6 +98,7 @@ export async function openFlowContext(service: PaymentService, profile: Resolved
       const reading = await readAfterRedirect()
       return {status: reading.status, success: reading.success === true, final: isFinalStatus(reading.status)}
     },
+    readStatus: async (transactionId) => (await service.getTransaction(transactionId)).status,
     onRejected: (request) => emit({kind: 'request-refused', method: request.method, path: request.path, status: request.status, reason: request.reason}),
     onWebhook(webhook) {
       emit({kind: 'webhook-received', type: webhook.type, ...(webhook.status === undefined ? {} : {status: webhook.status}), duplicate: webhook.duplicate})

@@ -29,6 +29,8 @@ export interface RedirectReceived {
 /** A webhook the flow's listener accepted. */
 export interface FlowListenerWebhook extends WebhookEvent {
   receivedAt: string
+  /** Where `status` comes from: the body, or (a body without one) the transaction read from the service. */
+  statusFrom?: 'webhook' | 'service'
   /** The same (transaction id, status) arrived before. */
   duplicate: boolean
 }
@@ -57,6 +59,11 @@ export interface RedirectListenerOptions {
   describeOutcome?: (redirect: RedirectReceived) => Promise<LandingOutcome | undefined>
   onRejected?: (request: RejectedRequest) => void
   onWebhook?: (webhook: FlowListenerWebhook) => void
+  /**
+   * Reads the transaction's status from the service, for a webhook whose body carries none (the
+   * service's clients re-fetch on every webhook). Undefined when it cannot be read.
+   */
+  readStatus?: (transactionId: string) => Promise<string | undefined>
 }
 
 export interface RedirectListener {
@@ -206,6 +213,7 @@ class WebhookInbox {
   constructor(
     private readonly reject: Rejecter,
     private readonly onWebhook: RedirectListenerOptions['onWebhook'],
+    private readonly readStatus: RedirectListenerOptions['readStatus'],
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -219,10 +227,17 @@ class WebhookInbox {
       throw error
     }
     const event = readWebhookEvent(body)
-    const webhook: FlowListenerWebhook = {...event, receivedAt: new Date().toISOString(), duplicate: this.duplicates.isDuplicate(event)}
-    this.received.push(webhook)
+    const webhook: FlowListenerWebhook = {...event, receivedAt: new Date().toISOString(), duplicate: false}
     res.writeHead(200, {'content-type': 'application/json'})
     res.end('{"received":true}')
+    if (event.status !== undefined) webhook.statusFrom = 'webhook'
+    else if (event.transactionId !== undefined && this.readStatus) {
+      const status = await this.readStatus(event.transactionId).catch(() => undefined)
+      if (status !== undefined) Object.assign(webhook, {status, statusFrom: 'service'})
+    }
+    // Listed once its status is known, so that no one reads a webhook whose status is on its way.
+    webhook.duplicate = this.duplicates.isDuplicate(webhook)
+    this.received.push(webhook)
     this.onWebhook?.(webhook)
   }
 }
@@ -249,7 +264,7 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
     res.end(`${reason}\n`)
   }
   const redirects = new RedirectCatcher(reject, options.describeOutcome, options.landingWaitMs ?? 5_000)
-  const inbox = new WebhookInbox(reject, options.onWebhook)
+  const inbox = new WebhookInbox(reject, options.onWebhook, options.readStatus)
 
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => undefined)

@@ -27,6 +27,8 @@ export interface FlowWebhook {
   type: string
   transactionId?: string
   status?: string
+  /** `service` when the body carried no status and the flow read it from the service. */
+  statusFrom?: 'webhook' | 'service'
   receivedAt: string
   duplicate: boolean
 }
@@ -116,6 +118,7 @@ function flowResult(
       type: hook.type,
       ...(hook.transactionId === undefined ? {} : {transactionId: hook.transactionId}),
       ...(hook.status === undefined ? {} : {status: hook.status}),
+      ...(hook.statusFrom === undefined ? {} : {statusFrom: hook.statusFrom}),
       receivedAt: hook.receivedAt,
       duplicate: hook.duplicate,
     })),

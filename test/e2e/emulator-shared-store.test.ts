@@ -99,7 +99,7 @@ describe('one store shared by every paytx process', () => {
     })
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
     const webhookUrl = `http://127.0.0.1:${(receiver.address() as {port: number}).port}/hooks`
-    const args = ['emulator', 'start', '--port', '0', '--store', store, '--settle-after', '200ms', '--webhook-url', webhookUrl, '--json']
+    const args = ['emulator', 'start', '--port', '0', '--store', store, '--settle-after', '200ms', '--webhook-url', webhookUrl, '--webhook-payload', 'full', '--json']
     const one = startCli(args, {timeoutMs: 60_000})
     const two = startCli(args, {timeoutMs: 60_000})
     try {

@@ -32,7 +32,9 @@ describe('smoke run against the emulator', () => {
   const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
 
   beforeAll(async () => {
-    emulator = await startEmulator({port: 0, settleAfterMs: 0, pendingForMs: 0, onEvent: (event) => events.push(event)})
+    // With no delays a status lasts no time, so only a body that names it (the full payload) can
+    // tell the cases every status they expect; the minimal default is covered by the flow tests.
+    emulator = await startEmulator({port: 0, settleAfterMs: 0, pendingForMs: 0, assumptions: {webhookPayload: 'full'}, onEvent: (event) => events.push(event)})
   })
   afterAll(() => emulator.close())
 

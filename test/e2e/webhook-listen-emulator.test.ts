@@ -33,10 +33,10 @@ async function payDummy(emulator: RunningEmulator, outcome: string, webhookUrl?:
 }
 
 describe('webhook listen, fed by the emulator', () => {
-  it('receives every status change of a transaction from the payment profile’s webhook address, in order, and saves them', async () => {
+  it('receives every status change of a transaction (full payload) from the payment profile’s webhook address, in order, and saves them', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'paytx-webhooks-')), 'emulator.ndjson')
     const {cli, url} = await listen(['--save', file])
-    const emulator = await startEmulator({port: 0, webhookUrl: url, settleAfterMs: 0})
+    const emulator = await startEmulator({port: 0, webhookUrl: url, settleAfterMs: 0, assumptions: {webhookPayload: 'full'}})
     emulators.push(emulator)
 
     const id = await payDummy(emulator, 'SETTLEMENT_COMPLETED')
@@ -57,6 +57,18 @@ describe('webhook listen, fed by the emulator', () => {
     expect(result.stderr).toContain('Stopped. 4 webhooks received (0 duplicates), 0 malformed, 0 rejected.')
   })
 
+  it('without --fetch, shows minimal bodies (the default) as having no status and says once how to read it', async () => {
+    const emulator = await startEmulator({port: 0})
+    emulators.push(emulator)
+    const {cli, url} = await listen([])
+    const id = await payDummy(emulator, 'DECLINED', url)
+    await cli.waitFor('stdout', (text) => text.trim().split('\n').length === 3)
+    const result = await cli.stop()
+    const lines = result.stdout.trim().split('\n')
+    expect(lines.map((line) => line.split('  ').slice(1))).toEqual(Array.from({length: 3}, () => ['transaction', id, '(no status)']))
+    expect(result.stderr.match(/add --fetch to read it from the service/g)).toHaveLength(1)
+  })
+
   it('--fetch reads each transaction back from the emulator; a declined payment ends DECLINED', async () => {
     const emulator = await startEmulator({port: 0, settleAfterMs: 0})
     emulators.push(emulator)
@@ -70,7 +82,8 @@ describe('webhook listen, fed by the emulator', () => {
     const lines = result.stdout.trim().split('\n')
     expect(lines).toHaveLength(3)
     expect(lines.every((line) => line.includes(`  transaction  ${id}  `) && line.includes('(service'))).toBe(true)
-    expect(lines[2]).toMatch(/  DECLINED \(service\)$/)
+    // The minimal bodies carry no status: every line shows the service's, repeats marked.
+    expect(lines[2]).toMatch(/  DECLINED \(service\)(  duplicate)?$/)
     expect(result.stdout + result.stderr).not.toContain(emulator.apiKey)
   })
 })

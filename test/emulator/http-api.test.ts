@@ -83,13 +83,21 @@ describe('emulator HTTP API', () => {
   })
 
   describe('POST /h2h/tokenize/proxy/<PROXY_ID>', () => {
-    it('returns a card with an id, last four and brand, never the PAN', async () => {
+    it('returns a card under the earlier generation\'s names (id and _id, last_four, card_holder_name), never the PAN', async () => {
       const customer = (await api.createCustomer()).body
       const answer = keep(await api.tokenize(customer.id, PAN))
       expect(answer.status).toBe(200)
-      expect(answer.body).toMatchObject({customer: customer.id, last4: '3153', brand: 'visa', holder_name: 'Jana Jansen', expiry_month: '12', expiry_year: '2031'})
+      expect(answer.body).toEqual({
+        id: answer.body.id,
+        _id: answer.body.id,
+        brand: 'visa',
+        card_holder_name: 'Jana Jansen',
+        expiry_month: '12',
+        expiry_year: '2031',
+        last_four: '3153',
+        organisation: emulator.organisation,
+      })
       expect(answer.body.id).toMatch(UUID)
-      expect(answer.body.created_at).toMatch(ISO_MS)
       expect(answer.body).not.toHaveProperty('pan')
     })
 
@@ -159,10 +167,10 @@ describe('emulator HTTP API', () => {
       expect(transaction.details).not.toHaveProperty('sender')
     })
 
-    it('gives sofort a sender with the spec fields (empty until completed) and transliterates the descriptor', async () => {
+    it('gives sofort a sender with the spec fields (only bank_name empty until a bank is picked) and transliterates the descriptor', async () => {
       const {transaction} = await api.startPayment('sofort')
       expect(Object.keys(transaction.details.sender).sort()).toEqual(['account_number', 'bank_code', 'bank_name', 'bic', 'country_code', 'holder', 'iban'])
-      for (const value of Object.values(transaction.details.sender)) expect(value).toBe('')
+      for (const [field, value] of Object.entries(transaction.details.sender)) expect(value === '', field).toBe(field === 'bank_name')
       expect(transaction.dynamic_descriptor).toBe('Order 42 Mueller')
       expect(transaction.details).not.toHaveProperty('issuer')
     })

@@ -111,7 +111,7 @@ describe('the emulator store', () => {
       return {status: 200, json: {ok: true}}
     })
     try {
-      const first = await startEmulator({port: 0, store, settleAfterMs: 300, webhookUrl: `${receiver.url}/hooks`, webhookBackoffMs: 400, webhookAttempts: 5})
+      const first = await startEmulator({port: 0, store, settleAfterMs: 300, webhookUrl: `${receiver.url}/hooks`, webhookBackoffMs: 400, webhookAttempts: 5, assumptions: {webhookPayload: 'full'}})
       const api = emulatorApi(first)
       const {transaction} = await api.startPayment('dummy')
       await api.approve(transaction.details.approval_url, {outcome: 'SETTLEMENT_COMPLETED'})
@@ -123,7 +123,7 @@ describe('the emulator store', () => {
       available = true
       await new Promise((resolve) => setTimeout(resolve, 500))
       const events: EmulatorEvent[] = []
-      const second = await startEmulator({port: 0, store, settleAfterMs: 60_000, onEvent: (event) => events.push(event)})
+      const second = await startEmulator({port: 0, store, settleAfterMs: 60_000, assumptions: {webhookPayload: 'full'}, onEvent: (event) => events.push(event)})
       try {
         await waitFor(() => answered.size === 4, 'every status delivered once', 8000)
         // Long enough for a repeated delivery or a second settlement to show.
@@ -154,7 +154,7 @@ describe('the emulator store', () => {
       return {status: 200, json: {ok: true}}
     })
     const events: EmulatorEvent[] = []
-    const settings = {port: 0, store, settleAfterMs: 150, webhookUrl: `${receiver.url}/hooks`, onEvent: (event: EmulatorEvent) => events.push(event)}
+    const settings = {port: 0, store, settleAfterMs: 150, webhookUrl: `${receiver.url}/hooks`, assumptions: {webhookPayload: 'full' as const}, onEvent: (event: EmulatorEvent) => events.push(event)}
     const one = await startEmulator(settings)
     const two = await startEmulator(settings)
     try {

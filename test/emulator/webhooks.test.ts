@@ -33,6 +33,8 @@ describe('webhook delivery', () => {
       webhookUrl: options.receiverUrl ?? `${receiver.url}/hooks?key=s3cret-token-value`,
       webhookAttempts: options.attempts ?? 4,
       webhookBackoffMs: options.backoffMs ?? 20,
+      // These tests read each webhook's status from its body: the full payload.
+      assumptions: {webhookPayload: 'full'},
       onEvent: (event) => events.push(event),
       log: (line) => lines.push(line),
     })

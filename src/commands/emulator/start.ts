@@ -6,6 +6,15 @@ import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import type {EmulatorEvent, EmulatorOptions, PaymentProfileSetting, RunningEmulator} from '../../emulator/index.js'
 import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
+import {
+  CARD_RECORDS,
+  type CardRecordShape,
+  DEFAULT_ASSUMPTIONS,
+  ID_KEY_CHOICES,
+  type IdKeyChoice,
+  WEBHOOK_PAYLOADS,
+  type WebhookPayload,
+} from '../../emulator/assumptions.js'
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
@@ -61,6 +70,21 @@ EXIT CODES
     'webhook-url': Flags.string({summary: "The default payment profile's webhook_transaction_update."}),
     'webhook-attempts': Flags.integer({summary: 'Delivery attempts per webhook, the first included.', default: 5, min: 1, max: 20}),
     'webhook-backoff': Flags.string({summary: 'Wait before the first webhook retry, doubled for each further one.', default: '500ms'}),
+    'webhook-payload': Flags.string({
+      summary: 'Webhook body: minimal (type and the id; receivers re-fetch) or full (also status and the whole transaction).',
+      options: [...WEBHOOK_PAYLOADS],
+      default: DEFAULT_ASSUMPTIONS.webhookPayload,
+    }),
+    'id-keys': Flags.string({
+      summary: 'Id keys of the webhook body and the card record: both (id and _id), id or _id.',
+      options: [...ID_KEY_CHOICES],
+      default: DEFAULT_ASSUMPTIONS.idKeys,
+    }),
+    'card-record': Flags.string({
+      summary: "Card record names: earlier (last_four, card_holder_name) or request-names (last4, holder_name, paytx 0.1's).",
+      options: [...CARD_RECORDS],
+      default: DEFAULT_ASSUMPTIONS.cardRecord,
+    }),
   }
 
   public async run(): Promise<undefined> {
@@ -116,6 +140,11 @@ EXIT CODES
       webhookUrl,
       webhookAttempts: flags['webhook-attempts'],
       webhookBackoffMs: duration('webhook-backoff'),
+      assumptions: {
+        webhookPayload: flags['webhook-payload'] as WebhookPayload,
+        idKeys: flags['id-keys'] as IdKeyChoice,
+        cardRecord: flags['card-record'] as CardRecordShape,
+      },
     }
   }
 
@@ -156,6 +185,7 @@ EXIT CODES
         pending_for_ms: options.pendingForMs,
         abandon_after_ms: options.abandonAfterMs,
         webhook_attempts: options.webhookAttempts,
+        assumptions: emulator.assumptions,
         store: emulator.store,
         organisations: options.organisations ?? [],
         payment_profiles: (options.paymentProfiles ?? []).map((profile) => ({id: profile.id, webhook_url: profile.webhookUrl ?? null})),
@@ -177,6 +207,10 @@ EXIT CODES
           `settles after ${formatExactDuration(options.settleAfterMs!)}, pending for ${formatExactDuration(options.pendingForMs!)}, abandoned after ${formatExactDuration(options.abandonAfterMs!)}`,
         ],
         ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
+        [
+          'Assumes',
+          `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (paytx emulator assumptions)`,
+        ],
       ]
       const width = Math.max(...rows.map(([label]) => label.length))
       const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)

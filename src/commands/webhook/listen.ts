@@ -112,6 +112,7 @@ ${EXIT_CODES_HELP}`
     const stdout = new BatchedLineWriter(process.stdout)
     const write = (object: object) => stdout.add(JSON.stringify(object))
 
+    let toldAboutFetch = false
     let listener: WebhookListener
     try {
       listener = await startWebhookListener({
@@ -128,6 +129,10 @@ ${EXIT_CODES_HELP}`
           if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, this.secrets)
           if (json) write(line)
           else stdout.add(renderWebhookLine(line))
+          if (line.event === 'webhook' && line.status === null && !service && !toldAboutFetch) {
+            toldAboutFetch = true
+            this.note('This webhook names no status (the service\'s clients re-fetch the transaction): add --fetch to read it from the service.')
+          }
         },
         onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
         onRecordFailure: (error) => this.warnUser(`could not write to ${flags.save} (${error.message}); answered 500 so the sender can retry.`),

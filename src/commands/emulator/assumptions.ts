@@ -1,0 +1,28 @@
+import {BaseCommand} from '../../base-command.js'
+import {ASSUMPTIONS, ASSUMPTION_RULE, type Assumption} from '../../emulator/assumptions.js'
+import {hideFlags} from './start.js'
+
+export interface AssumptionsResult {
+  rule: string
+  assumptions: readonly Assumption[]
+}
+
+export default class EmulatorAssumptions extends BaseCommand<typeof EmulatorAssumptions> {
+  static override summary = 'List what the emulator assumes where the spec is silent: the choice, why, and the switch for another reading.'
+
+  static override description = `${ASSUMPTION_RULE}
+
+Each row names what the spec leaves open (or states), the emulator's choice, the spec line or source it rests on, and the \`paytx emulator start\` flag that picks another reading where one is plausible. The README section "What the emulator assumes" holds the same table.`
+
+  static override examples = ['<%= config.bin %> emulator assumptions', '<%= config.bin %> emulator assumptions --json']
+
+  static override baseFlags = hideFlags(BaseCommand.baseFlags)
+
+  public async run(): Promise<AssumptionsResult> {
+    const blocks = ASSUMPTIONS.map((row) =>
+      [`${row.topic}`, `  choice   ${row.choice}`, `  why      ${row.why}`, `  switch   ${row.switch ?? 'none'}`].join('\n'),
+    )
+    this.print([ASSUMPTION_RULE, '', blocks.join('\n\n')].join('\n'))
+    return {rule: ASSUMPTION_RULE, assumptions: ASSUMPTIONS}
+  }
+}
