@@ -71,6 +71,19 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_try_at) WHERE state = 'pending';
   CREATE INDEX webhook_deliveries_by_transaction ON webhook_deliveries (transaction_id, url, state);
   `,
+  // Every status change of a transaction, for its timeline (the dashboard, /_emulator/transactions/<id>).
+  `
+  CREATE TABLE status_changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    transaction_id TEXT NOT NULL,
+    from_status TEXT,
+    to_status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at TEXT NOT NULL,
+    by TEXT NOT NULL
+  );
+  CREATE INDEX status_changes_by_transaction ON status_changes (transaction_id, seq);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

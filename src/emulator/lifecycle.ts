@@ -89,6 +89,7 @@ export class TransactionLifecycle {
     entry.dueAt = this.dueAt(entry, Date.parse(transaction.last_status_update))
     this.commit(() => {
       this.store.insertTransaction(entry)
+      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'})
       this.notify(transaction)
       return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
     })
@@ -97,7 +98,7 @@ export class TransactionLifecycle {
 
   /** The approval page was opened: INITIATED becomes IN_PROGRESS. */
   opened(id: string): void {
-    this.change(id, (entry) => (entry.transaction.status === 'INITIATED' ? this.move(entry, 'IN_PROGRESS', undefined, this.clock.now()) : []))
+    this.change(id, (entry) => (entry.transaction.status === 'INITIATED' ? this.move(entry, 'IN_PROGRESS', undefined, this.clock.now(), 'approval page') : []))
   }
 
   /**
@@ -111,8 +112,25 @@ export class TransactionLifecycle {
       if (options.sender && entry.transaction.details.sender) entry.transaction.details.sender = options.sender
       if (outcome === 'SETTLEMENT_REQUESTED') entry.settlementHeld = true
       const next: TransactionStatus = outcome === 'SETTLEMENT_COMPLETED' ? 'SETTLEMENT_REQUESTED' : outcome
-      return this.move(entry, next, options.statusReason, this.clock.now())
+      return this.move(entry, next, options.statusReason, this.clock.now(), 'approval page')
     })
+  }
+
+  /**
+   * Moves the transaction to `to` as if the processor had (`paytx emulator trigger`): recorded,
+   * with its webhook and the timed moves that follow the new status. `check` sees the current
+   * status inside the write lock and throws to refuse the move (nothing is changed then).
+   * Returns the status moved from, or undefined for an unknown transaction.
+   */
+  trigger(id: string, to: TransactionStatus, options: {reason?: string; by: string; check: (from: string) => void}): string | undefined {
+    let from: string | undefined
+    this.change(id, (entry) => {
+      from = entry.transaction.status
+      options.check(from)
+      entry.settlementHeld = false
+      return this.move(entry, to, options.reason, this.clock.now(), options.by)
+    })
+    return from
   }
 
   /** Applies what is due for one transaction, so that a read after its due time shows the move. */
@@ -159,7 +177,7 @@ export class TransactionLifecycle {
         to === 'ABANDONED'
           ? `the approval was not completed within ${formatExactDuration(at - Date.parse(entry.transaction.last_status_update))}`
           : undefined
-      events.push(...this.move(entry, to, reason, at))
+      events.push(...this.move(entry, to, reason, at, 'timer'))
     }
     return events
   }
@@ -186,13 +204,14 @@ export class TransactionLifecycle {
     return events
   }
 
-  private move(entry: StoredTransaction, to: TransactionStatus, reason: string | undefined, at: number): StatusEvent[] {
+  private move(entry: StoredTransaction, to: TransactionStatus, reason: string | undefined, at: number, by: string): StatusEvent[] {
     const {transaction} = entry
     const from = transaction.status
     transaction.status = to
     transaction.status_reason = reason ?? STATUS_REASONS[to]
     transaction.last_status_update = new Date(at).toISOString()
     entry.dueAt = this.dueAt(entry, at)
+    this.store.recordStatusChange(transaction.id, {from, to, reason: transaction.status_reason, at: transaction.last_status_update, by})
     this.notify(transaction)
     return [{event: 'status', time: transaction.last_status_update, transaction: transaction.id, from, to, reason: transaction.status_reason}]
   }

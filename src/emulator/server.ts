@@ -30,6 +30,7 @@ import {
 import {WebhookOutbox} from './outbox.js'
 import {EmulatorResources} from './resources.js'
 import {routeRequests} from './router.js'
+import {triggerRoutes} from './trigger-routes.js'
 import {DueWorkScheduler} from './scheduler.js'
 import {PortInUseError} from './start-errors.js'
 import {EmulatorStore} from './store.js'
@@ -137,6 +138,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
     ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
     ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
+    ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
   ])
 
   const server: Server = createServer((request, response) => {

@@ -50,6 +50,16 @@ export interface WebhookAttempt {
   error?: string
 }
 
+/** One status change of a transaction, and what made it. */
+export interface StatusChange {
+  from: string | null
+  to: string
+  reason: string
+  at: string
+  /** `start`, `approval page`, `timer`, `trigger` or `trigger --force`. */
+  by: string
+}
+
 export type DeliveryState = 'pending' | 'delivered' | 'failed'
 
 export interface WebhookDelivery {
@@ -140,7 +150,7 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
-      for (const table of ['webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+      for (const table of ['status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
     })
   }
 
@@ -320,6 +330,57 @@ export class EmulatorStore {
       const {payload: _payload, ...delivery} = deliveryFromRow(row)
       return delivery
     })
+  }
+
+  recordStatusChange(transactionId: string, change: StatusChange): void {
+    this.run(
+      'INSERT INTO status_changes (transaction_id, from_status, to_status, reason, at, by) VALUES (?, ?, ?, ?, ?, ?)',
+      transactionId,
+      change.from,
+      change.to,
+      change.reason,
+      change.at,
+      change.by,
+    )
+  }
+
+  /** The transaction's status changes, oldest first. */
+  statusChanges(transactionId: string): StatusChange[] {
+    const rows = this.all('SELECT from_status, to_status, reason, at, by FROM status_changes WHERE transaction_id = ? ORDER BY seq', transactionId) as {
+      from_status: string | null
+      to_status: string
+      reason: string
+      at: string
+      by: string
+    }[]
+    return rows.map((row) => ({from: row.from_status, to: row.to_status, reason: row.reason, at: row.at, by: row.by}))
+  }
+
+  /** The transaction's deliveries with the bodies they post, oldest first (what a resend sends again). */
+  outboxDeliveries(transactionId: string): OutboxDelivery[] {
+    return (this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId) as DeliveryRow[]).map(deliveryFromRow)
+  }
+
+  /**
+   * The most recently created transactions, newest first; with `search`, those whose id, merchant
+   * reference or customer (id, name or e-mail address) contains it, ignoring case.
+   */
+  recentTransactions(limit: number, search?: string): StoredTransaction[] {
+    const rows = (
+      search
+        ? this.all(
+            `SELECT t.id FROM transactions t LEFT JOIN customers c ON c.id = json_extract(t.body, '$.customer')
+             WHERE instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(json_extract(t.body, '$.merchant_reference'), '')), lower(?)) > 0
+                OR instr(lower(coalesce(c.id, '')), lower(?)) > 0
+                OR instr(lower(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), lower(?)) > 0
+                OR instr(lower(coalesce(json_extract(c.body, '$.email_address'), '')), lower(?)) > 0
+             ORDER BY json_extract(t.body, '$.created_at') DESC, t.rowid DESC LIMIT ?`,
+            ...Array.from({length: 5}, () => search),
+            limit,
+          )
+        : this.all(`SELECT id FROM transactions ORDER BY json_extract(body, '$.created_at') DESC, rowid DESC LIMIT ?`, limit)
+    ) as {id: string}[]
+    return rows.map((row) => this.transaction(row.id)!)
   }
 
   private statement(sql: string) {

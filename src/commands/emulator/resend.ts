@@ -1,0 +1,60 @@
+import {Args, Flags} from '@oclif/core'
+
+import {BaseCommand} from '../../base-command.js'
+import {parseDuration} from '../../duration.js'
+import {EXIT, InputError} from '../../errors.js'
+import type {WebhookDelivery} from '../../emulator/store.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
+
+export interface ResendCommandResult {
+  transaction: string
+  webhooks: WebhookDelivery[]
+}
+
+export default class EmulatorResend extends BaseCommand<typeof EmulatorResend> {
+  static override summary = "Send a transaction's last webhook (or every one) again, to its address or another."
+
+  static override description = `Queues the transaction's last webhook again (--all: every webhook it was sent, in order), with the body it was sent with, to the address it went to or --to <url>, and shows how the first attempt went. A transaction that was never sent one gets the webhook of its current status. Receivers must cope with the same status twice: this is how to check that they do.
+
+Runs against a local profile only: the emulator running at its address, or one this command runs over the shared store.
+
+EXIT CODES
+  0    every webhook was delivered
+  1    a receiver did not accept its webhook (the emulator retries it), or the emulator could not be reached
+  2    not a local profile, an unknown transaction, a bad --to, or nowhere to send it; nothing was sent`
+
+  static override examples = [
+    '<%= config.bin %> emulator resend 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
+    '<%= config.bin %> emulator resend 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c --all --to http://127.0.0.1:3000/webhooks',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'Transaction id', required: true}),
+  }
+
+  static override flags = {
+    all: Flags.boolean({summary: 'Every webhook the transaction was sent, in order, not only the last.', default: false}),
+    to: Flags.string({summary: 'Send to this address instead of the one each went to.'}),
+    wait: Flags.string({summary: "How long to wait for each webhook's first attempt, e.g. 10s.", default: '10s'}),
+  }
+
+  public async run(): Promise<ResendCommandResult> {
+    const {args, flags} = this
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    requireLocalProfile(this.profile(), 'resend')
+    if (flags.to !== undefined && !isAbsoluteHttpUrl(flags.to)) {
+      throw new InputError(`--to must be an absolute http(s) URL such as http://127.0.0.1:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
+    }
+    const waitMs = parseDuration(flags.wait, '--wait', {allowZero: true})
+    const admin = new EmulatorAdminClient(await this.service())
+    const queued = await admin.resend(args.id, {all: flags.all, ...(flags.to ? {to: flags.to} : {})})
+    const webhooks = await admin.firstAttempts(args.id, queued.deliveries.map((delivery) => delivery.id), waitMs)
+    const {isUndelivered, renderDeliveryLine} = await import('../../output/webhook-delivery.js')
+    this.print(webhooks.map((delivery) => renderDeliveryLine(delivery)).join('\n'))
+    if (webhooks.some((delivery) => isUndelivered(delivery))) {
+      this.note('Some webhook was not accepted; the emulator keeps retrying it while it runs.')
+      this.setOutcomeExitCode(EXIT.service)
+    }
+    return {transaction: args.id, webhooks}
+  }
+}

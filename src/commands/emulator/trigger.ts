@@ -1,0 +1,65 @@
+import {Args, Flags} from '@oclif/core'
+
+import {STATUSES, type TransactionStatus} from '../../api/contract.js'
+import {BaseCommand} from '../../base-command.js'
+import {parseDuration} from '../../duration.js'
+import type {WebhookDelivery} from '../../emulator/store.js'
+
+export interface TriggerCommandResult {
+  transaction: string
+  from: string
+  to: TransactionStatus
+  reason: string
+  forced: boolean
+  webhooks: WebhookDelivery[]
+}
+
+export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger> {
+  static override summary = "Move a transaction to any status, as the emulated processor would, and send its webhook."
+
+  static override description = `Moves an existing transaction of the emulator to STATUS: the change is recorded (status_reason, last_status_update, the timeline), its webhook is sent to the transaction's (or payment profile's) address, and what follows the new status over time follows (a settlement request settles after --settle-after, and so on).
+
+Moves the state table does not allow (README: "Trigger and resend") are refused with exit 2 unless --force. Runs against a local profile only: the emulator running at its address, or one this command runs over the shared store.
+
+EXIT CODES
+  0    moved (the webhook's first attempt is shown; the emulator retries a failed one)
+  1    the emulator could not be reached
+  2    not a local profile, an unknown status or transaction, or a move the state table refuses (without --force); nothing was changed`
+
+  static override examples = [
+    '<%= config.bin %> emulator trigger 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c DECLINED --reason "card reported stolen"',
+    '<%= config.bin %> emulator trigger 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c SETTLEMENT_REQUESTED --json',
+    '<%= config.bin %> emulator trigger 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c PENDING --force',
+  ]
+
+  static override args = {
+    id: Args.string({description: 'Transaction id', required: true}),
+    status: Args.string({description: `The status to move to: ${STATUSES.join(', ')}`, required: true, options: [...STATUSES]}),
+  }
+
+  static override flags = {
+    reason: Flags.string({summary: "The transaction's status_reason after the move (default: the status's usual one)."}),
+    force: Flags.boolean({summary: 'Make a move the state table does not allow.', default: false}),
+    wait: Flags.string({summary: "How long to wait for the webhook's first attempt, e.g. 10s.", default: '10s'}),
+  }
+
+  public async run(): Promise<TriggerCommandResult> {
+    const {args, flags} = this
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    requireLocalProfile(this.profile(), 'trigger')
+    const waitMs = parseDuration(flags.wait, '--wait', {allowZero: true})
+    const admin = new EmulatorAdminClient(await this.service())
+    const status = args.status as TransactionStatus
+    const moved = await admin.trigger(args.id, {status, ...(flags.reason ? {reason: flags.reason} : {}), force: flags.force})
+    const webhooks = moved.deliveries.length > 0 ? await admin.firstAttempts(args.id, moved.deliveries.map((delivery) => delivery.id), waitMs) : []
+    const reason = String(moved.transaction.status_reason ?? '')
+    const {renderDeliveryLine} = await import('../../output/webhook-delivery.js')
+    this.print(
+      [
+        `Moved ${args.id}  ${moved.from} → ${moved.to}${moved.forced ? '  (forced)' : ''}${reason ? `  (${reason})` : ''}`,
+        ...(webhooks.length > 0 ? webhooks.map((delivery) => renderDeliveryLine(delivery)) : ['No webhook sent: the transaction and its payment profile have no webhook address.']),
+      ].join('\n'),
+    )
+    return {transaction: args.id, from: moved.from, to: moved.to, reason, forced: moved.forced, webhooks}
+  }
+}
