@@ -72,6 +72,8 @@ export interface RunningEmulator {
   url: string
   /** Card proxy base: url + /h2h. */
   proxyUrl: string
+  /** The dashboard: recent transactions, timelines, webhook deliveries, trigger and resend. */
+  dashboardUrl: string
   host: string
   port: number
   apiKey: string

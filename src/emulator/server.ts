@@ -14,6 +14,7 @@ import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import {apiRoutes} from './api-routes.js'
 import {approvalRoutes} from './approval-routes.js'
 import {type Clock, systemClock} from './clock.js'
+import {dashboardRoutes} from './dashboard-routes.js'
 import {IN_MEMORY_STORE, storeFileKind} from './database.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
 import {ApiError, sendApiError} from './http-exchange.js'
@@ -139,6 +140,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
     ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
     ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
+    ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
   ])
 
   const server: Server = createServer((request, response) => {
@@ -204,6 +206,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   return {
     url: addresses.url,
     proxyUrl: `${addresses.url}${EMULATOR_DEFAULTS.proxyBasePath}`,
+    dashboardUrl: `${addresses.url}/`,
     host,
     port,
     ...keys,

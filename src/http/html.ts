@@ -81,8 +81,8 @@ const STYLESHEET = `
   footer { color: var(--muted); font-size: .8rem; margin-top: 1rem; text-align: center; }
 `
 
-/** A complete HTML document; `body` must already be escaped HTML. */
-export function renderHtmlDocument(title: string, body: string): string {
+/** A complete HTML document; `body` must already be escaped HTML; `stylesheet` adds to the shared one. */
+export function renderHtmlDocument(title: string, body: string, options: {stylesheet?: string; mainClass?: string} = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -90,10 +90,10 @@ export function renderHtmlDocument(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style>${STYLESHEET}</style>
+<style>${STYLESHEET}${options.stylesheet ?? ''}</style>
 </head>
 <body>
-<main>
+<main${options.mainClass ? ` class="${escapeHtml(options.mainClass)}"` : ''}>
 ${body}
 </main>
 </body>

@@ -264,7 +264,7 @@ describe('emulator HTTP API', () => {
 
   describe('protocol errors', () => {
     it('answers 404 with the error object for an unknown path', async () => {
-      for (const path of ['/v1/customers', '/v2/transaction/start', '/', '/h2h/tokenize']) {
+      for (const path of ['/v1/customers', '/v2/transaction/start', '/v1', '/h2h/tokenize']) {
         const answer = await api.get(path)
         expect(answer.status).toBe(404)
         expect(answer.body).toMatchObject({code: '404', details: {path: 'unknown path'}})
