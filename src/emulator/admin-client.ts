@@ -6,7 +6,7 @@
  */
 import {joinUrl} from '../api/http-client.js'
 import type {PaymentService} from '../api/service.js'
-import {InputError, ServiceError} from '../errors.js'
+import {InputError, ResponseError, ServiceError} from '../errors.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import type {WebhookDelivery} from './store.js'
 import type {ResendRequest, TriggerRequest, TriggerResult} from './trigger.js'
@@ -19,6 +19,8 @@ export function requireLocalProfile({name, profile}: ResolvedProfile, command: s
     hint: 'Use a local profile (the built-in "local", or --profile <a profile with --env local>).',
   })
 }
+
+const NOT_AN_EMULATOR_HINT = "The profile's address does not look like a paytx emulator: start one with `paytx emulator start`, or point the profile at it."
 
 /** How often the delivery log is read while waiting for an attempt. */
 const POLL_MS = 100
@@ -64,9 +66,13 @@ export class EmulatorAdminClient {
     if (!profile.api_key) throw new InputError(`Profile "${profileName}" has no API key.`, {hint: 'Set it with `paytx profile add` or PAYTX_API_KEY.'})
     try {
       const response = await this.service.http.request<T>({method: 'POST', url: this.url(path), headers: {[profile.api_key_header]: profile.api_key}, body})
+      if (!response.body || typeof response.body !== 'object' || !Array.isArray((response.body as {deliveries?: unknown}).deliveries)) {
+        throw new ResponseError(`${this.url(path)} answered ${response.status} without an emulator's result.`, NOT_AN_EMULATOR_HINT)
+      }
       return response.body
     } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) {
+      // The emulator names the id it does not know; any other 404 is a server that is not one.
+      if (error instanceof ServiceError && error.status === 404 && error.details?.['params.transaction_id'] !== undefined) {
         throw new InputError(`No transaction has the id ${JSON.stringify(id)} in the emulator's store; nothing was changed.`, {
           hint: 'Check the id (`paytx status <id>` reads it), and that the profile points at the emulator that has it.',
         })
@@ -77,6 +83,9 @@ export class EmulatorAdminClient {
           flag: 'force' in body ? '--force' : '--to',
           hint: 'force' in body ? 'Pass --force to make a move the state table does not allow.' : 'Pass --to <url> to send it to an address of your choice.',
         })
+      }
+      if (error instanceof ServiceError && error.status === 404) {
+        error.hint = NOT_AN_EMULATOR_HINT
       }
       throw error
     }

@@ -122,6 +122,21 @@ describe('against `paytx emulator start` in its own process', () => {
   })
 })
 
+describe('on a local profile whose address is not an emulator', () => {
+  it.each([
+    ['a 404', {status: 404, json: {code: '404', message: 'Not found'}}],
+    ['a 200 without a result', {status: 200}],
+  ])('reports %s of another server (exit 1) and says what to do', async (_what, reply) => {
+    const other = await startRecordingServer(() => reply)
+    servers.push(other)
+    const result = await runCli(['emulator', 'trigger', '00000000-0000-4000-8000-000000000000', 'DECLINED'], {env: {PAYTX_BASE_URL: other.url}})
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('does not look like a paytx emulator')
+    expect(result.stderr).not.toContain('bug in paytx')
+    expect(other.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /_emulator/transactions/00000000-0000-4000-8000-000000000000/trigger'])
+  })
+})
+
 describe('on a profile that is not local', () => {
   it.each([['trigger', 'DECLINED'], ['resend']])('emulator %s refuses with exit 2 and sends nothing', async (...args) => {
     const configDir = tempConfigDir()
