@@ -29,6 +29,10 @@ Its state is an SQLite store shared by every paytx process on this machine: by d
 
 Your own organisation and payment profile ids are accepted after --organisation and --payment-profile (kept in the store).
 
+Where the spec is silent it takes the narrowest reading (paytx emulator assumptions): webhooks carry only type and the id, so receivers re-fetch the transaction; --webhook-payload full, --id-keys and --card-record choose another reading.
+
+Its root address is a dashboard for a browser: recent transactions, each one's status timeline and webhook deliveries, and forms to trigger a status or resend webhooks (also paytx emulator trigger and resend).
+
 Prints its addresses, the default payment profile and the keys it accepts (emulator test keys), then one line per request, status change and webhook delivery attempt (NDJSON events with --json). Ctrl-C stops it cleanly and exits 130.
 
 Durations (--settle-after, --pending-for, --abandon-after, --webhook-backoff) are ${DURATION_HELP}.

@@ -34,7 +34,7 @@ EXIT CODES
 
   static override args = {
     id: Args.string({description: 'Transaction id', required: true}),
-    status: Args.string({description: `The status to move to: ${STATUSES.join(', ')}`, required: true, options: [...STATUSES]}),
+    status: Args.string({description: 'The status to move to.', required: true, options: [...STATUSES]}),
   }
 
   static override flags = {
