@@ -15,6 +15,11 @@ import {approvalRoutes} from './approval-routes.js'
 import {type Clock, systemClock} from './clock.js'
 import {IN_MEMORY_STORE, storeFileKind} from './database.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
+import {FaultRules} from './faults/fault-rules.js'
+import {faultRoutes} from './faults/fault-routes.js'
+import {withRequestFaults} from './faults/request-faults.js'
+import {randomSeed} from './faults/seeded-random.js'
+import {WebhookFaults} from './faults/webhook-faults.js'
 import {ApiError, sendApiError} from './http-exchange.js'
 import {importLegacyStateFile} from './legacy-state-import.js'
 import {type LifecycleSettings, TransactionLifecycle} from './lifecycle.js'
@@ -109,6 +114,8 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   let scheduler: DueWorkScheduler | undefined
   const due = (at: number) => scheduler?.due(at)
   const lifecycle = new TransactionLifecycle(store, clock, lifecycleSettings, {due, status: report})
+  const faults = new FaultRules(options.faults?.seed ?? randomSeed())
+  for (const rule of options.faults?.rules ?? []) faults.add(rule)
   const outbox = new WebhookOutbox(
     store,
     clock,
@@ -119,6 +126,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     },
     report,
     due,
+    new WebhookFaults(faults, store, clock, report, due),
   )
   scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, (error) => warn(`Warning: the emulator could not carry out due work: ${error.message}`))
   const resources = new EmulatorResources(store, clock, lifecycle, {
@@ -129,11 +137,16 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     },
   })
 
-  const handle = routeRequests([
-    ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
-    ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
-    ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
-  ])
+  const handle = withRequestFaults(
+    routeRequests([
+      ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
+      ...faultRoutes(faults, {keys, maxBodyBytes}),
+      ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
+      ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
+    ]),
+    faults,
+    {store, maxBodyBytes, now: () => clock.now(), report},
+  )
 
   const server: Server = createServer((request, response) => {
     const started = clock.now()
@@ -205,6 +218,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     paymentProfileId,
     organisation,
     store: store.location,
+    faultSeed: faults.seed,
     close() {
       closing ??= stop()
       return closing

@@ -7,6 +7,7 @@
 import {readFile} from 'node:fs/promises'
 
 import {InputError} from '../errors.js'
+import {fileReadReason} from '../input/file-read-error.js'
 import {readWebhookEvent} from './event.js'
 import {type ForwardResult, WebhookForwarder} from './forwarder.js'
 import type {WebhookRecord} from './recorder.js'
@@ -82,9 +83,7 @@ export async function readSaveFile(file: string): Promise<SavedWebhook[]> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message
-    throw new InputError(`Cannot read the save file ${file}: ${reason}.`, {hint: 'Pass a file written by `paytx webhook listen --save <file>`.'})
+    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {hint: 'Pass a file written by `paytx webhook listen --save <file>`.'})
   }
   return parseSaveFile(file, text)
 }

@@ -22,17 +22,20 @@ Your own organisation and payment profile ids are accepted after --organisation 
 
 Prints its addresses, the default payment profile and the keys it accepts (emulator test keys), then one line per request, status change and webhook delivery attempt (NDJSON events with --json). Ctrl-C stops it cleanly and exits 130.
 
+--faults <file> breaks requests and webhooks on purpose (error statuses, Retry-After, latency, resets, cut bodies; dropped, duplicated, out-of-order and delayed webhooks); rules can also be added and removed while it runs (\`paytx emulator faults\`, /_emulator/faults). Each applied fault is one more line (NDJSON event "fault"). Probabilities come from a seeded generator: --seed repeats a run exactly.
+
 Durations (--settle-after, --pending-for, --abandon-after, --webhook-backoff) are ${DURATION_HELP}.
 
 EXIT CODES
   1    the port is in use or cannot be listened on
-  2    a flag is not valid, or the store file is not an emulator store
+  2    a flag is not valid, the fault file has a problem (line and column named), or the store file is not an emulator store
   130  stopped with Ctrl-C (or SIGTERM), after closing`
 
   static override examples = [
     '<%= config.bin %> emulator start',
     '<%= config.bin %> emulator start --port 0 --settle-after 0 --json',
     '<%= config.bin %> emulator start --store ./emulator.db --webhook-url http://127.0.0.1:4242/webhooks',
+    '<%= config.bin %> emulator start --faults examples/faults.yaml --seed 42',
     '<%= config.bin %> emulator start --organisation 3f1c2a9e-0000-4000-8000-000000000001 --payment-profile 3f1c2a9e-0000-4000-8000-000000000002=http://127.0.0.1:4242/webhooks',
   ]
 
@@ -61,10 +64,12 @@ EXIT CODES
     'webhook-url': Flags.string({summary: "The default payment profile's webhook_transaction_update."}),
     'webhook-attempts': Flags.integer({summary: 'Delivery attempts per webhook, the first included.', default: 5, min: 1, max: 20}),
     'webhook-backoff': Flags.string({summary: 'Wait before the first webhook retry, doubled for each further one.', default: '500ms'}),
+    faults: Flags.string({summary: 'A fault file (YAML or JSON): rules that break requests and webhooks on purpose.'}),
+    seed: Flags.integer({summary: 'Seed of the fault rules\' probabilities (same seed, same faults); default: the file\'s, else random (printed).', min: 0, max: 2 ** 32 - 1}),
   }
 
   public async run(): Promise<undefined> {
-    const options = this.emulatorOptions()
+    const options = {...this.emulatorOptions(), ...(await this.faultOptions())}
     const json = this.jsonEnabled()
     const {startEmulator} = await import('../../emulator/index.js')
     const emulator = await startEmulator({
@@ -119,6 +124,15 @@ EXIT CODES
     }
   }
 
+  /** The fault file's rules and seed (`--seed` wins); checked before anything listens. */
+  private async faultOptions(): Promise<Pick<EmulatorOptions, 'faults'>> {
+    const {faults: file, seed} = this.flags
+    if (file === undefined) return seed === undefined ? {} : {faults: {rules: [], seed}}
+    const {loadFaultFile} = await import('../../emulator/faults/fault-file.js')
+    const loaded = await loadFaultFile(file)
+    return {faults: {rules: loaded.rules, seed: seed ?? loaded.seed}}
+  }
+
   private organisations(): string[] {
     const given = this.flags.organisation ?? []
     for (const id of given) {
@@ -157,6 +171,8 @@ EXIT CODES
         abandon_after_ms: options.abandonAfterMs,
         webhook_attempts: options.webhookAttempts,
         store: emulator.store,
+        faults: options.faults?.rules.length ?? 0,
+        fault_seed: emulator.faultSeed,
         organisations: options.organisations ?? [],
         payment_profiles: (options.paymentProfiles ?? []).map((profile) => ({id: profile.id, webhook_url: profile.webhookUrl ?? null})),
       })
@@ -177,6 +193,7 @@ EXIT CODES
           `settles after ${formatExactDuration(options.settleAfterMs!)}, pending for ${formatExactDuration(options.pendingForMs!)}, abandoned after ${formatExactDuration(options.abandonAfterMs!)}`,
         ],
         ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
+        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: paytx emulator faults add)`],
       ]
       const width = Math.max(...rows.map(([label]) => label.length))
       const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
@@ -220,6 +237,11 @@ EXIT CODES
   private emitLine(line: string): void {
     process.stdout.write(`${line}\n`)
   }
+}
+
+function faultCount(options: EmulatorOptions): string {
+  const count = options.faults?.rules.length ?? 0
+  return count === 0 ? 'none' : `${count} rule${count === 1 ? '' : 's'} from the fault file`
 }
 
 /** The API commands' global flags, hidden: the emulator commands take no profile. */
