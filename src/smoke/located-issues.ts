@@ -86,7 +86,7 @@ export function structureProblems(
       }
     }
     const value = valueAt(data, path)
-    const message = value === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message
+    const message = value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union') ? 'is required' : issue.message
     problems.push({path: formatPath(path), ...locate(path), message: path.length === 0 && value !== undefined ? document.notAMapping : message})
   }
   return problems

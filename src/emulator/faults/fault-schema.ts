@@ -115,7 +115,12 @@ export const faultRuleSchema = z
         .strictObject({fault: z.literal('delay'), ...onWebhook, delay: durationSchema.meta({description: 'How long to hold the webhook back.'}), ...ruleCommon})
         .meta({description: 'Send the webhook this much later.'}),
     ],
-    {error: (issue) => `must be one of ${FAULT_KINDS.join(', ')}${issue.input === undefined ? '' : `; got ${JSON.stringify(issue.input)}`}`},
+    {
+      error: (issue) => {
+        const given = (issue.input as {fault?: unknown} | undefined)?.fault
+        return `must be one of ${FAULT_KINDS.join(', ')}${given === undefined ? '' : `; got ${JSON.stringify(given)}`}`
+      },
+    },
   )
   .meta({id: 'faultRule', description: 'What to match (request: or webhook:), the fault to apply, and how often.'})
 

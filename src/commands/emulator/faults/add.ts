@@ -141,7 +141,7 @@ EXIT CODES
       const field = issue.path.filter((part) => part !== 'request').join('.')
       const flag = FLAG_OF_FIELD[field] ?? FLAG_OF_FIELD[String(issue.path.at(-1))]
       const value = issue.path.reduce<unknown>((object, key) => (object as Record<PropertyKey, unknown> | undefined)?.[key], candidate)
-      const message = value === undefined && issue.code === 'invalid_type' ? `is required for the ${String(candidate.fault)} fault` : issue.message
+      const message = value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union') ? `is required for the ${String(candidate.fault)} fault` : issue.message
       return {flag, message: issue.code === 'unrecognized_keys' ? `${issue.keys.map((key) => FLAG_OF_FIELD[key] ?? key).join(', ')} does not apply to the ${String(candidate.fault)} fault` : message}
     })
     throw new InputErrors(problems)
