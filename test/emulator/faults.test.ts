@@ -1,4 +1,7 @@
+import {mkdtempSync} from 'node:fs'
 import {request} from 'node:http'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -180,6 +183,44 @@ describe('webhook faults', () => {
     expect(log.deliveries).toHaveLength(1)
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(receiver.requests).toHaveLength(1)
+  })
+})
+
+describe('faults and the durable outbox', () => {
+  it('a held and a delayed delivery stay in the store and go out from the next emulator; a dropped one never does', async () => {
+    const receiver = await startRecordingServer(() => ({status: 200, json: {received: true}}))
+    cleanups.push(() => receiver.close())
+    const store = join(mkdtempSync(join(tmpdir(), 'paytx-faults-store-')), 'emulator.db')
+    const options = {port: 0, store, settleAfterMs: 60_000, webhookUrl: `${receiver.url}/hooks`, webhookBackoffMs: 20}
+    const first = await startEmulator({
+      ...options,
+      faults: {
+        rules: [
+          {fault: 'drop', webhook: {merchant_reference: 'drop-me'}},
+          {fault: 'delay', webhook: {merchant_reference: 'later'}, delay: '600ms'},
+          {fault: 'out_of_order', webhook: {merchant_reference: 'held'}, hold_at_most: '600ms'},
+        ],
+      },
+    })
+    const api = emulatorApi(first)
+    const ids: Record<string, string> = {}
+    for (const reference of ['drop-me', 'later', 'held']) ids[reference] = (await api.startPayment('dummy', {extra: {merchant_reference: reference}})).transaction.id
+    const states = async (emulator: RunningEmulator) =>
+      Object.fromEntries(((await (await fetch(`${emulator.url}/_emulator/webhooks`)).json()) as any).deliveries.map((delivery: any) => [delivery.transaction, delivery.state]))
+    expect(await waitFor(async () => {
+      const now = await states(first)
+      return now[ids['drop-me']] === 'dropped' && now[ids.held] === 'held' ? now : undefined
+    }, 'the faults to be stored')).toMatchObject({[ids.later]: 'pending'})
+    await first.close()
+    expect(receiver.requests).toHaveLength(0)
+
+    // No rules in the next emulator: what the first one stored is carried out all the same.
+    const second = await startEmulator(options)
+    cleanups.push(() => second.close())
+    await waitFor(() => receiver.requests.length === 2, 'the delayed and the held webhook', 10_000)
+    expect(receiver.requests.map((req) => req.body._id ?? req.body.id).sort()).toEqual([ids.later, ids.held].sort())
+    const after = await states(second)
+    expect(after).toEqual({[ids['drop-me']]: 'dropped', [ids.later]: 'delivered', [ids.held]: 'delivered'})
   })
 })
 
