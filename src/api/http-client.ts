@@ -8,7 +8,7 @@ import type {Dispatcher} from 'undici'
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
 
-export type HttpMethod = 'GET' | 'POST'
+export type HttpMethod = 'GET' | 'POST' | 'DELETE'
 
 export interface HttpClientOptions {
   /** Time allowed to open the TCP/TLS connection. */

@@ -1,6 +1,6 @@
 /**
- * What the emulator reports while it runs: one event per request, per status change and per
- * webhook delivery attempt. The terminal shows them as lines, `--json` as NDJSON. No event
+ * What the emulator reports while it runs: one event per request, per status change, per
+ * webhook delivery attempt and per fault applied on purpose. The terminal shows them as lines, `--json` as NDJSON. No event
  * carries a key, a PAN or a CVV: requests are reported by method, path and status only.
  */
 
@@ -40,7 +40,25 @@ export interface WebhookAttemptEvent {
   duration_ms: number
 }
 
-export type EmulatorEvent = RequestEvent | StatusEvent | WebhookAttemptEvent
+/** A fault rule applied on purpose (`--faults`, `/_emulator/faults`). */
+export interface FaultEvent {
+  event: 'fault'
+  time: string
+  /** The rule's id (`f1`) and name, if it has one. */
+  rule: string
+  name?: string
+  fault: string
+  on: 'request' | 'webhook'
+  method?: string
+  path?: string
+  transaction?: string
+  status?: string
+  delivery?: string
+  /** What was done, in a few words: `HTTP 503, Retry-After 2s`. */
+  effect: string
+}
+
+export type EmulatorEvent = RequestEvent | StatusEvent | WebhookAttemptEvent | FaultEvent
 
 /** A webhook address for logs: query values are hidden, the rest is kept to recognise it. */
 export function displayWebhookUrl(url: string): string {
@@ -64,6 +82,10 @@ export function formatEvent(event: EmulatorEvent): string {
       const next =
         event.outcome === 'delivered' ? 'delivered' : event.outcome === 'retrying' ? `retry in ${event.retry_in_ms}ms` : 'gave up'
       return `${event.time}  webhook ${event.status} for ${event.transaction} → ${event.url}  attempt ${event.attempt}/${event.attempts}: ${result}, ${next}  ${event.duration_ms}ms`
+    }
+    case 'fault': {
+      const target = event.on === 'request' ? `${event.method} ${event.path}` : `webhook ${event.status} for ${event.transaction}`
+      return `${event.time}  fault ${event.rule}${event.name ? ` (${event.name})` : ''} ${event.fault} on ${target}: ${event.effect}`
     }
   }
 }

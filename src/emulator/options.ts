@@ -5,6 +5,7 @@
 import type {AssumptionSettings} from './assumptions.js'
 import type {Clock} from './clock.js'
 import type {EmulatorEvent} from './events.js'
+import type {FaultRule} from './faults/fault-schema.js'
 
 /** Largest request body the emulator reads (JSON or the approval form). */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024
@@ -59,6 +60,8 @@ export interface EmulatorOptions {
   lifetime?: 'service' | 'command'
   /** Largest request body accepted; default MAX_REQUEST_BODY_BYTES. */
   maxBodyBytes?: number
+  /** Fault rules to start with, and the seed of their probabilities (random when not given). */
+  faults?: {rules: FaultRule[]; seed?: number}
   /** One line per request and per webhook delivery attempt; never a key, PAN or CVV. */
   log?: (line: string) => void
   /** The same events as structured values (for NDJSON output). */
@@ -86,6 +89,8 @@ export interface RunningEmulator {
   store: string
   /** The readings of what the spec leaves open that this emulator runs with. */
   assumptions: AssumptionSettings
+  /** The seed of the fault rules' probabilities. */
+  faultSeed: number
   /** Stops the scheduler, lets webhook attempts under way finish briefly, stops the server, closes the store. */
   close(): Promise<void>
 }

@@ -11,6 +11,7 @@ import {request as httpsRequest} from 'node:https'
 
 import type {Clock} from './clock.js'
 import {type WebhookAttemptEvent, displayWebhookUrl} from './events.js'
+import type {WebhookFaults} from './faults/webhook-faults.js'
 import type {EmulatorStore, OutboxDelivery} from './store.js'
 
 export interface WebhookSettings {
@@ -42,11 +43,14 @@ export class WebhookOutbox {
     private readonly report: (event: WebhookAttemptEvent) => void,
     /** Told when a retry is due, so that the scheduler wakes for it. */
     private readonly due: (at: number) => void,
+    /** Faults on purpose: drop, duplicate, out of order, delay. */
+    private readonly faults?: WebhookFaults,
   ) {}
 
   /** Claims and starts every attempt due now, up to the in-flight limit. */
   sendDue(): void {
     if (this.closed || this.inFlight.size >= MAX_IN_FLIGHT) return
+    this.faults?.releaseExpiredHolds()
     const now = this.clock.now()
     const skip = new Set(this.inFlight.keys())
     if (this.store.dueDeliveries(now, 1, skip).length === 0) return
@@ -82,6 +86,8 @@ export class WebhookOutbox {
 
   private async attempt(delivery: OutboxDelivery, flight: {request?: ClientRequest}): Promise<void> {
     const {attempts, backoffMs} = this.settings
+    const fault = this.faults?.beforeAttempt(delivery) ?? {send: 'once'}
+    if (fault.send === 'no') return
     const attempt = delivery.attempts.length + 1
     const started = this.clock.now()
     const result = await this.post(delivery.url, delivery.payload, flight)
@@ -125,6 +131,11 @@ export class WebhookOutbox {
       duration_ms: durationMs,
     })
     if (nextTryAt !== undefined) this.due(nextTryAt)
+    if (fault.send === 'twice' && !this.closed) {
+      const copy = await this.post(delivery.url, delivery.payload, flight)
+      this.faults?.reportDuplicate(fault.rule, delivery, [result, copy].map((sent) => (sent.httpStatus === undefined ? (sent.error ?? 'no answer') : `HTTP ${sent.httpStatus}`)))
+    }
+    this.faults?.afterSent(delivery)
   }
 
   private post(url: string, payload: string, flight: {request?: ClientRequest}): Promise<AttemptResult> {

@@ -17,6 +17,11 @@ import {type Clock, systemClock} from './clock.js'
 import {dashboardRoutes} from './dashboard-routes.js'
 import {IN_MEMORY_STORE, storeFileKind} from './database.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
+import {FaultRules} from './faults/fault-rules.js'
+import {faultRoutes} from './faults/fault-routes.js'
+import {withRequestFaults} from './faults/request-faults.js'
+import {randomSeed} from './faults/seeded-random.js'
+import {WebhookFaults} from './faults/webhook-faults.js'
 import {ApiError, sendApiError} from './http-exchange.js'
 import {importLegacyStateFile} from './legacy-state-import.js'
 import {type LifecycleSettings, TransactionLifecycle} from './lifecycle.js'
@@ -114,6 +119,8 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   let scheduler: DueWorkScheduler | undefined
   const due = (at: number) => scheduler?.due(at)
   const lifecycle = new TransactionLifecycle(store, clock, lifecycleSettings, {due, status: report})
+  const faults = new FaultRules(options.faults?.seed ?? randomSeed())
+  for (const rule of options.faults?.rules ?? []) faults.add(rule)
   const outbox = new WebhookOutbox(
     store,
     clock,
@@ -124,6 +131,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     },
     report,
     due,
+    new WebhookFaults(faults, store, clock, report, due),
   )
   scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, (error) => warn(`Warning: the emulator could not carry out due work: ${error.message}`))
   const resources = new EmulatorResources(store, clock, lifecycle, {
@@ -135,13 +143,18 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     },
   })
 
-  const handle = routeRequests([
-    ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
-    ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
-    ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
-    ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
-    ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
-  ])
+  const handle = withRequestFaults(
+    routeRequests([
+      ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
+      ...faultRoutes(faults, {keys, maxBodyBytes}),
+      ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
+      ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
+      ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
+      ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
+    ]),
+    faults,
+    {store, maxBodyBytes, now: () => clock.now(), report},
+  )
 
   const server: Server = createServer((request, response) => {
     const started = clock.now()
@@ -215,6 +228,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     organisation,
     store: store.location,
     assumptions,
+    faultSeed: faults.seed,
     close() {
       closing ??= stop()
       return closing

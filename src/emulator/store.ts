@@ -48,6 +48,8 @@ export interface WebhookAttempt {
   duration_ms: number
   http_status?: number
   error?: string
+  /** The fault rule that stood in for this attempt (`drop by f1`). */
+  fault?: string
 }
 
 /** One status change of a transaction, and what made it. */
@@ -60,7 +62,8 @@ export interface StatusChange {
   by: string
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed'
+/** `held` and `dropped` are set by fault rules only (out of order, drop). */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'held' | 'dropped'
 
 export interface WebhookDelivery {
   id: string
@@ -317,6 +320,24 @@ export class EmulatorStore {
         MAX_LOGGED_DELIVERIES,
       )
     }
+  }
+
+  /** Puts the deliveries a fault held back for this transaction and address back in line, due at `now`. */
+  releaseHeldDeliveries(transactionId: string, url: string, now: number): number {
+    const held = this.all("SELECT id FROM webhook_deliveries WHERE state = 'held' AND transaction_id = ? AND url = ?", transactionId, url)
+    if (held.length > 0) this.run("UPDATE webhook_deliveries SET state = 'pending', next_try_at = ? WHERE state = 'held' AND transaction_id = ? AND url = ?", now, transactionId, url)
+    return held.length
+  }
+
+  /** When the earliest held delivery is to go out anyway, or undefined when none is held. */
+  earliestHoldEnd(): number | undefined {
+    const row = this.get("SELECT min(next_try_at) AS at FROM webhook_deliveries WHERE state = 'held'") as {at: number | null}
+    return row.at ?? undefined
+  }
+
+  /** Puts held deliveries whose time is up back in line, due at once. */
+  releaseExpiredHolds(now: number): void {
+    this.run("UPDATE webhook_deliveries SET state = 'pending' WHERE state = 'held' AND next_try_at <= ?", now)
   }
 
   /** The delivery log, oldest first, for one transaction or all. */

@@ -20,6 +20,10 @@ export async function checkCasesForProfile(cases: readonly SmokeCase[], file: st
   const env = profile.profile.env
   for (const smokeCase of cases) {
     const where = {path: `cases[${smokeCase.index}]`, line: smokeCase.line}
+    if (env !== 'local' && smokeCase.faults?.length) {
+      problems.push({...where, message: `case "${smokeCase.name}" has faults:, which only the local emulator applies; profile "${profile.name}" is ${env}`})
+      continue
+    }
     if (env !== 'local' && smokeCase.outcome !== MANUAL_OUTCOME) {
       problems.push({
         ...where,

@@ -11,6 +11,7 @@ import type {FlowOptions} from '../flow/flow-options.js'
 import type {FlowResult} from '../flow/run-flow.js'
 import {type Reference, UnresolvedReferenceError, resolveReferences} from './references.js'
 import type {Scenario, SmokeCase} from './scenario.js'
+import {type CaseFaults, scopeToReference, uniqueCaseReference} from './case-faults.js'
 
 export type CaseVerdict = 'passed' | 'failed' | 'error' | 'skipped'
 
@@ -82,6 +83,8 @@ export interface SmokeRunOptions {
   signal?: AbortSignal
   progress?: SmokeProgress
   now?: () => number
+  /** Where cases with `faults:` add their rules (the local emulator); without it such cases are an input error. */
+  caseFaults?: CaseFaults
 }
 
 /**
@@ -272,12 +275,23 @@ async function runCase(
   const result: SmokeCaseResult = {...baseResult(smokeCase), startedAt: new Date(caseStart).toISOString()}
   options.progress?.caseStarted(smokeCase)
   try {
-    const flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(earlier.get(reference.caseName), reference), {
+    let flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(earlier.get(reference.caseName), reference), {
       openBrowser: options.openBrowser,
       signal: options.signal,
     })
-    const flow = await options.runFlow(flowOptions, (event) => options.progress?.caseEvent(smokeCase, event))
-    return {...result, ...judgeFlow(smokeCase, flow)}
+    let removeFaults: (() => Promise<void>) | undefined
+    if (smokeCase.faults?.length) {
+      if (!options.caseFaults) throw new InputError(`case "${smokeCase.name}" has faults:, which only the local emulator applies.`)
+      const reference = flowOptions.merchantReference ?? uniqueCaseReference(smokeCase.name)
+      flowOptions = {...flowOptions, merchantReference: reference}
+      removeFaults = await options.caseFaults.add(smokeCase.faults.map((rule) => scopeToReference(rule, reference)))
+    }
+    try {
+      const flow = await options.runFlow(flowOptions, (event) => options.progress?.caseEvent(smokeCase, event))
+      return {...result, ...judgeFlow(smokeCase, flow)}
+    } finally {
+      await removeFaults?.()
+    }
   } catch (error) {
     return {...result, ...describeCaseError(error), durationMs: now() - caseStart}
   }

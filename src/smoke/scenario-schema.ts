@@ -7,7 +7,9 @@
 import {z} from 'zod'
 
 import {CUSTOMER_REQUEST_FIELDS, PRODUCTS, STATUSES} from '../api/contract.js'
+import {faultRuleSchema} from '../emulator/faults/fault-schema.js'
 import {APPROVAL_OUTCOMES, type TestCard} from '../test-mode/outcomes.js'
+import {durationSchema, statusSchema} from './value-schemas.js'
 
 /** Test card aliases: the word names what paying with the card leads to (TEST_CARDS). */
 export const TEST_CARD_ALIASES = {
@@ -22,21 +24,10 @@ export const MANUAL_OUTCOME = 'manual'
 /** Every outcome some approval page offers; which product offers which is checked per case. */
 export const ALL_OUTCOMES = [...new Set(Object.values(APPROVAL_OUTCOMES).flat())]
 
-/** Durations as `--wait-timeout` takes them: a number of seconds, or a number with a unit. */
-export const DURATION_PATTERN = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/
-export const DURATION_HINT = 'a number of seconds, or a number with a unit: 500ms, 20s, 2m, 1h'
 
 export const CASE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/
 export const WEBHOOK_MODES = ['local', 'none'] as const
 
-const statusSchema = z
-  .enum(STATUSES, {error: (issue) => `must be a transaction status (${STATUSES.join(', ')}); got ${JSON.stringify(issue.input)}`})
-  .meta({id: 'status', description: 'A transaction status.'})
-
-const DURATION_ERROR = `must be a duration greater than 0: ${DURATION_HINT}`
-const durationSchema = z
-  .union([z.number().positive({error: DURATION_ERROR}), z.string().regex(DURATION_PATTERN, {error: DURATION_ERROR})], {error: DURATION_ERROR})
-  .meta({id: 'duration', description: `A duration: ${DURATION_HINT}.`})
 
 const cardObjectSchema = z.union(
   [
@@ -157,7 +148,17 @@ export const caseSchema = z
       .meta({description: 'Unique name of the case: letters, digits, _ . -'}),
     ...Object.fromEntries(Object.entries(caseFields).map(([key, schema]) => [key, schema.optional()])),
     expect: expectationSchema.optional(),
-  } as {name: z.ZodString} & {[K in keyof typeof caseFields]: z.ZodOptional<(typeof caseFields)[K]>} & {expect: z.ZodOptional<typeof expectationSchema>})
+    faults: z
+      .array(faultRuleSchema, {error: 'must be a list of fault rules'})
+      .optional()
+      .meta({
+        description:
+          "Emulator fault rules for this case only (local profiles): scoped to the case's transaction by its merchant_reference (one is generated when the case sets none), removed when the case ends.",
+      }),
+  } as {name: z.ZodString} & {[K in keyof typeof caseFields]: z.ZodOptional<(typeof caseFields)[K]>} & {
+    expect: z.ZodOptional<typeof expectationSchema>
+    faults: z.ZodOptional<z.ZodArray<typeof faultRuleSchema>>
+  })
   .meta({id: 'case', description: 'One flow with its expected outcome.'})
 
 export const defaultsSchema = z

@@ -9,7 +9,8 @@ import {extname} from 'node:path'
 import {type Document, LineCounter, type Node, isMap, isScalar, isSeq, parseDocument} from 'yaml'
 
 import {InputError} from '../errors.js'
-import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
+import {fileReadReason} from '../input/file-read-error.js'
+import {type DocumentKind, SCENARIO_DOCUMENT, type ScenarioProblem, ScenarioError} from './scenario-error.js'
 
 export type ValuePath = readonly (string | number)[]
 
@@ -51,7 +52,7 @@ function jsonSyntaxProblem(error: Error, text: string, counter: LineCounter): Sc
   return {path: '', line, column: col, message: `not valid JSON: ${message.replace(/ in JSON at position \d+/, '')}`}
 }
 
-export function parseScenarioText(file: string, text: string): ScenarioSource {
+export function parseScenarioText(file: string, text: string, kind: DocumentKind = SCENARIO_DOCUMENT): ScenarioSource {
   const format = detectFormat(file, text)
   const counter = new LineCounter()
   const doc = parseDocument(text, {lineCounter: counter, prettyErrors: false, merge: true, uniqueKeys: true})
@@ -60,7 +61,7 @@ export function parseScenarioText(file: string, text: string): ScenarioSource {
     try {
       JSON.parse(text)
     } catch (error) {
-      throw new ScenarioError(file, [jsonSyntaxProblem(error as Error, text, counter)])
+      throw new ScenarioError(file, [jsonSyntaxProblem(error as Error, text, counter)], kind)
     }
   }
   const syntaxProblems: ScenarioProblem[] = [...doc.errors, ...doc.warnings].map((error) => {
@@ -68,9 +69,9 @@ export function parseScenarioText(file: string, text: string): ScenarioSource {
     const message = error.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '')
     return {path: '', line: position.line, column: position.col, message: `not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${message}`}
   })
-  if (syntaxProblems.length > 0) throw new ScenarioError(file, syntaxProblems)
+  if (syntaxProblems.length > 0) throw new ScenarioError(file, syntaxProblems, kind)
   if (doc.contents === null) {
-    throw new ScenarioError(file, [{path: '', line: 1, column: 1, message: 'the file is empty; a scenario needs at least `cases:` with one case'}])
+    throw new ScenarioError(file, [{path: '', line: 1, column: 1, message: kind.whenEmpty}], kind)
   }
 
   const position = (offset: number) => {
@@ -128,9 +129,7 @@ export async function readScenarioSource(file: string, stdin: NodeJS.ReadableStr
     try {
       text = await readFile(file, 'utf8')
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message
-      throw new InputError(`Cannot read the scenario file ${file}: ${reason}.`, {
+      throw new InputError(`Cannot read the scenario file ${file}: ${fileReadReason(error)}.`, {
         hint: 'Pass the path of a YAML or JSON scenario file, e.g. `paytx smoke run examples/smoke.yaml`.',
       })
     }

@@ -11,6 +11,8 @@ import {validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../test-mode/outcomes.js'
 import {readDuration} from '../duration.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
+import {type FaultRule, faultFileKeysAt} from '../emulator/faults/fault-schema.js'
+import {type DocumentShape, isPlainObject, structureProblems, suggestion} from './located-issues.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {
@@ -80,6 +82,8 @@ export interface SmokeCase {
   expect: CaseExpectation
   /** Names of the earlier cases whose results this one uses. */
   dependsOn: string[]
+  /** Emulator fault rules for this case's transaction only. */
+  faults?: FaultRule[]
 }
 
 export interface Scenario {
@@ -97,39 +101,13 @@ function positiveDurationMs(value: number | string): number | undefined {
 
 const FIELDS_WITH_REFERENCES = ['customer', 'card', 'descriptor', 'merchant_reference', 'extra_fields'] as const
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return Boolean(value) && typeof value === 'object' && !Array.isArray(value)
-}
-
-function valueAt(data: unknown, path: ValuePath): unknown {
-  let current = data
-  for (const part of path) {
-    if (current === null || typeof current !== 'object') return undefined
-    current = (current as Record<string | number, unknown>)[part]
-  }
-  return current
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({length: b.length + 1}, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[b.length]
-}
-
-/** ` (did you mean "amount"?)` when one candidate is close to what was written. */
-function suggestion(written: string, candidates: readonly string[]): string {
-  const best = candidates
-    .map((candidate) => ({candidate, distance: editDistance(written.toLowerCase(), candidate.toLowerCase())}))
-    .sort((a, b) => a.distance - b.distance)[0]
-  return best && best.distance < written.length && best.distance <= Math.max(2, Math.floor(written.length / 3)) ? ` (did you mean "${best.candidate}"?)` : ''
+const SCENARIO_SHAPE: DocumentShape = {
+  allowedKeysAt: (path, value) => {
+    // Inside a case's `faults:`, the fault file's rules apply (cases[2].faults[0].request → rules[0].request).
+    const faults = path.indexOf('faults')
+    return faults === 2 ? faultFileKeysAt(['rules', ...path.slice(faults + 1)], value) : allowedKeysAt(path)
+  },
+  notAMapping: 'the scenario must be a mapping with a `cases:` list',
 }
 
 /** The fields a mapping at this path may hold, for "unknown field" messages. */
@@ -145,40 +123,6 @@ function allowedKeysAt(path: ValuePath): string[] {
   return []
 }
 
-/** Zod's issues as located problems; for a union, the branch that fits the value best. */
-function structureProblems(issues: readonly ZodIssue[], data: unknown, locate: ScenarioSource['locate'], prefix: ValuePath = []): ScenarioProblem[] {
-  const problems: ScenarioProblem[] = []
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path] as (string | number)[]
-    if (issue.code === 'unrecognized_keys') {
-      const allowed = allowedKeysAt(path)
-      for (const key of issue.keys) {
-        const keyPath = [...path, key]
-        problems.push({
-          path: formatPath(keyPath),
-          ...locate(keyPath, {key: true}),
-          message: `unknown field "${key}"${suggestion(key, allowed)}${allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : ''}`,
-        })
-      }
-      continue
-    }
-    if (issue.code === 'invalid_union' && isPlainObject(valueAt(data, path))) {
-      const fitting = issue.errors.filter((branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'))
-      const fewest = Math.min(...fitting.map((branch) => branch.length))
-      const best = fitting.filter((branch) => branch.length === fewest)
-      if (best.length === 1) {
-        problems.push(...structureProblems(best[0], data, locate, path))
-        continue
-      }
-    }
-    const value = valueAt(data, path)
-    const message = value === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message
-    problems.push({path: formatPath(path), ...locate(path), message: path.length === 0 && value !== undefined ? 'the scenario must be a mapping with a `cases:` list' : message})
-  }
-  return problems
-}
-
-/** `/pattern/flags` or a plain pattern. */
 function compileStatusReason(pattern: string): RegExp | string {
   const literal = /^\/(.*)\/([a-z]*)$/s.exec(pattern)
   try {
@@ -231,7 +175,7 @@ class ScenarioChecker {
   check(): Scenario {
     const data = this.source.data
     const structure = scenarioSchema.safeParse(data)
-    if (!structure.success) this.problems.push(...structureProblems(structure.error.issues, data, this.source.locate))
+    if (!structure.success) this.problems.push(...structureProblems(structure.error.issues, data, this.source.locate, SCENARIO_SHAPE))
 
     const issues = structure.success ? [] : structure.error.issues
     const document = isPlainObject(data) ? data : {}
@@ -351,6 +295,7 @@ class ScenarioChecker {
       descriptor: descriptor.value,
       merchantReference: field('merchant_reference').value,
       extraFields: field('extra_fields').value,
+      ...(raw.faults === undefined ? {} : {faults: raw.faults}),
       webhook,
       waitTimeoutMs: waitTimeoutMs ?? (isManual ? DEFAULT_MANUAL_WAIT_TIMEOUT_MS : DEFAULT_WAIT_TIMEOUT_MS),
       untilSettled: untilSettled.value ?? (statuses.includes('SETTLEMENT_COMPLETED') && !statuses.includes('SETTLEMENT_REQUESTED')),

@@ -8,3 +8,15 @@ export function canBind(port: number): Promise<boolean> {
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
   })
 }
+
+/** A port on 127.0.0.1 that nothing listens on (free a moment ago): connecting to it is refused. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const {port} = probe.address() as {port: number}
+      probe.close(() => resolve(port))
+    })
+  })
+}

@@ -13,7 +13,7 @@ describe('shipped files', () => {
     expect(shipped).toEqual(scenarioJsonSchema())
   })
 
-  it.each(['smoke.yaml', 'smoke-sandbox.yaml'])('examples/%s loads without a problem', async (name) => {
+  it.each(['smoke.yaml', 'smoke-sandbox.yaml', 'smoke-faults.yaml'])('examples/%s loads without a problem', async (name) => {
     const scenario = await loadScenario(join(ROOT, 'examples', name))
     expect(scenario.cases.length).toBeGreaterThan(0)
   })

@@ -35,17 +35,20 @@ Its root address is a dashboard for a browser: recent transactions, each one's s
 
 Prints its addresses, the default payment profile and the keys it accepts (emulator test keys), then one line per request, status change and webhook delivery attempt (NDJSON events with --json). Ctrl-C stops it cleanly and exits 130.
 
+--faults <file> breaks requests and webhooks on purpose (error statuses, Retry-After, latency, resets, cut bodies; dropped, duplicated, out-of-order and delayed webhooks); rules can also be added and removed while it runs (\`paytx emulator faults\`, /_emulator/faults). Each applied fault is one more line (NDJSON event "fault"). Probabilities come from a seeded generator: --seed repeats a run exactly.
+
 Durations (--settle-after, --pending-for, --abandon-after, --webhook-backoff) are ${DURATION_HELP}.
 
 EXIT CODES
   1    the port is in use or cannot be listened on
-  2    a flag is not valid, or the store file is not an emulator store
+  2    a flag is not valid, the fault file has a problem (line and column named), or the store file is not an emulator store
   130  stopped with Ctrl-C (or SIGTERM), after closing`
 
   static override examples = [
     '<%= config.bin %> emulator start',
     '<%= config.bin %> emulator start --port 0 --settle-after 0 --json',
     '<%= config.bin %> emulator start --store ./emulator.db --webhook-url http://127.0.0.1:4242/webhooks',
+    '<%= config.bin %> emulator start --faults examples/faults.yaml --seed 42',
     '<%= config.bin %> emulator start --organisation 3f1c2a9e-0000-4000-8000-000000000001 --payment-profile 3f1c2a9e-0000-4000-8000-000000000002=http://127.0.0.1:4242/webhooks',
   ]
 
@@ -89,10 +92,12 @@ EXIT CODES
       options: [...CARD_RECORDS],
       default: DEFAULT_ASSUMPTIONS.cardRecord,
     }),
+    faults: Flags.string({summary: 'A fault file (YAML or JSON): rules that break requests and webhooks on purpose.'}),
+    seed: Flags.integer({summary: 'Seed of the fault rules\' probabilities (same seed, same faults); default: the file\'s, else random (printed).', min: 0, max: 2 ** 32 - 1}),
   }
 
   public async run(): Promise<undefined> {
-    const options = this.emulatorOptions()
+    const options = {...this.emulatorOptions(), ...(await this.faultOptions())}
     const json = this.jsonEnabled()
     const {startEmulator} = await import('../../emulator/index.js')
     const emulator = await startEmulator({
@@ -152,6 +157,15 @@ EXIT CODES
     }
   }
 
+  /** The fault file's rules and seed (`--seed` wins); checked before anything listens. */
+  private async faultOptions(): Promise<Pick<EmulatorOptions, 'faults'>> {
+    const {faults: file, seed} = this.flags
+    if (file === undefined) return seed === undefined ? {} : {faults: {rules: [], seed}}
+    const {loadFaultFile} = await import('../../emulator/faults/fault-file.js')
+    const loaded = await loadFaultFile(file)
+    return {faults: {rules: loaded.rules, seed: seed ?? loaded.seed}}
+  }
+
   private organisations(): string[] {
     const given = this.flags.organisation ?? []
     for (const id of given) {
@@ -194,6 +208,8 @@ EXIT CODES
         id_keys: emulator.assumptions.idKeys,
         card_record: emulator.assumptions.cardRecord,
         store: emulator.store,
+        faults: options.faults?.rules.length ?? 0,
+        fault_seed: emulator.faultSeed,
         organisations: options.organisations ?? [],
         payment_profiles: (options.paymentProfiles ?? []).map((profile) => ({id: profile.id, webhook_url: profile.webhookUrl ?? null})),
       })
@@ -219,6 +235,7 @@ EXIT CODES
           'Assumes',
           `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (paytx emulator assumptions)`,
         ],
+        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: paytx emulator faults add)`],
       ]
       const width = Math.max(...rows.map(([label]) => label.length))
       const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
@@ -262,6 +279,11 @@ EXIT CODES
   private emitLine(line: string): void {
     process.stdout.write(`${line}\n`)
   }
+}
+
+function faultCount(options: EmulatorOptions): string {
+  const count = options.faults?.rules.length ?? 0
+  return count === 0 ? 'none' : `${count} rule${count === 1 ? '' : 's'} from the fault file`
 }
 
 /** The API commands' global flags, hidden: the emulator commands take no profile. */

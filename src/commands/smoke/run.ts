@@ -4,6 +4,8 @@ import {Args, Flags} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
+import type {PaymentService} from '../../api/service.js'
+import type {CaseFaults} from '../../smoke/case-faults.js'
 import type {SmokeReport} from '../../smoke/runner.js'
 
 export default class SmokeRun extends BaseCommand<typeof SmokeRun> {
@@ -100,6 +102,7 @@ EXIT CODES
         openBrowser: flags.open,
         signal: interrupt.signal,
         progress,
+        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service, this.timeoutMs())} : {}),
       })
     } finally {
       progress.close()
@@ -116,6 +119,20 @@ EXIT CODES
     this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
     if (report.exitCode !== 0) this.setOutcomeExitCode(report.exitCode)
     return report
+  }
+}
+
+/** Fault rules of cases go to the emulator the service points at (the embedded one, when it runs). */
+async function caseFaultsOf(service: PaymentService, timeoutMs: number): Promise<CaseFaults> {
+  const {FaultsClient} = await import('../../emulator/faults/faults-client.js')
+  const client = new FaultsClient({name: service.target.profileName, profile: service.target.profile, overrides: []}, timeoutMs)
+  return {
+    async add(rules) {
+      const {added} = await client.add(rules)
+      return async () => {
+        for (const rule of added) await client.remove(rule.id)
+      }
+    },
   }
 }
 

@@ -1,0 +1,28 @@
+import {BaseCommand} from '../../../base-command.js'
+import type {FaultList} from '../../../emulator/faults/faults-client.js'
+
+export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFaultsList> {
+  static override summary = "List the running emulator's fault rules, with how often each matched and applied."
+
+  static override description = `Asks the emulator the profile points at (a local profile only) for its fault rules: id, name, fault, what it matches, how often it applies, hits (times applied) and matched (requests or webhooks it matched), and the seed of the probabilities.
+
+EXIT CODES
+  0    listed
+  1    no emulator answered at the profile's address
+  2    the profile is not a local one`
+
+  static override examples = ['<%= config.bin %> emulator faults list', '<%= config.bin %> emulator faults list --json']
+
+  public async run(): Promise<FaultList> {
+    const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
+    const client = new FaultsClient(this.profile(), this.timeoutMs())
+    try {
+      const list = await client.list()
+      const {renderFaultList} = await import('../../../output/faults.js')
+      this.print(renderFaultList(list.seed, list.rules))
+      return list
+    } finally {
+      await client.close()
+    }
+  }
+}

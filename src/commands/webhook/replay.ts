@@ -1,0 +1,92 @@
+import {Args, Flags} from '@oclif/core'
+
+import {EXIT, InputError} from '../../errors.js'
+import {BaseCommand} from '../../base-command.js'
+import {parseHttpUrl} from '../../http/url.js'
+import {DURATION_HELP, parseDuration} from '../../duration.js'
+import type {ReplaySelection} from '../../webhooks/replay.js'
+
+export default class WebhookReplay extends BaseCommand<typeof WebhookReplay> {
+  static override summary = 'Send webhooks saved by `webhook listen --save` again, in order, to an address.'
+  static override description = `Reads the save file and POSTs each selected webhook to --to, one after the other (the next once the previous one is answered), with the headers it was received with (minus hop-by-hop ones: host, content-length, connection, ...) and its body. A body that was JSON is sent as JSON text (the same values; spacing may differ from what the service sent); one that was not JSON is sent as received. Each is sent once, never retried.
+
+REDACTED VALUES ARE SENT REDACTED: the save file holds keys, card numbers and CVVs redacted (\`sk_l…XcR7\`, \`•••• 4242\`, \`***\`), and that is what the receiver gets (in headers, which carry Latin-1 only, the marks … and • are sent as ... and *). A note on stderr says so when a selected webhook carries such a value.
+
+Select with --seq (the "seq" of each line: 3,7-9), --transaction <id> and --since <duration> (received within that long before now); given together, a webhook must match all of them. Without any, every webhook in the file is sent.
+
+One line per delivery: seq, status, transaction id and the receiver's answer; with --json, one NDJSON object per delivery and a final {"event":"replayed"} with the counts. --timeout (seconds) bounds each delivery.
+
+EXIT CODES
+  0    every delivery was answered 2xx
+  1    a delivery failed: not 2xx, refused, timed out
+  2    the file or a flag is not valid (the file's line is named), or nothing was selected; nothing was sent
+  130  interrupted (Ctrl-C)`
+
+  static override examples = [
+    '<%= config.bin %> webhook replay webhooks.ndjson --to http://localhost:3000/webhooks/payments',
+    '<%= config.bin %> webhook replay webhooks.ndjson --to http://localhost:3000/webhooks --seq 3,7-9',
+    '<%= config.bin %> webhook replay webhooks.ndjson --to http://localhost:3000/webhooks --transaction 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c --since 10m --json',
+  ]
+
+  static override args = {
+    file: Args.string({description: 'A file written by `paytx webhook listen --save`.', required: true}),
+  }
+
+  static override flags = {
+    to: Flags.string({summary: 'The address to send the webhooks to (absolute http(s) URL).', required: true}),
+    seq: Flags.string({summary: 'Only these seq numbers: a list of numbers and ranges, e.g. 3,7-9.'}),
+    transaction: Flags.string({summary: 'Only webhooks of this transaction id.'}),
+    since: Flags.string({summary: `Only webhooks received within this long before now: ${DURATION_HELP}.`}),
+  }
+
+  public async run(): Promise<undefined> {
+    const {flags} = this
+    const url = parseHttpUrl(flags.to)
+    if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
+    const {parseSeqList, readSaveFile, selectWebhooks, carriesRedactedValues, replayWebhooks} = await import('../../webhooks/replay.js')
+    const selection: ReplaySelection = {}
+    if (flags.seq !== undefined) {
+      const ranges = parseSeqList(flags.seq)
+      if (typeof ranges === 'string') throw new InputError(`--seq must list numbers and ranges such as 3,7-9: ${ranges}.`, {flag: '--seq'})
+      selection.seq = ranges
+    }
+    if (flags.transaction !== undefined) {
+      if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
+      selection.transaction = flags.transaction.trim()
+    }
+    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since')
+    const timeoutMs = this.timeoutMs()
+
+    const saved = await readSaveFile(this.args.file)
+    const selected = selectWebhooks(saved, selection)
+    if (selected.length === 0) {
+      throw new InputError(
+        saved.length === 0 ? `The save file ${this.args.file} holds no webhook.` : `No webhook in ${this.args.file} matches the selection (${saved.length} in the file).`,
+        {hint: 'Check --seq, --transaction and --since against the file (each line has "seq" and "received_at").'},
+      )
+    }
+    const redacted = selected.filter(({record}) => carriesRedactedValues(record)).map(({record}) => record.seq)
+    if (redacted.length > 0) {
+      this.note(`Note: redacted values are sent as recorded (redacted), in webhook${redacted.length === 1 ? '' : 's'} seq ${redacted.join(', ')}.`)
+    }
+
+    const json = this.jsonEnabled()
+    const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
+    const line = (text: string) => process.stdout.write(`${text}\n`)
+    const deliveries = await replayWebhooks(selected, url.href, {
+      timeoutMs,
+      signal: this.interruptSignal(),
+      onDelivery: (delivery) => line(json ? JSON.stringify(delivery) : renderReplayedDelivery(delivery)),
+    })
+    const failed = deliveries.filter((delivery) => !delivery.ok).length
+    const interrupted = deliveries.length < selected.length
+    if (json) line(JSON.stringify({event: 'replayed', sent: deliveries.length, failed, selected: selected.length}))
+    this.note(
+      `Replayed ${deliveries.length} of ${selected.length} webhook${selected.length === 1 ? '' : 's'} to ${url.href}: ` +
+        `${deliveries.length - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
+    )
+    if (interrupted) process.exitCode = EXIT.interrupted
+    else if (failed > 0) process.exitCode = EXIT.service
+    return undefined
+  }
+}
