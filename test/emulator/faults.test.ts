@@ -28,6 +28,8 @@ async function setup(rules: FaultRule[] = [], options: {seed?: number; settleAft
     webhookUrl: `${receiver.url}/hooks`,
     webhookBackoffMs: 20,
     faults: {rules, seed: options.seed ?? 1},
+    // These tests tell deliveries apart by the status in their bodies.
+    assumptions: {webhookPayload: 'full'},
     onEvent: (event) => events.push(event),
     log: (line) => lines.push(line),
   })
