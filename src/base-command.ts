@@ -8,9 +8,11 @@ import {closestName} from './closest-name.js'
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
+import type {ProfileLabel} from './profiles/presets.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
+import {colorWanted, productionBanner} from './terminal/production-banner.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -93,12 +95,25 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return new ProfileStore(this.config.configDir, {notice: (line) => this.note(line)})
   }
 
+  /**
+   * The profile in use, resolved once. A production profile announces itself on stderr first
+   * (also with --json), so nobody reads from or writes to production unawares.
+   */
   protected profile(): ResolvedProfile {
     if (!this.cachedProfile) {
       this.cachedProfile = resolveProfile(this.profileStore(), {name: (this.flags as {profile?: string}).profile})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
+      const {name, profile} = this.cachedProfile
+      if (profile.env === 'production') this.note(productionBanner(name, profile.base_url, {color: colorWanted(process.stderr)}))
     }
     return this.cachedProfile
+  }
+
+  /** The profile to show under a result on a terminal (a pipe gets the result alone). */
+  protected profileUnderResult(): ProfileLabel | undefined {
+    if (!process.stdout.isTTY) return undefined
+    const {name, profile} = this.profile()
+    return {name, env: profile.env}
   }
 
   /** The service client for the resolved profile; closed when the command ends. */

@@ -16,6 +16,12 @@ export interface Profile {
   proxy_key?: string
 }
 
+/** A profile as named to a person: which one, and against which environment. */
+export interface ProfileLabel {
+  name: string
+  env: Environment
+}
+
 export const LOCAL_PROFILE_NAME = 'local'
 
 /** The known addresses of each environment (api-notes.md); every one stays a profile setting. */
