@@ -9,7 +9,7 @@ import {randomBytes} from 'node:crypto'
 
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
-import {KEYCHAIN_SERVICE, type KeychainOptions, runKeychain} from './keychain.js'
+import {KEYCHAIN_SERVICE, runKeychain} from './keychain.js'
 import type {Profile} from './presets.js'
 
 export interface KeychainRead {
@@ -19,9 +19,9 @@ export interface KeychainRead {
 }
 
 /** Reads the keys that `profile` keeps in the keychain, all in one keychain process. */
-export async function readKeychainKeys(profile: Profile, options: KeychainOptions = {}): Promise<KeychainRead> {
+export async function readKeychainKeys(profile: Profile): Promise<KeychainRead> {
   const fields = keysToReadFromKeychain(profile)
-  const answers = await runKeychain(fields.map((field) => ({op: 'get', account: profile[KEYCHAIN_REFERENCE[field]]!})), options)
+  const answers = await runKeychain(fields.map((field) => ({op: 'get', account: profile[KEYCHAIN_REFERENCE[field]]!})))
   const read: KeychainRead = {keys: {}, unreadable: []}
   fields.forEach((field, index) => {
     const answer = answers[index]
@@ -51,7 +51,7 @@ export interface KeyPlacement {
   staleAccounts: string[]
 }
 
-export interface PlaceKeysOptions extends KeychainOptions {
+export interface PlaceKeysOptions {
   profileName: string
   /** `--insecure-storage`: every key of the profile in the profile file. */
   insecure: boolean
@@ -83,14 +83,14 @@ export async function placeKeys(profile: Profile, given: Partial<Record<KeyField
   }
 
   if (fromKeychain.length > 0) {
-    const read = await readKeychainKeys(profile, options)
+    const read = await readKeychainKeys(profile)
     for (const field of fromKeychain) {
       if (read.keys[field] !== undefined) toFile.push({field, value: read.keys[field], moved: true, fallback: false})
     }
     if (read.unreadable.length > 0) placement.keychainProblem = read.unreadable[0].reason
   }
 
-  const answers = await runKeychain(toKeychain.map(({account, value}) => ({op: 'set', account, value})), options)
+  const answers = await runKeychain(toKeychain.map(({account, value}) => ({op: 'set', account, value})))
   toKeychain.forEach(({field, value, account, moved}, index) => {
     const answer = answers[index]
     if (answer.ok) {
@@ -125,8 +125,8 @@ export function describeLeftoverEntry({account, reason}: {account: string; reaso
 }
 
 /** Deletes keychain entries; resolves with the accounts that could not be deleted, and why. */
-export async function deleteKeychainEntries(accounts: string[], options: KeychainOptions = {}): Promise<{account: string; reason: string}[]> {
-  const answers = await runKeychain(accounts.map((account) => ({op: 'delete', account})), options)
+export async function deleteKeychainEntries(accounts: string[]): Promise<{account: string; reason: string}[]> {
+  const answers = await runKeychain(accounts.map((account) => ({op: 'delete', account})))
   return accounts.flatMap((account, index) => {
     const answer = answers[index]
     return answer.ok ? [] : [{account, reason: answer.reason}]

@@ -18,7 +18,11 @@ function send(line: object): void {
   process.stdout.write(`${JSON.stringify(line)}\n`)
 }
 
+/** The binding's Entry, or why there is no keychain to use. */
 function loadEntry(): EntryClass | string {
+  // Without a session bus address libdbus would try to autolaunch a bus (through X11 where built
+  // in), which is never what a user meant: there is simply no Secret Service to talk to.
+  if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS) return 'no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set'
   try {
     return createRequire(import.meta.url)('@napi-rs/keyring').Entry as EntryClass
   } catch (error) {

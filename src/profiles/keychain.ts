@@ -18,22 +18,16 @@ const STARTUP_TIMEOUT_MS = 10_000
 
 const PROCESS_SCRIPT = fileURLToPath(new URL('keychain-process.js', import.meta.url))
 
-export interface KeychainOptions {
-  env?: NodeJS.ProcessEnv
-  timeoutMs?: number
-}
-
 /** Runs the operations in order, in one child process; every answer comes back, failed or not. */
-export function runKeychain(ops: readonly KeychainOp[], options: KeychainOptions = {}): Promise<KeychainAnswer[]> {
+export function runKeychain(ops: readonly KeychainOp[]): Promise<KeychainAnswer[]> {
   if (ops.length === 0) return Promise.resolve([])
-  const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
   return new Promise((resolve) => {
     const answers: KeychainAnswer[] = []
     let ready = false
     let settled = false
     let stdout = ''
     let stderr = ''
-    const child = spawn(process.execPath, [PROCESS_SCRIPT], {env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [PROCESS_SCRIPT], {stdio: ['pipe', 'pipe', 'pipe']})
     const finish = (reason: string) => {
       if (settled) return
       settled = true
@@ -45,7 +39,7 @@ export function runKeychain(ops: readonly KeychainOp[], options: KeychainOptions
     let timer = setTimeout(() => finish('the keychain did not start'), STARTUP_TIMEOUT_MS)
     const awaitNextAnswer = () => {
       clearTimeout(timer)
-      timer = setTimeout(() => finish(`the keychain did not answer within ${timeoutMs / 1000} s`), timeoutMs)
+      timer = setTimeout(() => finish(`the keychain did not answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`), KEYCHAIN_TIMEOUT_MS)
     }
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk

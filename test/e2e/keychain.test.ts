@@ -222,6 +222,14 @@ describe('keys with no keychain to use (no Secret Service on the session bus)', 
     expect(readFileSync(join(configDir, 'profiles.json'), 'utf8')).not.toContain(API_KEY)
   })
 
+  it('with no session bus at all, the notice says so', async () => {
+    const configDir = tempConfigDir()
+    const added = await runCli(['profile', 'add', 'acme-live', '--env', 'production', '--api-key-stdin'], {configDir, input: `${API_KEY}\n`, env: {DBUS_SESSION_BUS_ADDRESS: undefined}})
+    expect(added.code, added.stderr).toBe(0)
+    expect(added.stderr).toContain('The keychain is not available (no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set); the API key of profile "acme-live" is kept in')
+    expect(storedProfile(configDir, 'acme-live').api_key).toBe(API_KEY)
+  })
+
   it('--insecure-storage: no notice, and the keychain is not even asked', async () => {
     const configDir = tempConfigDir()
     const added = await runCli(['profile', 'add', 'acme-live', '--env', 'production', '--api-key-stdin', '--insecure-storage'], {configDir, input: `${API_KEY}\n`})

@@ -41,7 +41,7 @@ describe('the production line', () => {
     banner = `PRODUCTION · profile acme-live · ${server.url}/v1`
     for (const [name, env] of [['acme-live', 'production'], ['acme-test', 'sandbox']]) {
       const added = await runCli(
-        ['profile', 'add', name, '--env', env, '--base-url', `${server.url}/v1`, '--h2h-url', `${server.url}/h2h`, '--proxy-id', '1234567890123456', '--organisation', 'org-1', '--payment-profile', 'pp-1', '--api-key-stdin', '--proxy-key-stdin'],
+        ['profile', 'add', name, '--env', env, '--base-url', `${server.url}/v1`, '--h2h-url', `${server.url}/h2h`, '--proxy-id', '1234567890123456', '--organisation', 'org-1', '--payment-profile', 'pp-1', '--api-key-stdin', '--proxy-key-stdin', '--insecure-storage'],
         {configDir, input: `${API_KEY}\n${PROXY_KEY}\n`},
       )
       expect(added.code, added.stderr).toBe(0)
