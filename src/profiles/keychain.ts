@@ -45,8 +45,9 @@ export function runKeychain(ops: readonly KeychainOp[]): Promise<KeychainAnswer[
       stdout += chunk
       let newline: number
       while ((newline = stdout.indexOf('\n')) >= 0 && !settled) {
-        const line = JSON.parse(stdout.slice(0, newline)) as KeychainAnswer | {ready: true}
+        const line = parseLine(stdout.slice(0, newline))
         stdout = stdout.slice(newline + 1)
+        if (!line) return finish('the keychain process answered something unexpected')
         if ('ready' in line) ready = true
         else answers.push(line)
         if (answers.length === ops.length) finish('')
@@ -62,4 +63,13 @@ export function runKeychain(ops: readonly KeychainOp[]): Promise<KeychainAnswer[
     child.stdin.on('error', () => {}) // a child that died at once is reported by 'close'
     child.stdin.end(`${JSON.stringify({ops})}\n`)
   })
+}
+
+function parseLine(text: string): KeychainAnswer | {ready: true} | undefined {
+  try {
+    const line = JSON.parse(text) as unknown
+    return typeof line === 'object' && line !== null ? (line as KeychainAnswer | {ready: true}) : undefined
+  } catch {
+    return undefined
+  }
 }
