@@ -77,6 +77,7 @@ left in the file move to the keychain when the profile is written again.`
     const env = await this.environment(name, flags.env as Environment | undefined, before)
 
     const keys = await this.keys(before)
+    this.addSecrets(...Object.values(keys))
     const {placeKeys} = await import('../../profiles/key-storage.js')
     // Applied to the profile as stored when the lock is held, so a concurrent change is kept and
     // two writers never split the profile's keychain entries.
