@@ -8,9 +8,12 @@ import {closestName} from './closest-name.js'
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
+import type {Profile, ProfileLabel} from './profiles/presets.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
+import {keysToReadFromKeychain} from './profiles/key-fields.js'
 import {ProfileStore} from './profiles/store.js'
+import {colorWanted, productionBanner} from './terminal/production-banner.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -58,6 +61,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private embeddedEmulators: EmbeddedEmulator[] = []
   private interruption?: {controller: AbortController; handler: () => void}
   private cachedProfile?: ResolvedProfile
+  private keychainKeys?: Promise<void>
 
   public override async init(): Promise<void> {
     await super.init()
@@ -93,17 +97,53 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return new ProfileStore(this.config.configDir, {notice: (line) => this.note(line)})
   }
 
+  /**
+   * The profile in use, resolved once. A production profile announces itself on stderr first
+   * (also with --json), so nobody reads from or writes to production unawares.
+   */
   protected profile(): ResolvedProfile {
     if (!this.cachedProfile) {
       this.cachedProfile = resolveProfile(this.profileStore(), {name: (this.flags as {profile?: string}).profile})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
+      const {name, profile} = this.cachedProfile
+      if (profile.env === 'production') this.note(productionBanner(name, profile.base_url, {color: colorWanted(process.stderr)}))
+      // Started now, so that the keychain answers while the command loads what it needs.
+      this.keychainKeys = this.fillKeysFromKeychain(this.cachedProfile)
     }
     return this.cachedProfile
   }
 
+  /** The profile in use with the keys it keeps in the OS keychain read (see profiles/key-storage.ts). */
+  protected async profileWithKeys(): Promise<ResolvedProfile> {
+    const resolved = this.profile()
+    await this.keychainKeys
+    return resolved
+  }
+
+  /**
+   * Fills in the keys a profile keeps in the keychain (nothing to do, and nothing loaded, for keys
+   * in the file or the environment). Never fails: a key that cannot be read is said in one line,
+   * and the command goes on without it.
+   */
+  protected async fillKeysFromKeychain(resolved: {name: string; profile: Profile}): Promise<void> {
+    if (keysToReadFromKeychain(resolved.profile).length === 0) return
+    const {describeUnreadableKeys, readKeychainKeys} = await import('./profiles/key-storage.js')
+    const {keys, unreadable} = await readKeychainKeys(resolved.profile)
+    Object.assign(resolved.profile, keys)
+    this.addSecrets(...Object.values(keys))
+    if (unreadable.length > 0) this.note(describeUnreadableKeys(resolved.name, unreadable))
+  }
+
+  /** The profile to show under a result on a terminal (a pipe gets the result alone). */
+  protected profileUnderResult(): ProfileLabel | undefined {
+    if (!process.stdout.isTTY) return undefined
+    const {name, profile} = this.profile()
+    return {name, env: profile.env}
+  }
+
   /** The service client for the resolved profile; closed when the command ends. */
   protected async service(): Promise<PaymentService> {
-    const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.withLocalEmulator(this.profile())])
+    const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.profileWithKeys().then((resolved) => this.withLocalEmulator(resolved))])
     const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(
       {profileName: name, profile},

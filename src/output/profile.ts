@@ -2,6 +2,7 @@
  * Profiles as shown to a person or a script: keys always redacted (first 4 and last 4 at most),
  * and which values environment variables replace.
  */
+import {type KeyField, type KeyLocation, keyLocation} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
 import {PROFILE_ENV_OVERRIDES} from '../profiles/resolve.js'
 import {redactKey} from '../secrets/redact.js'
@@ -22,12 +23,29 @@ export interface ProfileView {
   api_key_header: string
   api_key: string
   proxy_key: string
+  /** Where the stored key lives: the OS keychain, the profile file, or paytx itself (the built-in local profile). */
+  api_key_location?: KeyLocation | 'built-in'
+  proxy_key_location?: KeyLocation | 'built-in'
 }
+
+/** A key as shown: redacted, or where it is when it could not be read. */
+function shownKey(profile: Profile, field: KeyField): string {
+  if (profile[field]) return redactKey(profile[field])
+  return keyLocation(profile, field) === 'keychain' ? '(in the keychain, not readable now)' : redactKey(undefined)
+}
+
+const LOCATION_NOTES: Record<KeyLocation | 'built-in', string> = {keychain: 'keychain', file: 'profile file', 'built-in': 'built-in'}
 
 export function profileView(
   name: string,
   profile: Profile,
-  options: {active: boolean; builtin: boolean; envOverrides?: readonly (keyof typeof PROFILE_ENV_OVERRIDES)[]},
+  options: {
+    active: boolean
+    builtin: boolean
+    envOverrides?: readonly (keyof typeof PROFILE_ENV_OVERRIDES)[]
+    /** The profile as stored, when `profile` has environment variables applied: where its keys live. */
+    stored?: Profile
+  },
 ): ProfileView {
   return {
     name,
@@ -41,8 +59,15 @@ export function profileView(
     ...(profile.organisation === undefined ? {} : {organisation: profile.organisation}),
     ...(profile.payment_profile === undefined ? {} : {payment_profile: profile.payment_profile}),
     api_key_header: profile.api_key_header,
-    api_key: redactKey(profile.api_key),
-    proxy_key: redactKey(profile.proxy_key),
+    api_key: shownKey(profile, 'api_key'),
+    proxy_key: shownKey(profile, 'proxy_key'),
+    ...locationOf('api_key'),
+    ...locationOf('proxy_key'),
+  }
+
+  function locationOf(field: KeyField): Partial<ProfileView> {
+    const location = options.builtin ? (profile[field] ? 'built-in' : undefined) : keyLocation(options.stored ?? profile, field)
+    return location ? {[`${field}_location`]: location} : {}
   }
 }
 
@@ -62,9 +87,13 @@ export function renderProfile(view: ProfileView): string {
     ['Organisation', show('organisation')],
     ['Payment profile', show('payment_profile')],
     ['API key header', view.api_key_header],
-    ['API key', show('api_key')],
-    ['Proxy key', show('proxy_key')],
+    ['API key', `${show('api_key')}${storedIn(view.api_key_location)}`],
+    ['Proxy key', `${show('proxy_key')}${storedIn(view.proxy_key_location)}`],
   ])
+}
+
+function storedIn(location: ProfileView['api_key_location']): string {
+  return location ? `  (${LOCATION_NOTES[location]})` : ''
 }
 
 /** One line per profile: `*` marks the active one, `[env]` that environment variables override it. */

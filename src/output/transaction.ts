@@ -3,6 +3,7 @@
  * these only draw them.
  */
 import {table} from './table.js'
+import type {ProfileLabel} from '../profiles/presets.js'
 import {type CheckoutSuccess, type Transaction, formatMinorUnits, isFinalStatus, isSuccessStatus, readId} from '../api/contract.js'
 
 export {table} from './table.js'
@@ -19,7 +20,12 @@ export function formatAmount(amount: string | number | undefined): string {
   return `${amount} minor units (${formatMinorUnits(amount)})`
 }
 
-export function renderTransaction(tx: Transaction): string {
+/** The `Profile` row under a result: which profile and environment it was read from. */
+function profileRow(profile: ProfileLabel | undefined): [string, string | undefined] {
+  return ['Profile', profile ? `${profile.name} (${profile.env === 'production' ? 'PRODUCTION' : profile.env})` : undefined]
+}
+
+export function renderTransaction(tx: Transaction, profile?: ProfileLabel): string {
   const sender = tx.details?.sender
   return table([
     ['Transaction', readId(tx) ?? '(no id)'],
@@ -37,14 +43,16 @@ export function renderTransaction(tx: Transaction): string {
     ['Sender', sender ? [sender.holder, sender.iban, sender.bic].filter(Boolean).join(', ') : undefined],
     ['Created', tx.created_at],
     ['Updated', tx.last_status_update],
+    profileRow(profile),
   ])
 }
 
-export function renderCheckoutSuccess(id: string, result: CheckoutSuccess): string {
+export function renderCheckoutSuccess(id: string, result: CheckoutSuccess, profile?: ProfileLabel): string {
   return table([
     ['Transaction', id],
     ['Status', describeStatus(result.status)],
     ['Reason', result.status_reason],
     ['Success', result.success ? 'yes' : 'no'],
+    profileRow(profile),
   ])
 }

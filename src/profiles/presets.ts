@@ -14,6 +14,16 @@ export interface Profile {
   api_key_header: string
   api_key?: string
   proxy_key?: string
+  /** The keychain account (service "paytx") that holds the API key, when the file does not. */
+  api_key_keychain?: string
+  /** The keychain account (service "paytx") that holds the proxy key, when the file does not. */
+  proxy_key_keychain?: string
+}
+
+/** A profile as named to a person: which one, and against which environment. */
+export interface ProfileLabel {
+  name: string
+  env: Environment
 }
 
 export const LOCAL_PROFILE_NAME = 'local'

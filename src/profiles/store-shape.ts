@@ -12,7 +12,7 @@ export interface StoreData {
   profiles: Record<string, Profile>
 }
 
-const OPTIONAL_TEXT_FIELDS = ['h2h_url', 'proxy_id', 'organisation', 'payment_profile', 'api_key_header', 'api_key', 'proxy_key'] as const
+const OPTIONAL_TEXT_FIELDS = ['h2h_url', 'proxy_id', 'organisation', 'payment_profile', 'api_key_header', 'api_key', 'proxy_key', 'api_key_keychain', 'proxy_key_keychain'] as const
 
 function describe(value: unknown): string {
   if (value === null) return 'null'

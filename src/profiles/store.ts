@@ -74,16 +74,17 @@ export class ProfileStore {
   /**
    * Applies a change to the freshly read stored data and writes it, all under the store's lock:
    * `change` sees every change other processes made before it, and none is lost. `change` may
-   * throw (an input error, say) to write nothing.
+   * throw (an input error, say) to write nothing. It may be async (keychain writes, bounded by
+   * their timeout); the lock is kept fresh meanwhile.
    */
-  async update(change: (data: StoreData) => void): Promise<StoreData> {
+  async update(change: (data: StoreData) => void | Promise<void>): Promise<StoreData> {
     this.ensureFolder()
     // Loaded before locking, so that other processes wait for the change alone.
     const {default: Conf} = await import('conf')
     const release = await this.lock()
     try {
       const data = this.read()
-      change(data)
+      await change(data)
       this.write(Conf, data)
       return data
     } finally {

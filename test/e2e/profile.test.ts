@@ -124,7 +124,7 @@ describe('profiles', () => {
 
     const removed = await runCli(['profile', 'remove', 'prod', '--yes', '--json'], {configDir})
     expect(removed.code).toBe(0)
-    expect(parseJsonOutput(removed)).toEqual({removed: 'prod', active: 'local'})
+    expect(parseJsonOutput(removed)).toEqual({removed: 'prod', active: 'local', keychain_entries_deleted: 0})
     const text = readFileSync(profileFile(configDir), 'utf8')
     expect(text).not.toContain(API_KEY)
     expect(text).not.toContain(PROXY_KEY)

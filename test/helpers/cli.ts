@@ -41,6 +41,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, configD
   // The emulator's store of local commands lives beside the test's config, never in the user's data folder.
   env.PAYTX_DATA_DIR = join(env.PAYTX_CONFIG_DIR, 'data')
   env.NO_COLOR = '1'
+  // Keys go to the OS keychain: no test reaches the user's. Keychain tests pass the address of a
+  // private bus with its own keyring (test/helpers/secret-service.ts); the rest see none at all.
+  env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(env.PAYTX_CONFIG_DIR, 'no-session-bus')}`
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key]
     else env[key] = value

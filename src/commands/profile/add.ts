@@ -6,6 +6,8 @@ import {BaseCommand} from '../../base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
 import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFromName} from '../../profiles/edit.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'
+import {KEY_NAMES, hasStoredKey} from '../../profiles/key-fields.js'
+import type {KeyPlacement} from '../../profiles/key-storage.js'
 import {envOverrides} from '../../profiles/resolve.js'
 
 export default class ProfileAdd extends BaseCommand<typeof ProfileAdd> {
@@ -19,7 +21,12 @@ A profile named sandbox, production or local gets that environment without --env
 Keys never go on the command line: in a terminal they are asked with hidden prompts (when the
 profile has none yet, or when --api-key-stdin / --proxy-key-stdin is given); otherwise
 --api-key-stdin and --proxy-key-stdin read them from stdin, one per line, API key first when
-both are given.`
+both are given.
+
+Keys are stored in the OS keychain (service "paytx"); profiles.json then names the entry. When
+no keychain can be used (none running, no answer within 3 s, an error) they stay in the profile
+file (0600) with a notice; --insecure-storage keeps them there on purpose. Keys an older paytx
+left in the file move to the keychain when the profile is written again.`
 
   static override examples = [
     'printf \'%s\\n\' "$SANDBOX_KEY" | <%= config.bin %> profile add sandbox --api-key-stdin --organisation 0a0f2c55-6c8e-4c51-9b0e-3e7a1d000001 --payment-profile 7d3c2a10-5b1e-4f6a-8c2d-9e0b4d000001',
@@ -45,6 +52,10 @@ both are given.`
       default: false,
     }),
     use: Flags.boolean({summary: 'Make it the active profile.', default: false}),
+    'insecure-storage': Flags.boolean({
+      summary: 'Keep the keys in the profile file (0600) instead of the OS keychain.',
+      default: false,
+    }),
   }
 
   public async run(): Promise<ProfileView & {path: string}> {
@@ -64,22 +75,31 @@ both are given.`
     const store = this.profileStore()
     const before = store.get(name)
     const env = await this.environment(name, flags.env as Environment | undefined, before)
-    Object.assign(changes, await this.keys(before))
 
-    // Applied to the profile as stored when the lock is held, so a concurrent change is kept.
+    const keys = await this.keys(before)
+    this.addSecrets(...Object.values(keys))
+    const {placeKeys} = await import('../../profiles/key-storage.js')
+    // Applied to the profile as stored when the lock is held, so a concurrent change is kept and
+    // two writers never split the profile's keychain entries.
     let wasStored = false
-    const data = await store.update((next) => {
+    let placement!: KeyPlacement
+    const data = await store.update(async (next) => {
       wasStored = Object.hasOwn(next.profiles, name)
-      next.profiles[name] = applyProfileChanges(store.get(name, next), env, changes)
+      const profile = applyProfileChanges(store.get(name, next), env, changes)
+      placement = await placeKeys(profile, keys, {profileName: name, insecure: flags['insecure-storage']})
+      next.profiles[name] = profile
       if (flags.use) next.active = name
     })
     const profile = data.profiles[name]
     const active = store.activeName(data) === name
     this.note(`${wasStored ? 'Updated' : 'Added'} profile "${name}" in ${store.path}.`)
-    if (!profile.api_key) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)
+    await this.reportKeyPlacement(name, placement, store.path)
+    if (!hasStoredKey(profile, 'api_key')) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)
     if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`paytx profile use ${name}\`.`)
 
-    const view = profileView(name, profile, {active, builtin: false, envOverrides: envOverrides(process.env)})
+    // Shown with the keys given now; keys stored earlier in the keychain are not read back for this.
+    const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value))
+    const view = profileView(name, {...profile, ...givenKeys}, {active, builtin: false, envOverrides: envOverrides(process.env), stored: profile})
     this.print(renderProfile(view))
     return {...view, path: store.path}
   }
@@ -94,6 +114,28 @@ both are given.`
     return choose(`Environment of profile "${name}"`, ENVIRONMENTS)
   }
 
+  /**
+   * One line each for what a user must know: keys that changed place, and keys that went to the
+   * file because the keychain could not take them. Entries left behind are deleted now that the
+   * profile file no longer points at them.
+   */
+  private async reportKeyPlacement(name: string, placement: KeyPlacement, path: string): Promise<void> {
+    const names = (keys: KeyPlacement['placed']) => keys.map(({field}) => KEY_NAMES[field]).join(' and ')
+    const toKeychain = placement.placed.filter((key) => key.moved && key.location === 'keychain')
+    const toFile = placement.placed.filter((key) => key.moved && key.location === 'file')
+    const fellBack = placement.placed.filter((key) => key.fallback)
+    if (toKeychain.length > 0) this.note(`Moved the ${names(toKeychain)} of profile "${name}" from the profile file to the keychain.`)
+    if (toFile.length > 0) this.note(`Moved the ${names(toFile)} of profile "${name}" from the keychain to ${path} (--insecure-storage).`)
+    if (fellBack.length > 0) {
+      this.note(
+        `The keychain is not available (${placement.keychainProblem}); the ${names(fellBack)} of profile "${name}" ${fellBack.length > 1 ? 'are' : 'is'} kept in ${path}, readable by you alone. Pass --insecure-storage to choose the file on purpose.`,
+      )
+    }
+    if (placement.staleAccounts.length === 0) return
+    const {deleteKeychainEntries, describeLeftoverEntry} = await import('../../profiles/key-storage.js')
+    for (const failure of await deleteKeychainEntries(placement.staleAccounts)) this.note(describeLeftoverEntry(failure))
+  }
+
   /** Keys from stdin, or hidden prompts in a terminal; never from the command line. */
   private async keys(existing: Profile | undefined): Promise<Pick<Profile, 'api_key' | 'proxy_key'>> {
     const {flags} = this
@@ -104,8 +146,8 @@ both are given.`
     const keys: Pick<Profile, 'api_key' | 'proxy_key'> = {}
     if (this.canPrompt()) {
       const {askSecret} = await import('../../terminal/prompts.js')
-      const askApi = flags['api-key-stdin'] || !existing?.api_key
-      const askProxy = flags['proxy-key-stdin'] || !existing?.proxy_key
+      const askApi = flags['api-key-stdin'] || !hasStoredKey(existing, 'api_key')
+      const askProxy = flags['proxy-key-stdin'] || !hasStoredKey(existing, 'proxy_key')
       if (askApi) keys.api_key = (await askSecret(`API key${flags['api-key-stdin'] ? '' : ' (empty to skip)'}`)).trim() || undefined
       if (askProxy) keys.proxy_key = (await askSecret(`Card proxy key (TX-Proxy-Key)${flags['proxy-key-stdin'] ? '' : ' (empty to skip)'}`)).trim() || undefined
       return keys

@@ -14,7 +14,9 @@ else the built-in "local" profile. Keys are shown redacted.`
     const data = store.read()
     const inUse = this.flags.profile || process.env.PAYTX_PROFILE || store.activeName(data)
     const overrides = [...(process.env.PAYTX_PROFILE && !this.flags.profile ? ['PAYTX_PROFILE'] : []), ...envOverrides(process.env)]
-    const profiles = store.list(data).map((entry) => {
+    const entries = store.list(data)
+    await Promise.all(entries.map((entry) => this.fillKeysFromKeychain(entry)))
+    const profiles = entries.map((entry) => {
       const using = entry.name === inUse
       return profileView(entry.name, entry.profile, {active: using, builtin: entry.builtin, envOverrides: using ? (overrides as never[]) : []})
     })

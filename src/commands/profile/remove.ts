@@ -3,10 +3,11 @@ import {Args, Flags} from '@oclif/core'
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {checkRemovable, removeProfileFrom} from '../../profiles/edit.js'
+import {deleteKeychainEntries, describeLeftoverEntry, keychainAccounts} from '../../profiles/key-storage.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'
 
 export default class ProfileRemove extends BaseCommand<typeof ProfileRemove> {
-  static override summary = 'Remove a profile and its keys from the profile file.'
+  static override summary = 'Remove a profile and its keys, from the profile file and the OS keychain.'
   static override description = `Asks for confirmation in a terminal; otherwise needs --yes. The built-in "local" profile
 cannot be removed: removing it drops only stored changes to it.`
 
@@ -20,7 +21,7 @@ cannot be removed: removing it drops only stored changes to it.`
     yes: Flags.boolean({char: 'y', summary: 'Remove without asking.', default: false}),
   }
 
-  public async run(): Promise<{removed: string; active: string}> {
+  public async run(): Promise<{removed: string; active: string; keychain_entries_deleted: number}> {
     const {name} = this.args
     const store = this.profileStore()
     checkRemovable(store.read(), name)
@@ -36,13 +37,18 @@ cannot be removed: removing it drops only stored changes to it.`
         throw new InputError('Cancelled; the profile was kept.')
       }
     }
+    let accounts: string[] = []
     const updated = await store.update((stored) => {
       // Checked again under the lock: another command may have removed it meanwhile.
       checkRemovable(stored, name)
+      accounts = keychainAccounts(stored.profiles[name])
       removeProfileFrom(stored, name)
     })
     const active = store.activeName(updated)
     this.note(name === LOCAL_PROFILE_NAME ? 'Removed the stored changes to "local"; the built-in profile remains.' : `Removed profile "${name}". Active profile: ${active}.`)
-    return {removed: name, active}
+    // Deleted once the file no longer points at them: a failure leaves an entry, never a profile without its key.
+    const failures = await deleteKeychainEntries(accounts)
+    for (const failure of failures) this.note(describeLeftoverEntry(failure))
+    return {removed: name, active, keychain_entries_deleted: accounts.length - failures.length}
   }
 }

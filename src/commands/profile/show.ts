@@ -5,7 +5,7 @@ import {type ProfileView, profileView, renderProfile} from '../../output/profile
 import {resolveProfile} from '../../profiles/resolve.js'
 
 export default class ProfileShow extends BaseCommand<typeof ProfileShow> {
-  static override summary = 'Show a profile as commands will use it (keys redacted, environment overrides marked).'
+  static override summary = 'Show a profile as commands will use it (keys redacted, where each key lives, environment overrides marked).'
   static override examples = ['<%= config.bin %> profile show', '<%= config.bin %> profile show production --json']
 
   static override args = {
@@ -16,10 +16,12 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow> {
     const store = this.profileStore()
     const data = store.read()
     const resolved = resolveProfile(store, {name: this.args.name ?? this.flags.profile})
+    await this.fillKeysFromKeychain(resolved)
     const view = profileView(resolved.name, resolved.profile, {
       active: resolved.name === store.activeName(data),
       builtin: !data.profiles[resolved.name],
       envOverrides: resolved.overrides,
+      stored: data.profiles[resolved.name],
     })
     this.print(renderProfile(view))
     return {...view, path: store.path}

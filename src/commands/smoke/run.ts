@@ -68,7 +68,7 @@ EXIT CODES
     for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
     if (flags.junit !== undefined) await checkWritable(flags.junit)
 
-    const profile = this.profile()
+    const profile = await this.profileWithKeys()
     this.timeoutMs()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
     await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.open})

@@ -25,7 +25,7 @@ ${EXIT_CODES_HELP}`
   public async run(): Promise<CheckoutSuccess> {
     const service = await this.service()
     const result = await service.checkoutSuccess(this.args.id)
-    this.print(renderCheckoutSuccess(this.args.id, result))
+    this.print(renderCheckoutSuccess(this.args.id, result, this.profileUnderResult()))
     if (result.success !== true) this.setOutcomeExitCode(isFinalStatus(result.status) ? EXIT.notSuccess : EXIT.notFinal)
     return result
   }

@@ -40,7 +40,7 @@ ${EXIT_CODES_HELP}`
     const service = await this.service()
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(this.args.id)
-      this.print(renderTransaction(transaction))
+      this.print(renderTransaction(transaction, this.profileUnderResult()))
       return transaction
     }
 
@@ -73,7 +73,7 @@ ${EXIT_CODES_HELP}`
       throw error
     }
 
-    this.print(renderTransaction(result.reading))
+    this.print(renderTransaction(result.reading, this.profileUnderResult()))
     if (!result.conclusive) {
       const loud = result.status === 'UNKNOWN' ? ' It stayed UNKNOWN (critical): ask the service’s support about it.' : ''
       this.warnUser(`transaction ${id} is still ${result.status} after ${formatDuration(timeoutMs)}; not conclusive.${loud}`)

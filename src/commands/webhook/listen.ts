@@ -182,7 +182,7 @@ ${EXIT_CODES_HELP}`
 
   /** The service to re-fetch from, checked before anything listens: --fetch needs the profile's key. */
   private async fetchingService() {
-    const {name, profile} = this.profile()
+    const {name, profile} = await this.profileWithKeys()
     if (!profile.api_key) {
       throw new InputError(`--fetch reads transactions from the service, but profile "${name}" has no API key.`, {
         flag: '--fetch',
