@@ -108,6 +108,17 @@ export class PaymentService {
   }
 
   /**
+   * Where a request of any shape (`paytx api`) goes and the credentials it carries: the API with
+   * the profile's key, or the card proxy (h2h) with `TX-Proxy-Key` and never the API key.
+   */
+  endpointFor(target: 'api' | 'h2h'): {baseUrl: string; headers: Record<string, string>} {
+    if (target === 'api') return {baseUrl: this.target.profile.base_url, headers: this.apiHeaders()}
+    this.assertCardProxyConfigured()
+    const {profile} = this.target
+    return {baseUrl: profile.h2h_url!, headers: {[PROXY_KEY_HEADER]: profile.proxy_key!}}
+  }
+
+  /**
    * Sends a card to the tokenization proxy: `TX-Proxy-Key` only, never the API key. The proxy's
    * answer is not specified, so it is returned as it came; `cardId` finds its id.
    */
