@@ -7,6 +7,7 @@ import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 /** The methods paytx sends; only GET is ever retried after it may have reached the service. */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
@@ -113,13 +114,13 @@ export function statusLine(status: number): string {
 
 function defaultHint(status: number, method: HttpMethod): string | undefined {
   if (status === 401 || status === 403) {
-    return 'Check the API key of the profile (`paytx profile show`) or PAYTX_API_KEY, and that the key belongs to this environment.'
+    return `Check the API key of the profile (\`${commandLine('profile show')}\`) or PAYTX_API_KEY, and that the key belongs to this environment.`
   }
-  if (status === 404) return 'Check the id, and that the profile’s base URL points at the service (`paytx profile show`).'
+  if (status === 404) return `Check the id, and that the profile’s base URL points at the service (\`${commandLine('profile show')}\`).`
   if (status === 429) return 'The service is rate limiting; wait a little and try again.'
   if (status >= 500) {
     return method !== 'GET'
-      ? 'The service failed; the request may still have been processed. Look it up before trying again (`paytx status <id>` for a transaction).'
+      ? `The service failed; the request may still have been processed. Look it up before trying again (\`${commandLine('status <id>')}\` for a transaction).`
       : 'The service failed; try again in a moment.'
   }
   return undefined
@@ -328,7 +329,7 @@ export class HttpClient {
     if (!answer.isJson) {
       throw new ResponseError(
         `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), this.secrets)}`,
-        'Check that the profile’s base URL points at the service and not at another web server (`paytx profile show`).',
+        `Check that the profile’s base URL points at the service and not at another web server (\`${commandLine('profile show')}\`).`,
       )
     }
     return {status: answer.status, headers: answer.headers, body: answer.body as T, ...totals}
@@ -382,13 +383,13 @@ export class HttpClient {
     let hint: string
     if (mayHaveReachedService) {
       hint =
-        'The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: `paytx status <id>`; look for your merchant reference).'
+        `The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: \`${commandLine('status <id>')}\`; look for your merchant reference).`
     } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
-      hint = 'Nothing listens there. Start the emulator with `paytx emulator start`, or pick another profile with --profile.'
+      hint = `Nothing listens there. Start the emulator with \`${commandLine('emulator start')}\`, or pick another profile with --profile.`
     } else if (timedOut) {
       hint = 'Try again, or allow more time with --timeout.'
     } else {
-      hint = 'Check your network and the profile’s addresses (`paytx profile show`), then try again.'
+      hint = `Check your network and the profile’s addresses (\`${commandLine('profile show')}\`), then try again.`
     }
     return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: failure.error})
   }

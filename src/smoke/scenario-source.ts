@@ -10,6 +10,7 @@ import {type Document, LineCounter, type Node, isMap, isScalar, isSeq, parseDocu
 
 import {InputError} from '../errors.js'
 import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 export type ValuePath = readonly (string | number)[]
 
@@ -131,7 +132,7 @@ export async function readScenarioSource(file: string, stdin: NodeJS.ReadableStr
       const code = (error as NodeJS.ErrnoException).code
       const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message
       throw new InputError(`Cannot read the scenario file ${file}: ${reason}.`, {
-        hint: 'Pass the path of a YAML or JSON scenario file, e.g. `paytx smoke run examples/smoke.yaml`.',
+        hint: `Pass the path of a YAML or JSON scenario file, e.g. \`${commandLine('smoke run examples/smoke.yaml')}\`.`,
       })
     }
   }

@@ -65,7 +65,7 @@ describe('shell completion', () => {
   it('a mistyped autocomplete gets a suggestion like any command, exit 2', async () => {
     const result = await runCli(['autocomplet', 'bash'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('Hint: did you mean `paytx autocomplete`?')
+    expect(result.stderr).toContain('Hint: did you mean `./bin/run.js autocomplete`?')
   })
 
   it('an unknown shell is an input error, exit 2, and no cache is written', async () => {

@@ -8,6 +8,7 @@ import type {CardAnswerField} from '../../api/schemas.js'
 import {CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {table} from '../../output/table.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 export interface TokenizedCard {
   /** The card's id for `transaction start --card`: the proxy's `id`, else `_id`, else `token`. */
@@ -100,7 +101,7 @@ ${EXIT_CODES_HELP}`
         ['Customer', customer],
       ]),
     )
-    this.note(`Next: paytx transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)
+    this.note(`Next: ${commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
     return result
   }
 

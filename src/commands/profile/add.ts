@@ -7,6 +7,7 @@ import {type ProfileView, profileView, renderProfile} from '../../output/profile
 import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFromName} from '../../profiles/edit.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'
 import {envOverrides} from '../../profiles/resolve.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 export default class ProfileAdd extends BaseCommand<typeof ProfileAdd> {
   static override summary = 'Add a profile, or change an existing one (only the values given change).'
@@ -77,7 +78,7 @@ both are given.`
     const active = store.activeName(data) === name
     this.note(`${wasStored ? 'Updated' : 'Added'} profile "${name}" in ${store.path}.`)
     if (!profile.api_key) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)
-    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`paytx profile use ${name}\`.`)
+    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`${commandLine(`profile use ${name}`)}\`.`)
 
     const view = profileView(name, profile, {active, builtin: false, envOverrides: envOverrides(process.env)})
     this.print(renderProfile(view))
