@@ -191,7 +191,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       })
     }
     const prompts = await import('./terminal/prompts.js')
-    const validate = (answer: string) => (answer.trim() === '' ? `${flag} is required` : (ask.validate?.(answer.trim()) ?? true))
+    // A person at a prompt typed no flag: problems name what was asked.
+    const asked = ask.message.replace(/\s*\(.*\)\s*:?$|:$/, '')
+    const validate = (answer: string) => (answer.trim() === '' ? `${asked} is required` : (ask.validate?.(answer.trim()) ?? true))
     const answer = ask.secret ? await prompts.askSecret(ask.message, {validate}) : await prompts.ask(ask.message, {validate})
     return answer.trim()
   }

@@ -89,6 +89,8 @@ export class ServiceError extends PaytxError {
   readonly details?: Record<string, string | string[]>
   readonly method: string
   readonly url: string
+  /** The answer's body, already scrubbed, for commands that show it (`paytx api`). */
+  readonly body?: unknown
 
   constructor(init: {
     status: number
@@ -99,6 +101,7 @@ export class ServiceError extends PaytxError {
     details?: Record<string, string | string[]>
     message: string
     hint?: string
+    body?: unknown
   }) {
     super('service', EXIT.service, init.message, init.hint)
     this.name = 'ServiceError'
@@ -108,6 +111,7 @@ export class ServiceError extends PaytxError {
     this.details = init.details
     this.method = init.method
     this.url = init.url
+    this.body = init.body
   }
 
   override toJSON(): ErrorJson {
@@ -117,6 +121,7 @@ export class ServiceError extends PaytxError {
       ...(this.code === undefined ? {} : {code: this.code}),
       ...(this.serviceMessage === undefined ? {} : {serviceMessage: this.serviceMessage}),
       ...(this.details === undefined ? {} : {details: this.details}),
+      ...(this.body === undefined ? {} : {body: this.body}),
     }
   }
 }

@@ -6,9 +6,12 @@
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
-import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
+import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE'
+/** The methods paytx sends; only GET is ever retried after it may have reached the service. */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
+export type HttpMethod = (typeof HTTP_METHODS)[number]
 
 export interface HttpClientOptions {
   /** Time allowed to open the TCP/TLS connection. */
@@ -34,7 +37,10 @@ export interface HttpRequest {
   method: HttpMethod
   url: string
   headers?: Record<string, string>
+  /** Sent as JSON. */
   body?: unknown
+  /** JSON text sent byte for byte instead of `body` (`paytx api --input`). */
+  rawBody?: string
 }
 
 export interface HttpResponse<T = unknown> {
@@ -108,13 +114,13 @@ export function statusLine(status: number): string {
 
 function defaultHint(status: number, method: HttpMethod): string | undefined {
   if (status === 401 || status === 403) {
-    return 'Check the API key of the profile (`paytx profile show`) or PAYTX_API_KEY, and that the key belongs to this environment.'
+    return `Check the API key of the profile (\`${commandLine('profile show')}\`) or PAYTX_API_KEY, and that the key belongs to this environment.`
   }
-  if (status === 404) return 'Check the id, and that the profile’s base URL points at the service (`paytx profile show`).'
+  if (status === 404) return `Check the id, and that the profile’s base URL points at the service (\`${commandLine('profile show')}\`).`
   if (status === 429) return 'The service is rate limiting; wait a little and try again.'
   if (status >= 500) {
-    return method === 'POST'
-      ? 'The service failed; the request may still have been processed. Look it up before trying again (`paytx status <id>` for a transaction).'
+    return method !== 'GET'
+      ? `The service failed; the request may still have been processed. Look it up before trying again (\`${commandLine('status <id>')}\` for a transaction).`
       : 'The service failed; try again in a moment.'
   }
   return undefined
@@ -165,7 +171,7 @@ export function shouldRetry(method: HttpMethod, outcome: AttemptOutcome, attempt
 }
 
 /** An attempt that got an answer, read whole. */
-interface Answer {
+export interface Answer {
   kind: 'answered'
   status: number
   headers: Record<string, string | string[] | undefined>
@@ -253,10 +259,19 @@ export class HttpClient {
 
   /** Sends the request, retrying as `shouldRetry` allows; the answer of a 2xx as JSON, or a typed error. */
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
+    const {answer, durationMs, tries} = await this.exchange(req)
+    return this.accept<T>(req, answer, {durationMs, tries})
+  }
+
+  /**
+   * Sends the request, retrying as `shouldRetry` allows, and returns the answer whatever its
+   * status (`paytx api` shows error bodies too); only a request that got no answer throws.
+   */
+  async exchange(req: HttpRequest): Promise<{answer: Answer; durationMs: number; tries: number}> {
     const dispatcher = await this.dispatcherInUse()
     const headers: Record<string, string> = {accept: 'application/json', ...req.headers}
-    const payload = req.body === undefined ? undefined : JSON.stringify(req.body)
-    if (payload !== undefined) headers['content-type'] = 'application/json'
+    const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body))
+    if (payload !== undefined) headers['content-type'] ??= 'application/json'
     const started = Date.now()
     for (let attempt = 1; ; attempt++) {
       this.logRequest(req, headers, attempt)
@@ -267,14 +282,15 @@ export class HttpClient {
         continue
       }
       if (outcome.kind === 'failed') throw this.networkError(req, outcome, attempt)
-      return this.accept<T>(req, outcome, {durationMs: Date.now() - started, tries: attempt})
+      return {answer: outcome, durationMs: Date.now() - started, tries: attempt}
     }
   }
 
   private logRequest(req: HttpRequest, headers: Record<string, string>, attempt: number): void {
     this.log(`→ ${req.method} ${req.url}${attempt > 1 ? ` (try ${attempt} of ${this.options.maxTries})` : ''}`)
     for (const [name, value] of Object.entries(redactHeaders(headers, this.options.secretHeaderNames))) this.log(`  ${name}: ${value}`)
-    if (req.body !== undefined) this.log(`  ${JSON.stringify(redactBody(req.body))}`)
+    if (req.rawBody !== undefined) this.log(`  ${redactText(req.rawBody)}`)
+    else if (req.body !== undefined) this.log(`  ${JSON.stringify(redactBody(req.body))}`)
   }
 
   /** One try, bounded by the total timeout: the answer read whole, or why there was none. */
@@ -309,17 +325,23 @@ export class HttpClient {
 
   /** A 2xx with a JSON body is the result; anything else becomes the error to show. */
   private accept<T>(req: HttpRequest, answer: Answer, totals: {durationMs: number; tries: number}): HttpResponse<T> {
-    if (answer.status < 200 || answer.status >= 300) throw this.serviceError(req, answer.status, answer.isJson ? answer.body : undefined, answer.text)
+    if (answer.status < 200 || answer.status >= 300) throw this.serviceError(req, answer)
     if (!answer.isJson) {
       throw new ResponseError(
         `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), this.secrets)}`,
-        'Check that the profile’s base URL points at the service and not at another web server (`paytx profile show`).',
+        `Check that the profile’s base URL points at the service and not at another web server (\`${commandLine('profile show')}\`).`,
       )
     }
     return {status: answer.status, headers: answer.headers, body: answer.body as T, ...totals}
   }
 
-  private serviceError(req: HttpRequest, status: number, body: unknown, text: string): ServiceError {
+  /**
+   * The error to show for an answer that is not a success, with the service's code, message and
+   * details; `shownBody` (scrubbed by the caller) goes with it for commands that show the body.
+   */
+  serviceError(req: HttpRequest, answer: Answer, shownBody?: unknown): ServiceError {
+    const {status, text} = answer
+    const body = answer.isJson ? answer.body : undefined
     const object = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined
     const serviceMessage =
       typeof object?.message === 'string' ? object.message : text.length > 0 ? bodySnippet(text) : undefined
@@ -341,6 +363,7 @@ export class HttpClient {
       details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
       message,
       hint: defaultHint(status, req.method),
+      body: shownBody,
     })
   }
 
@@ -360,13 +383,13 @@ export class HttpClient {
     let hint: string
     if (mayHaveReachedService) {
       hint =
-        'The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: `paytx status <id>`; look for your merchant reference).'
+        `The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: \`${commandLine('status <id>')}\`; look for your merchant reference).`
     } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
-      hint = 'Nothing listens there. Start the emulator with `paytx emulator start`, or pick another profile with --profile.'
+      hint = `Nothing listens there. Start the emulator with \`${commandLine('emulator start')}\`, or pick another profile with --profile.`
     } else if (timedOut) {
       hint = 'Try again, or allow more time with --timeout.'
     } else {
-      hint = 'Check your network and the profile’s addresses (`paytx profile show`), then try again.'
+      hint = `Check your network and the profile’s addresses (\`${commandLine('profile show')}\`), then try again.`
     }
     return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: failure.error})
   }

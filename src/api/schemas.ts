@@ -138,17 +138,29 @@ export function validateCardRequest(body: unknown, options: {now?: Date} = {}): 
   const now = options.now ?? new Date()
   // The expiry check depends on today, so this refinement is added per call over the kept fields.
   const schema = cardRequestFields().superRefine((card, ctx) => {
-    const year = Number(card.expiry_year)
-    const month = Number(card.expiry_month)
-    if (!/^\d{4}$/.test(card.expiry_year) || !(month >= 1 && month <= 12)) return
-    const thisYear = now.getUTCFullYear()
-    if (year < thisYear) {
-      ctx.addIssue({code: 'custom', path: ['expiry_year'], message: `is in the past; use ${thisYear} or later`})
-    } else if (year === thisYear && month < now.getUTCMonth() + 1) {
-      ctx.addIssue({code: 'custom', path: ['expiry_month'], message: 'the card expired; the expiry month is in the past'})
-    }
+    const issue = cardExpiryIssue(card.expiry_month, card.expiry_year, now)
+    if (issue) ctx.addIssue({code: 'custom', path: [issue.path], message: issue.message})
   })
   return issuesOf(schema, body)
+}
+
+export type CardAnswerField = 'expiry_month' | 'expiry_year' | 'holder_name' | 'pan'
+
+/** One field of a card request checked alone, as a prompt's answer is: the problem, if any. */
+export function cardFieldIssue(field: CardAnswerField, value: string): string | undefined {
+  const result = cardRequestFields().shape[field].safeParse(value)
+  return result.success ? undefined : result.error.issues[0]?.message
+}
+
+/** An expiry (valid month, four-digit year) that is already past: which field to blame, and why. */
+export function cardExpiryIssue(monthText: string, yearText: string, now: Date = new Date()): ValidationIssue | undefined {
+  const year = Number(yearText)
+  const month = Number(monthText)
+  if (!/^\d{4}$/.test(yearText) || !(month >= 1 && month <= 12)) return undefined
+  const thisYear = now.getUTCFullYear()
+  if (year < thisYear) return {path: 'expiry_year', message: `is in the past; use ${thisYear} or later`}
+  if (year === thisYear && month < now.getUTCMonth() + 1) return {path: 'expiry_month', message: 'the card expired; the expiry month is in the past'}
+  return undefined
 }
 
 const minorUnitsError = 'must be an integer amount in minor units, e.g. 14 for 0.14 EUR'

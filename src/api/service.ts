@@ -19,6 +19,7 @@ import {
 import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, joinUrl} from './http-client.js'
 import type {Profile} from '../profiles/presets.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 export interface ServiceTarget {
   /** Profile name, for messages. */
@@ -28,7 +29,7 @@ export interface ServiceTarget {
 
 function requireObject<T>(value: unknown, what: string): T {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ResponseError(`The service answered without a ${what} object.`, 'Check the profile’s base URL (`paytx profile show`).')
+    throw new ResponseError(`The service answered without a ${what} object.`, `Check the profile’s base URL (\`${commandLine('profile show')}\`).`)
   }
   return value as T
 }
@@ -75,7 +76,7 @@ export class PaymentService {
     const {profile, profileName} = this.target
     if (!profile.api_key) {
       throw new InputError(`Profile "${profileName}" has no API key.`, {
-        hint: `Set it with \`paytx profile add ${profileName} --api-key-stdin\` (or PAYTX_API_KEY for one run).`,
+        hint: `Set it with \`${commandLine(`profile add ${profileName} --api-key-stdin`)}\` (or PAYTX_API_KEY for one run).`,
       })
     }
     return {[profile.api_key_header]: profile.api_key}
@@ -100,11 +101,22 @@ export class PaymentService {
     ].filter((entry): entry is string[] => entry !== undefined)
     if (missing.length > 0) {
       throw new InputError(`Profile "${profileName}" has no ${missing.map(([what]) => what).join(', ')} for the card proxy.`, {
-        hint: `Set ${missing.map(([, flag]) => flag).join(', ')} with \`paytx profile add ${profileName}\`${
+        hint: `Set ${missing.map(([, flag]) => flag).join(', ')} with \`${commandLine(`profile add ${profileName}`)}\`${
           profile.proxy_key ? '' : ' (or PAYTX_PROXY_KEY for one run)'
         }.`,
       })
     }
+  }
+
+  /**
+   * Where a request of any shape (`paytx api`) goes and the credentials it carries: the API with
+   * the profile's key, or the card proxy (h2h) with `TX-Proxy-Key` and never the API key.
+   */
+  endpointFor(target: 'api' | 'h2h'): {baseUrl: string; headers: Record<string, string>} {
+    if (target === 'api') return {baseUrl: this.target.profile.base_url, headers: this.apiHeaders()}
+    this.assertCardProxyConfigured()
+    const {profile} = this.target
+    return {baseUrl: profile.h2h_url!, headers: {[PROXY_KEY_HEADER]: profile.proxy_key!}}
   }
 
   /**

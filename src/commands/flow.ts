@@ -9,6 +9,7 @@ import type {FlowResult} from '../flow/run-flow.js'
 import type {FlowExitCode} from '../flow/verdict.js'
 import {parseDuration} from '../duration.js'
 import {parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
@@ -140,7 +141,7 @@ ${EXIT_CODES_HELP}`
       if (unknown.length > 0) {
         throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
           flag: '--customer-data',
-          hint: 'The fields are those of `paytx customer create --data`.',
+          hint: `The fields are those of \`${commandLine('customer create --data')}\`.`,
         })
       }
       customer = {data: data as CustomerRequest}

@@ -8,6 +8,7 @@ import type {Product} from '../api/contract.js'
 import {NetworkError, ResponseError} from '../errors.js'
 import {statusLine} from '../api/http-client.js'
 import {approvalFormFields} from '../test-mode/outcomes.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 export interface ApprovalPageOptions {
   timeoutMs: number
@@ -67,7 +68,7 @@ export async function completeApprovalPage(
   if (page.status !== 200) {
     throw new ResponseError(
       `The approval page ${approvalUrl} answered ${statusLine(page.status)}: ${pageText(page.text)}`,
-      '--approve works against the paytx emulator only; check the profile’s base URL (`paytx profile show`).',
+      `--approve works against the paytx emulator only; check the profile’s base URL (\`${commandLine('profile show')}\`).`,
     )
   }
   const submitted = await browserRequest(approvalUrl, {

@@ -1,6 +1,7 @@
 import type {Hook} from '@oclif/core'
 
 import {closestName} from '../closest-name.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 /**
  * An unknown command: name the closest command in paytx's own error style, with space-separated
@@ -13,8 +14,8 @@ const hook: Hook.CommandNotFound = async function (options) {
   const lines = [`Error: unknown command "${typed}".`]
   lines.push(
     closest
-      ? `Hint: did you mean \`${options.config.bin} ${closest}\`? See \`${options.config.bin} help\` for all commands.`
-      : `Hint: see \`${options.config.bin} help\` for all commands.`,
+      ? `Hint: did you mean \`${commandLine(closest)}\`? See \`${commandLine('help')}\` for all commands.`
+      : `Hint: see \`${commandLine('help')}\` for all commands.`,
   )
   process.stderr.write(lines.join('\n') + '\n')
   this.exit(2)

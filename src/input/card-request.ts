@@ -12,14 +12,28 @@ export const CARD_FIELD_FLAGS: Record<string, string> = {
   organisation: '--organisation',
 }
 
+/** How a prompt names each field, in its problems: the user typed no flag for it. */
+export const CARD_FIELD_NAMES: Record<string, string> = {
+  customer: 'Customer id',
+  expiry_month: 'Expiry month',
+  expiry_year: 'Expiry year',
+  holder_name: 'Name on the card',
+  pan: 'Card number',
+}
+
 /** `1` and `01` mean the same month; the service gets two digits. */
 export function normalizeExpiryMonth(month: string): string {
   return /^[1-9]$/.test(month.trim()) ? `0${month.trim()}` : month.trim()
 }
 
-export function cardIssuesToProblems(issues: ValidationIssue[], panSource: PanSource): InputProblem[] {
+/** Problems named by the flag that gave the value, or by the field when it was answered at a prompt. */
+export function cardIssuesToProblems(issues: ValidationIssue[], sources: {panSource: PanSource; prompted: ReadonlySet<string>}): InputProblem[] {
   return issues.map((issue) => ({
-    flag: issue.path === 'pan' ? (panSource === 'prompt' ? 'card number' : panSource) : (CARD_FIELD_FLAGS[issue.path] ?? issue.path),
+    flag: sources.prompted.has(issue.path)
+      ? (CARD_FIELD_NAMES[issue.path] ?? issue.path)
+      : issue.path === 'pan'
+        ? sources.panSource
+        : (CARD_FIELD_FLAGS[issue.path] ?? issue.path),
     field: issue.path,
     message: issue.message,
   }))

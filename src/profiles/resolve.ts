@@ -6,6 +6,7 @@
 import {InputError} from '../errors.js'
 import type {Profile} from './presets.js'
 import type {ProfileStore} from './store.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 export const PROFILE_ENV_OVERRIDES = {
   PAYTX_API_KEY: 'api_key',
@@ -34,7 +35,7 @@ export function resolveProfile(store: ProfileStore, options: {name?: string; env
     const known = store.list(data).map((entry) => entry.name)
     throw new InputError(`No profile named "${name}". Known profiles: ${known.join(', ')}.`, {
       flag: options.name ? '--profile' : undefined,
-      hint: `Create it with \`paytx profile add ${name}\`, or pick one of the known profiles with --profile.`,
+      hint: `Create it with \`${commandLine(`profile add ${name}`)}\`, or pick one of the known profiles with --profile.`,
     })
   }
   const profile: Profile = {...stored}

@@ -6,6 +6,7 @@
  */
 import {InputError} from '../errors.js'
 import {ENVIRONMENTS, type Profile} from './presets.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 export interface StoreData {
   active?: string
@@ -78,5 +79,5 @@ export function parseStoreText(text: string, path: string): StoreData {
 }
 
 function fixHint(path: string): string {
-  return `Fix the file by hand, or move it away and add the profiles again with \`paytx profile add\`; paytx leaves ${path} as it is until then.`
+  return `Fix the file by hand, or move it away and add the profiles again with \`${commandLine('profile add')}\`; paytx leaves ${path} as it is until then.`
 }

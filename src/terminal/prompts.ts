@@ -22,10 +22,23 @@ export async function ask(message: string, options: {default?: string; validate?
   return interruptible(input({message, default: options.default, validate: options.validate}, context()))
 }
 
-/** Hidden input for secrets, PAN and CVV: nothing is echoed. */
+/**
+ * Hidden input for secrets, PAN and CVV: nothing is echoed. A rejected answer is cleared, so the
+ * next attempt starts empty (inquirer's password prompt keeps it, invisibly, in front of the retry).
+ */
 export async function askSecret(message: string, options: {validate?: (value: string) => true | string} = {}): Promise<string> {
-  const {password} = await import('@inquirer/prompts')
-  return interruptible(password({message, mask: false, validate: options.validate}, context()))
+  const {input} = await import('@inquirer/prompts')
+  return interruptible(
+    input(
+      {
+        message,
+        validate: options.validate,
+        transformer: (_value, {isFinal}) => (isFinal ? '' : '[input is hidden]'),
+        theme: {validationFailureMode: 'clear'},
+      },
+      context(),
+    ),
+  )
 }
 
 export async function confirm(message: string, defaultAnswer = false): Promise<boolean> {

@@ -61,7 +61,7 @@ describe('card tokenize', () => {
       customer: CUSTOMER_ID,
       proxy_response: {token: CARD_ID, card_number: '•••• 3153', echo: 'stored •••• 3153', customer: CUSTOMER_ID},
     })
-    expect(result.stderr).toMatch(/^Next: paytx transaction start/m)
+    expect(result.stderr).toMatch(/^Next: \.\/bin\/run\.js transaction start/m)
     expectNoSecrets(result)
   })
 

@@ -127,7 +127,7 @@ describe('paytx flow: the redirect listener', () => {
     expect(result.code).toBe(130)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain(`Interrupted; transaction ${id} was left as it is.`)
-    expect(result.stderr).toContain(`paytx status ${id}`)
+    expect(result.stderr).toContain(`./bin/run.js status ${id}`)
   }, 45_000)
 
   it('opens the approval page with BROWSER: a fake browser submits the form and follows the redirect', async () => {

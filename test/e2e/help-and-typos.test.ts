@@ -28,17 +28,17 @@ describe('paytx help, -h and mistyped names', () => {
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(
-      'Error: unknown command "transaction strat".\nHint: did you mean `paytx transaction start`? See `paytx help` for all commands.\n',
+      'Error: unknown command "transaction strat".\nHint: did you mean `./bin/run.js transaction start`? See `./bin/run.js help` for all commands.\n',
     )
     const top = await runCli(['statsu'])
     expect(top.code).toBe(2)
-    expect(top.stderr).toContain('Hint: did you mean `paytx status`?')
+    expect(top.stderr).toContain('Hint: did you mean `./bin/run.js status`?')
   })
 
   it('points to help alone when nothing is close, exit 2', async () => {
     const result = await runCli(['frobnicate'])
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe('Error: unknown command "frobnicate".\nHint: see `paytx help` for all commands.\n')
+    expect(result.stderr).toBe('Error: unknown command "frobnicate".\nHint: see `./bin/run.js help` for all commands.\n')
   })
 
   it('names the closest flag for a mistyped one, exit 2, nothing sent', async () => {

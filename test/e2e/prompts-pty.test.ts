@@ -24,9 +24,9 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     })
     await session.waitFor(/Card number \(hidden\)/)
     session.type('4024 0071 0817 3154\r')
-    await session.waitFor(/not a valid card number/)
-    // Erase the wrong number and type the right one.
-    session.type('\x7f'.repeat(19) + `${PAN}\r`)
+    await session.waitFor(/Card number is not a valid card number/)
+    // The rejected number is gone: the right one is typed into an empty prompt.
+    session.type(`${PAN}\r`)
     expect(await session.exited).toBe(0)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0].body.pan).toBe(PAN)
@@ -34,6 +34,35 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     expect(session.output()).toContain('•••• 3153')
     expect(session.output()).not.toContain(PAN)
     expect(session.output()).not.toContain('4024 0071')
+  })
+
+  it('card tokenize checks each answer as it is typed, naming the field, never a flag', async () => {
+    const lastYear = String(new Date().getUTCFullYear() - 1)
+    const session = runInPty(['card', 'tokenize'], {env: {PAYTX_H2H_URL: `${server.url}/h2h`, PAYTX_PROXY_KEY: PROXY_KEY}})
+    await session.waitFor(/Customer id/)
+    session.type(`${CUSTOMER_ID}\r`)
+    await session.waitFor(/Expiry month \(01-12\)/)
+    session.type('13\r')
+    await session.waitFor(/Expiry month must be a month from 01 to 12/)
+    // A visible answer stays on the line to be corrected.
+    session.type('\x7f\x7f7\r')
+    await session.waitFor(/Expiry year \(four digits\)/)
+    session.type('12\r')
+    await session.waitFor(/Expiry year must be a four-digit year such as 2030/)
+    session.type(`\x7f\x7f${lastYear}\r`)
+    await session.waitFor(new RegExp(`Expiry year is in the past; use ${Number(lastYear) + 1} or later`))
+    session.type(`${'\x7f'.repeat(4)}2030\r`)
+    await session.waitFor(/Name on the card/)
+    session.type('\r')
+    await session.waitFor(/Name on the card is required/)
+    session.type('Jane Doe\r')
+    await session.waitFor(/Card number \(hidden\)/)
+    session.type(`${PAN}\r`)
+    expect(await session.exited).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0].body).toMatchObject({customer: CUSTOMER_ID, expiry_month: '07', expiry_year: '2030', holder_name: 'Jane Doe', pan: PAN})
+    expect(session.output()).not.toMatch(/--expiry|--holder|--pan/)
+    expect(session.output()).not.toContain(PAN)
   })
 
   it('profile add asks for both keys hidden; customer create asks for a missing field', async () => {

@@ -62,7 +62,7 @@ describe('service and network failures', () => {
     const {error} = parseJsonOutput(result)
     expect(error).toMatchObject({kind: 'network', exitCode: 1, mayHaveReachedService: true})
     expect(error.message).toMatch(/No answer from http:\/\/127\.0\.0\.1:\d+ within 300 ms/)
-    expect(error.hint).toMatch(/paytx status/)
+    expect(error.hint).toMatch(/\.\/bin\/run\.js status/)
     expect(server.requests).toHaveLength(1)
   })
 
@@ -94,7 +94,7 @@ describe('service and network failures', () => {
     const result = await runCli(['customer', 'create', ...CUSTOMER_FLAGS], {configDir})
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:\d+: connection refused/)
-    expect(result.stderr).toMatch(/paytx emulator start/)
+    expect(result.stderr).toMatch(/`\.\/bin\/run\.js emulator start`/)
     const json = await runCli(['status', TX_ID, '--json'], {configDir})
     expect(json.code).toBe(1)
     expect(parseJsonOutput(json).error).toMatchObject({kind: 'network', exitCode: 1, mayHaveReachedService: false})

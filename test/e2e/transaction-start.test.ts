@@ -60,7 +60,7 @@ describe('transaction start', () => {
     expect(result.stdout).toMatch(/^Status\s+INITIATED \(not final, not a success\)$/m)
     expect(result.stdout).toMatch(/^Amount\s+1499 minor units \(14\.99\)$/m)
     expect(result.stdout).toMatch(new RegExp(`^Approval URL\\s+http://127\\.0\\.0\\.1:\\d+/v1/transaction/${TX_ID}/authorize$`, 'm'))
-    expect(result.stderr).toMatch(/paytx status/)
+    expect(result.stderr).toMatch(/`\.\/bin\/run\.js status 9a2e/)
 
     const again = await start(['--product', 'dummy', '--amount', '1499', ...BASE, '--json'])
     expect(parseJsonOutput(again).id).toBe(TX_ID)

@@ -40,6 +40,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, configD
   env.PAYTX_CONFIG_DIR = configDir ?? tempConfigDir()
   // The emulator's store of local commands lives beside the test's config, never in the user's data folder.
   env.PAYTX_DATA_DIR = join(env.PAYTX_CONFIG_DIR, 'data')
+  // So is oclif's cache (shell completion scripts), never the user's ~/.cache/paytx.
+  env.PAYTX_CACHE_DIR = join(env.PAYTX_CONFIG_DIR, 'cache')
   env.NO_COLOR = '1'
   // Keys go to the OS keychain: no test reaches the user's. Keychain tests pass the address of a
   // private bus with its own keyring (test/helpers/secret-service.ts); the rest see none at all.

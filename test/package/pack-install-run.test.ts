@@ -61,6 +61,15 @@ describe('the packed package, installed', () => {
     expect(help.stdout).toContain('$ paytx flow --product card|sofort|dummy --amount <value>')
   })
 
+  it('names itself paytx in hints, and completes commands in bash', () => {
+    const typo = run(['statsu'])
+    expect(typo.status).toBe(2)
+    expect(typo.stderr).toContain('Hint: did you mean `paytx status`?')
+    const completion = run(['autocomplete', 'bash'])
+    expect(completion.status, completion.stderr).toBe(0)
+    expect(completion.stdout).toContain('printf "$(paytx autocomplete script bash)" >> ~/.bashrc')
+  })
+
   it('runs a whole flow on the embedded emulator from another folder', async () => {
     const base = `http://127.0.0.1:${await freePort()}`
     const flow = run(['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'SETTLEMENT_COMPLETED', '--json'], {

@@ -4,9 +4,11 @@ import {type CardRequest, cardBrand, lastFour, normalizePan} from '../../api/con
 import {InputError, InputErrors, ResponseError} from '../../errors.js'
 import {cardId} from '../../api/service.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
-import {CARD_FIELD_FLAGS, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
+import type {CardAnswerField} from '../../api/schemas.js'
+import {CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {table} from '../../output/table.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 export interface TokenizedCard {
   /** The card's id for `transaction start --card`: the proxy's `id`, else `_id`, else `token`. */
@@ -50,20 +52,36 @@ ${EXIT_CODES_HELP}`
     const service = await this.service()
     service.assertCardProxyConfigured()
 
+    // Each answer typed at a prompt is checked at once, and its problems name the field, not a flag.
+    const {cardExpiryIssue, cardFieldIssue, validateCardRequest} = await import('../../api/schemas.js')
+    const given = {customer: flags.customer, expiry_month: flags['expiry-month'], expiry_year: flags['expiry-year'], holder_name: flags['holder-name']}
+    const prompted = new Set(Object.keys(given).filter((field) => !given[field as keyof typeof given]))
+    const checked = (field: CardAnswerField, extra?: (value: string) => string | undefined) => (value: string) => {
+      const problem = cardFieldIssue(field, value) ?? extra?.(value)
+      return problem ? `${CARD_FIELD_NAMES[field]} ${problem}` : true
+    }
     const customer = await this.requireValue('--customer', flags.customer, {message: 'Customer id'})
-    const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12'})
-    const year = await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits)', allowed: 'four digits'})
-    const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card'})
-    const {pan, source} = await this.readPan()
-    this.fieldFlags.pan = source === 'prompt' ? 'card number' : source
+    const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12', validate: checked('expiry_month')})
+    const year = await this.requireValue('--expiry-year', flags['expiry-year'], {
+      message: 'Expiry year (four digits)',
+      allowed: 'four digits',
+      validate: checked('expiry_year', (answer) => {
+        const issue = cardExpiryIssue(month, answer)
+        return issue && (issue.path === 'expiry_year' ? issue.message : `is, with expiry month ${normalizeExpiryMonth(month)}, in the past: the card has expired`)
+      }),
+    })
+    const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card', validate: checked('holder_name')})
+    const {pan, source} = await this.readPan(checked('pan'))
+    if (source === 'prompt') prompted.add('pan')
+    else this.fieldFlags.pan = source
+    for (const field of prompted) this.fieldFlags[field] = CARD_FIELD_NAMES[field]
 
     const body: CardRequest = {customer, expiry_month: normalizeExpiryMonth(month), expiry_year: year.trim(), holder_name: holder, pan}
     const organisation = flags.organisation ?? this.profile().profile.organisation
     if (organisation) body.organisation = organisation
 
-    const {validateCardRequest} = await import('../../api/schemas.js')
     const issues = validateCardRequest(body)
-    if (issues.length > 0) throw new InputErrors(cardIssuesToProblems(issues, source))
+    if (issues.length > 0) throw new InputErrors(cardIssuesToProblems(issues, {panSource: source, prompted}))
 
     await this.confirmProduction('tokenize a card', flags.yes)
     const response = await service.tokenizeCard(body)
@@ -83,12 +101,12 @@ ${EXIT_CODES_HELP}`
         ['Customer', customer],
       ]),
     )
-    this.note(`Next: paytx transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)
+    this.note(`Next: ${commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
     return result
   }
 
   /** The PAN from --pan-stdin or a hidden prompt; never echoed. */
-  private async readPan(): Promise<{pan: string; source: PanSource}> {
+  private async readPan(validate: (value: string) => true | string): Promise<{pan: string; source: PanSource}> {
     const {flags} = this
     let raw: string
     let source: PanSource
@@ -97,11 +115,8 @@ ${EXIT_CODES_HELP}`
       ;[raw] = await readStdinValues(['--pan-stdin'])
       source = '--pan-stdin'
     } else if (this.canPrompt()) {
-      const {luhnValid} = await import('../../api/contract.js')
       const {askSecret} = await import('../../terminal/prompts.js')
-      raw = await askSecret('Card number (hidden)', {
-        validate: (value) => (luhnValid(normalizePan(value)) ? true : 'not a valid card number (12-19 digits passing the Luhn check)'),
-      })
+      raw = await askSecret('Card number (hidden)', {validate: (value) => validate(normalizePan(value))})
       source = 'prompt'
     } else {
       throw new InputError('The card number is required: pipe it with --pan-stdin (or run in a terminal to type it at a hidden prompt).', {

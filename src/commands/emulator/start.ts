@@ -18,6 +18,7 @@ import {
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -252,7 +253,7 @@ EXIT CODES
         ].join('\n'),
       )
     } else {
-      this.note('The built-in "local" profile points here: try `paytx customer create --help`.')
+      this.note(`The built-in "local" profile points here: try \`${commandLine('customer create --help')}\`.`)
     }
     if (emulator.host !== '127.0.0.1' && emulator.host !== 'localhost' && emulator.host !== '::1') {
       this.warnUser(`listening on ${emulator.host}: other machines may reach the emulator, and its keys are public test keys.`)

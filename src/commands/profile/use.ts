@@ -2,6 +2,7 @@ import {Args} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
   static override summary = 'Make a profile the active one (the default of every command).'
@@ -18,7 +19,7 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
       if (!store.get(name, data)) {
         throw new InputError(`No profile named "${name}". Known profiles: ${store.list(data).map((entry) => entry.name).join(', ')}.`, {
           flag: 'name',
-          hint: `Create it with \`paytx profile add ${name}\`.`,
+          hint: `Create it with \`${commandLine(`profile add ${name}`)}\`.`,
         })
       }
       data.active = name

@@ -12,6 +12,7 @@ import {
 } from '../../input/transaction-request.js'
 import {table} from '../../output/table.js'
 import {describeStatus} from '../../output/transaction.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 export default class TransactionStart extends BaseCommand<typeof TransactionStart> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
@@ -63,7 +64,7 @@ ${EXIT_CODES_HELP}`
     const redirectUrl = await this.requireValue('--redirect-url', flags['redirect-url'], {message: 'Redirect URL (where the customer lands afterwards)', allowed: 'an absolute http(s) URL'})
     const paymentProfile = await this.requireValue('--payment-profile', flags['payment-profile'] ?? this.profile().profile.payment_profile, {
       message: 'Payment profile id',
-      allowed: 'the profile has none; set it with `paytx profile add <name> --payment-profile <id>`',
+      allowed: `the profile has none; set it with \`${commandLine('profile add <name> --payment-profile <id>')}\``,
     })
 
     let descriptor = flags.descriptor
@@ -113,7 +114,7 @@ ${EXIT_CODES_HELP}`
       ]),
     )
     if (flags.open) await this.openApproval(approvalUrl)
-    this.note(`Next: ${flags.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`paytx status ${id}\`.`)
+    this.note(`Next: ${flags.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${commandLine(`status ${id}`)}\`.`)
     return transaction
   }
 

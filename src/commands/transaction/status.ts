@@ -4,6 +4,7 @@ import type {Transaction} from '../../api/contract.js'
 import {EXIT, InterruptedError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 export default class TransactionStatus extends BaseCommand<typeof TransactionStatus> {
   static override aliases = ['status']
@@ -68,7 +69,7 @@ ${EXIT_CODES_HELP}`
       })
     } catch (error) {
       if (signal.aborted) {
-        throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`paytx status ${id} --wait\`.`)
+        throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${commandLine(`status ${id} --wait`)}\`.`)
       }
       throw error
     }
