@@ -23,7 +23,28 @@ export const EXIT_CODES_HELP = `EXIT CODES
   4    waiting ran out before a final status
   130  interrupted (Ctrl-C)`
 
-export abstract class BaseCommand<T extends typeof Command> extends Command {
+/** The global flags, parsed and checked once in `init()`. */
+export interface GlobalOptions {
+  profile?: string
+  verbose: boolean
+  requestTimeoutMs: number
+  noInput: boolean
+}
+
+/** --timeout in seconds, as milliseconds; anything but a positive number is an input error. */
+export function parseRequestTimeout(raw: string): number {
+  const seconds = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
+  }
+  return Math.round(seconds * 1000)
+}
+
+/**
+ * A command typed by its flags (`T`, the command class) and by the result its `run()` returns
+ * (`R`, what `--json` prints).
+ */
+export abstract class BaseCommand<T extends typeof Command, R = unknown> extends Command {
   static override enableJsonFlag = true
 
   static override baseFlags = {
@@ -50,6 +71,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
+  protected globals!: GlobalOptions
   /** Maps a request field (as in the service's error details) to the flag that set it. */
   protected fieldFlags: Record<string, string> = {}
   /** Extra values to scrub from every message (a PAN or CVV read by this command). */
@@ -70,7 +92,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as BaseFlags<T>
     this.args = args as BaseArgs<T>
+    this.globals = {
+      profile: flags.profile,
+      verbose: flags.verbose,
+      requestTimeoutMs: parseRequestTimeout(flags.timeout),
+      noInput: flags['no-input'],
+    }
   }
+
+  public abstract override run(): Promise<R>
 
   /** A secret read by this command (PAN, CVV, key): scrubbed from every message and log from now on. */
   protected addSecrets(...values: (string | undefined)[]): void {
@@ -79,23 +109,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     for (const service of this.services) service.addSecrets(...known)
   }
 
-  /** Request timeout from --timeout, in milliseconds. */
-  protected timeoutMs(): number {
-    const raw = (this.flags as {timeout?: string}).timeout ?? '30'
-    const seconds = Number(raw)
-    if (!Number.isFinite(seconds) || seconds <= 0) {
-      throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
-    }
-    return Math.round(seconds * 1000)
-  }
-
   protected profileStore(): ProfileStore {
     return new ProfileStore(this.config.configDir, {notice: (line) => this.note(line)})
   }
 
   protected profile(): ResolvedProfile {
     if (!this.cachedProfile) {
-      this.cachedProfile = resolveProfile(this.profileStore(), {name: (this.flags as {profile?: string}).profile})
+      this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
     }
     return this.cachedProfile
@@ -104,12 +124,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The service client for the resolved profile; closed when the command ends. */
   protected async service(): Promise<PaymentService> {
     const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.withLocalEmulator(this.profile())])
-    const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(
       {profileName: name, profile},
       {
-        timeoutMs: this.timeoutMs(),
-        log: verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+        timeoutMs: this.globals.requestTimeoutMs,
+        log: this.globals.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
         secrets: this.secrets,
       },
     )
@@ -131,7 +150,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Prompts only when a person can answer: stdin and stderr are terminals and --no-input is off. */
   protected canPrompt(): boolean {
-    return Boolean(process.stdin.isTTY && process.stderr.isTTY) && !(this.flags as {'no-input'?: boolean})['no-input']
+    return Boolean(process.stdin.isTTY && process.stderr.isTTY) && !this.globals.noInput
   }
 
   /**
@@ -221,7 +240,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
     process.stderr.write(`${failure.text}\n`)
-    const verbose = (this.flags as {verbose?: boolean} | undefined)?.verbose || process.env.DEBUG
+    const verbose = this.globals?.verbose || process.env.DEBUG
     if (verbose && err.stack && !(err instanceof PaytxError)) process.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
     return undefined
   }

@@ -17,7 +17,7 @@ const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly st
 /** What `--json` prints: the flow's result with the exit code it leads to. */
 export type FlowJson = {exitCode: FlowExitCode} & FlowResult
 
-export default class Flow extends BaseCommand<typeof Flow> {
+export default class Flow extends BaseCommand<typeof Flow, FlowJson> {
   static override summary = 'Run a whole payment flow: customer, card, transaction, approval page, redirect, webhooks, final status.'
   static override description = `Creates a customer (sample data on local and sandbox profiles), tokenizes a card for --product card (a test card on local and sandbox), starts the transaction with its redirect_url pointing at a one-shot listener on 127.0.0.1, opens the approval page in the browser (BROWSER is honoured), catches the redirect, then asks the service for the status until it is conclusive. The verdict comes from the service (checkoutsuccess), never from the redirect.
 
@@ -112,7 +112,6 @@ ${EXIT_CODES_HELP}`
     const env = profile.profile.env
     const amount = parseMinorUnits(flags.amount)
     const waitTimeoutMs = parseDuration(flags['wait-timeout'], '--wait-timeout')
-    this.timeoutMs()
 
     let descriptor = flags.descriptor
     if (descriptor !== undefined && product === 'sofort') {

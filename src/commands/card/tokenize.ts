@@ -18,7 +18,7 @@ export interface TokenizedCard {
   proxy_response: unknown
 }
 
-export default class CardTokenize extends BaseCommand<typeof CardTokenize> {
+export default class CardTokenize extends BaseCommand<typeof CardTokenize, TokenizedCard> {
   static override summary = 'Tokenize a card through the card proxy ({h2h_url}/tokenize/proxy/<PROXY_ID>).'
   static override description = `Sends the card with the profile's TX-Proxy-Key and without the API key. The card number is
 read from a hidden prompt, or from stdin with --pan-stdin; never from the command line, where

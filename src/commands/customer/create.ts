@@ -35,7 +35,7 @@ const fieldFlags = Object.fromEntries(
   CUSTOMER_REQUEST_FIELDS.map((field) => [CUSTOMER_FIELD_FLAGS[field].slice(2), Flags.string({summary: FIELD_HELP[field], helpGroup: 'CUSTOMER'})]),
 ) as Record<string, ReturnType<typeof Flags.string>>
 
-export default class CustomerCreate extends BaseCommand<typeof CustomerCreate> {
+export default class CustomerCreate extends BaseCommand<typeof CustomerCreate, Customer> {
   static override summary = 'Create a customer (POST /v1/customer).'
   static override description = `Each of the 15 customer fields has a flag named as the field in kebab case. --data reads the
 fields from a JSON file (or stdin with "-"); flags override the file. In a terminal, missing

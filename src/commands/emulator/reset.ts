@@ -9,7 +9,7 @@ export interface EmulatorResetResult {
   reset: true
 }
 
-export default class EmulatorReset extends BaseCommand<typeof EmulatorReset> {
+export default class EmulatorReset extends BaseCommand<typeof EmulatorReset, EmulatorResetResult> {
   static override summary = "Empty the emulator's store: every customer, card, transaction, webhook delivery and added id."
 
   static override description = `Empties the store in place, so that an emulator running over it sees an empty store at once (the default organisation and payment profile come back when an emulator starts). Asks first; without a terminal, pass --yes.

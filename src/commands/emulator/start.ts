@@ -12,7 +12,7 @@ import {isAbsoluteHttpUrl} from '../../http/url.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
-export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
+export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
   static override description = `A stateful stand-in for the Payment Transaction Service on this machine: every endpoint of the spec (the card proxy under /h2h), approval pages per product, test cards, settlement over time and webhooks with retries. The built-in "local" profile matches its defaults, so every command works against it with no set-up.
 

@@ -8,7 +8,9 @@ import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFrom
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'
 import {envOverrides} from '../../profiles/resolve.js'
 
-export default class ProfileAdd extends BaseCommand<typeof ProfileAdd> {
+export type ProfileAddResult = ProfileView & {path: string}
+
+export default class ProfileAdd extends BaseCommand<typeof ProfileAdd, ProfileAddResult> {
   static override summary = 'Add a profile, or change an existing one (only the values given change).'
   static override description = `--env fills the known addresses of the environment (base URL and card proxy URL):
   local       ${ENVIRONMENT_PRESETS.local.base_url}  (the emulator; ids and keys filled too)
@@ -47,7 +49,7 @@ both are given.`
     use: Flags.boolean({summary: 'Make it the active profile.', default: false}),
   }
 
-  public async run(): Promise<ProfileView & {path: string}> {
+  public async run(): Promise<ProfileAddResult> {
     const {name} = this.args
     const {flags} = this
     checkProfileName(name)

@@ -5,7 +5,9 @@ import {BaseCommand} from '../../base-command.js'
 import {checkRemovable, removeProfileFrom} from '../../profiles/edit.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'
 
-export default class ProfileRemove extends BaseCommand<typeof ProfileRemove> {
+export type ProfileRemoveResult = {removed: string; active: string}
+
+export default class ProfileRemove extends BaseCommand<typeof ProfileRemove, ProfileRemoveResult> {
   static override summary = 'Remove a profile and its keys from the profile file.'
   static override description = `Asks for confirmation in a terminal; otherwise needs --yes. The built-in "local" profile
 cannot be removed: removing it drops only stored changes to it.`
@@ -20,7 +22,7 @@ cannot be removed: removing it drops only stored changes to it.`
     yes: Flags.boolean({char: 'y', summary: 'Remove without asking.', default: false}),
   }
 
-  public async run(): Promise<{removed: string; active: string}> {
+  public async run(): Promise<ProfileRemoveResult> {
     const {name} = this.args
     const store = this.profileStore()
     checkRemovable(store.read(), name)

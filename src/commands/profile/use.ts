@@ -3,7 +3,9 @@ import {Args} from '@oclif/core'
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 
-export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
+export type ProfileUseResult = {active: string}
+
+export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUseResult> {
   static override summary = 'Make a profile the active one (the default of every command).'
   static override examples = ['<%= config.bin %> profile use sandbox', '<%= config.bin %> profile use local']
 
@@ -11,7 +13,7 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
     name: Args.string({description: 'Profile name', required: true}),
   }
 
-  public async run(): Promise<{active: string}> {
+  public async run(): Promise<ProfileUseResult> {
     const {name} = this.args
     const store = this.profileStore()
     await store.update((data) => {

@@ -6,7 +6,7 @@ import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import type {SmokeReport} from '../../smoke/runner.js'
 
-export default class SmokeRun extends BaseCommand<typeof SmokeRun> {
+export default class SmokeRun extends BaseCommand<typeof SmokeRun, SmokeReport> {
   static override summary = 'Run a scenario file of payment flows with expected outcomes, for scripts and CI.'
   static override description = `Reads a scenario file (YAML or JSON; - reads stdin), checks all of it first (every problem is
 reported with its line, and then nothing runs), then runs each case as a whole flow, the same
@@ -67,7 +67,6 @@ EXIT CODES
     if (flags.junit !== undefined) await checkWritable(flags.junit)
 
     const profile = this.profile()
-    this.timeoutMs()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
     await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.open})
     await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, flags.yes)

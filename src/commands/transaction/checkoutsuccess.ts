@@ -5,7 +5,7 @@ import {EXIT} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
 
-export default class TransactionCheckoutSuccess extends BaseCommand<typeof TransactionCheckoutSuccess> {
+export default class TransactionCheckoutSuccess extends BaseCommand<typeof TransactionCheckoutSuccess, CheckoutSuccess> {
   static override aliases = ['checkoutsuccess']
   static override summary = 'Tell whether a transaction succeeded, by exit code: 0 success, 3 final and not a success, 4 not final yet.'
   static override description = `Reads GET /v1/transaction/{id}/checkoutsuccess, the server-side answer a merchant must trust

@@ -13,7 +13,7 @@ import {
 import {table} from '../../output/table.js'
 import {describeStatus} from '../../output/transaction.js'
 
-export default class TransactionStart extends BaseCommand<typeof TransactionStart> {
+export default class TransactionStart extends BaseCommand<typeof TransactionStart, Transaction> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
   static override description = `Prints the transaction's id, status and details.approval_url, the address where the customer
 authorizes the payment; --open opens it in the browser (BROWSER is honoured). Then check the

@@ -5,7 +5,7 @@ import {EXIT, InterruptedError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
 
-export default class TransactionStatus extends BaseCommand<typeof TransactionStatus> {
+export default class TransactionStatus extends BaseCommand<typeof TransactionStatus, Transaction> {
   static override aliases = ['status']
   static override summary = 'Show a transaction: status, whether it is final and a success, amount, timestamps.'
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
