@@ -5,12 +5,13 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
-import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
+import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
+import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -21,7 +22,7 @@ export const EXIT_CODES_HELP = `EXIT CODES
   2    the input was wrong, or a confirmation was declined; nothing was sent
   3    the payment is final and not a success
   4    waiting ran out before a final status
-  130  interrupted (Ctrl-C)`
+  130  interrupted (Ctrl-C or SIGTERM)`
 
 /** The global flags, parsed and checked once in `init()`. */
 export interface GlobalOptions {
@@ -78,7 +79,9 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected secrets: string[] = []
   private services: PaymentService[] = []
   private embeddedEmulators: EmbeddedEmulator[] = []
-  private interruption?: {controller: AbortController; handler: () => void}
+  /** The signals that stop this command cleanly (exit 130) once it listens for them. */
+  protected stopSignals: readonly StopSignal[] = INTERRUPT_SIGNALS
+  private listeningForInterrupt?: Interruption
   private cachedProfile?: ResolvedProfile
 
   public override async init(): Promise<void> {
@@ -209,21 +212,17 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   /**
-   * A signal that aborts on Ctrl-C (SIGINT) or SIGTERM, for commands that wait: they clean up and
-   * throw InterruptedError (exit 130). A second Ctrl-C exits at once.
+   * Listens for Ctrl-C (SIGINT) and SIGTERM from now until the command ends, for commands that
+   * wait: they stop waiting, clean up and end with exit 130. A second signal exits at once.
    */
+  protected interruption(): Interruption {
+    this.listeningForInterrupt ??= listenForInterrupt(this.stopSignals)
+    return this.listeningForInterrupt
+  }
+
+  /** The interruption's abort signal: commands that wait throw InterruptedError (exit 130) when it aborts. */
   protected interruptSignal(): AbortSignal {
-    if (!this.interruption) {
-      const controller = new AbortController()
-      const handler = () => {
-        if (controller.signal.aborted) process.exit(EXIT.interrupted)
-        controller.abort(new InterruptedError())
-      }
-      process.on('SIGINT', handler)
-      process.on('SIGTERM', handler)
-      this.interruption = {controller, handler}
-    }
-    return this.interruption.controller.signal
+    return this.interruption().signal
   }
 
   /** Sets the process exit code for a result that is not a plain success (3 or 4). */
@@ -248,10 +247,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected override async finally(err: Error | undefined): Promise<unknown> {
     await Promise.allSettled(this.services.map((service) => service.close()))
     await Promise.allSettled(this.embeddedEmulators.map((emulator) => emulator.stop()))
-    if (this.interruption) {
-      process.off('SIGINT', this.interruption.handler)
-      process.off('SIGTERM', this.interruption.handler)
-    }
+    this.listeningForInterrupt?.dispose()
     return super.finally(err)
   }
 

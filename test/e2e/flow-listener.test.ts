@@ -118,11 +118,11 @@ describe('paytx flow: the redirect listener', () => {
     expect((await transaction(id)).status).toBe('INITIATED') // left as it was
   }, 45_000)
 
-  it('stops on Ctrl-C in human mode with the id and how to look it up on stderr', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('stops on %s in human mode with the id and how to look it up on stderr', async (signal) => {
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '100', '--no-open'], {env: env(), timeoutMs: 40_000})
     const [, id] = await cli.waitForStderr(/transaction started +(\S+)/)
     await cli.waitForStderr(/ℹ waiting +for the redirect/)
-    cli.child.kill('SIGINT')
+    cli.child.kill(signal)
     const result = await cli.done
     expect(result.code).toBe(130)
     expect(result.stdout).toBe('')

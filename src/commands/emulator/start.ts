@@ -9,8 +9,7 @@ import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
-
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
@@ -38,6 +37,9 @@ EXIT CODES
 
   // The profile, timeout and prompt flags of the API commands mean nothing here: hidden from help.
   static override baseFlags = hideFlags(BaseCommand.baseFlags)
+
+  // Closing the terminal stops it as cleanly as Ctrl-C does.
+  protected override stopSignals: readonly StopSignal[] = [...INTERRUPT_SIGNALS, 'SIGHUP']
 
   static override flags = {
     port: Flags.integer({summary: 'Port to listen on; 0 picks a free one (printed).', default: EMULATOR_DEFAULTS.port, min: 0, max: 65535}),
@@ -71,14 +73,16 @@ EXIT CODES
       ...options,
       ...(json ? {onEvent: (event: EmulatorEvent) => this.emit(event)} : {log: (line: string) => this.emitLine(line)}),
     })
-    const signal = await new Promise<string>((resolveSignal) => {
-      for (const name of STOP_SIGNALS) process.once(name, () => resolveSignal(name))
+    const interruption = this.interruption()
+    await new Promise((resolveStopped) => {
+      interruption.signal.addEventListener('abort', resolveStopped, {once: true})
       this.announce(emulator, options)
     })
+    const signal = interruption.received
     await emulator.close()
     if (json) this.emit({event: 'stopped', signal})
     else this.note(`Stopped (${signal}).${emulator.store === ':memory:' ? '' : ` The state is kept in ${emulator.store}.`}`)
-    process.exitCode = EXIT.interrupted
+    this.setOutcomeExitCode(EXIT.interrupted)
     return undefined
   }
 

@@ -27,7 +27,7 @@ EXIT CODES
   1    the service or the network failed in some case
   2    the scenario file or a flag is wrong; no case was run
   3    some case did not meet its expectations (or did not run because of --bail)
-  130  interrupted (Ctrl-C), after the running cases stopped`
+  130  interrupted (Ctrl-C or SIGTERM), after the running cases stopped`
 
   static override examples = [
     '<%= config.bin %> smoke run examples/smoke.yaml',
@@ -80,13 +80,8 @@ EXIT CODES
     const color = !process.env.NO_COLOR
     const progress = new LiveProgress(process.stderr, {interactive: Boolean(process.stderr.isTTY), color: color && Boolean(process.stderr.isTTY)})
 
-    const interrupt = new AbortController()
-    const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130)
-      this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).')
-      interrupt.abort()
-    }
-    process.on('SIGINT', onSigint)
+    const interrupt = this.interruptSignal()
+    interrupt.addEventListener('abort', () => this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).'), {once: true})
     this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${flags.concurrency}).`)
     let report: SmokeReport
     try {
@@ -97,12 +92,11 @@ EXIT CODES
         concurrency: flags.concurrency,
         bail: flags.bail,
         openBrowser: flags.open,
-        signal: interrupt.signal,
+        signal: interrupt,
         progress,
       })
     } finally {
       progress.close()
-      process.off('SIGINT', onSigint)
       await emulator.stop()
     }
 

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 
-import {InputError} from '../../errors.js'
+import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {scrubSecrets} from '../../secrets/redact.js'
@@ -172,7 +172,7 @@ ${EXIT_CODES_HELP}`
         `${counts.malformed} malformed, ${counts.rejected} rejected${rejectedDetail.length > 0 ? ` (${rejectedDetail.join(', ')})` : ''}.` +
         (flags.save === undefined ? '' : ` Saved to ${flags.save}.`),
     )
-    if (reason === 'signal') this.setOutcomeExitCode(130)
+    if (reason === 'signal') this.setOutcomeExitCode(EXIT.interrupted)
   }
 
   /** The service to re-fetch from, checked before anything listens: --fetch needs the profile's key. */
@@ -204,18 +204,11 @@ ${EXIT_CODES_HELP}`
 
   /** Resolves on Ctrl-C or SIGTERM (a second one exits at once) or when stdout's reader goes away. */
   private untilStopped(): Promise<'signal' | 'stdout closed'> {
+    const interrupt = this.interruptSignal()
     return new Promise((resolve) => {
-      let stopping = false
-      const onSignal = () => {
-        if (stopping) process.exit(130)
-        stopping = true
-        resolve('signal')
-      }
-      process.on('SIGINT', onSignal)
-      process.on('SIGTERM', onSignal)
+      interrupt.addEventListener('abort', () => resolve('signal'), {once: true})
       process.stdout.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EPIPE') throw error
-        stopping = true
         resolve('stdout closed')
       })
     })
