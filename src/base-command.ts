@@ -11,6 +11,7 @@ import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
+import {isInteractive} from './terminal/interactive.js'
 import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
@@ -151,9 +152,12 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     return pointedAt(resolved, emulator)
   }
 
-  /** Prompts only when a person can answer: stdin and stderr are terminals and --no-input is off. */
-  protected canPrompt(): boolean {
-    return Boolean(process.stdin.isTTY && process.stderr.isTTY) && !this.globals.noInput
+  /**
+   * Whether a person is at the terminal (terminal/interactive.ts): only then does a command prompt,
+   * spin or redraw lines in place.
+   */
+  protected interactive(): boolean {
+    return isInteractive({noInput: this.globals.noInput, json: this.jsonEnabled()})
   }
 
   /**
@@ -166,7 +170,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     ask: {message: string; secret?: boolean; validate?: (value: string) => true | string; allowed?: string},
   ): Promise<string> {
     if (value !== undefined && value !== '') return value
-    if (!this.canPrompt()) {
+    if (!this.interactive()) {
       throw new InputError(`${flag} is required${ask.allowed ? ` (${ask.allowed})` : ''}.`, {
         flag,
         hint: 'Pass it as a flag; paytx asks for missing values only in a terminal and without --no-input.',
@@ -199,7 +203,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected async confirmProduction(action: string, yes: boolean): Promise<void> {
     const {name, profile} = this.profile()
     if (profile.env !== 'production' || yes) return
-    if (!this.canPrompt()) {
+    if (!this.interactive()) {
       throw new InputError(`Refusing to ${action} on production profile "${name}" without confirmation.`, {
         flag: '--yes',
         hint: 'Pass --yes to confirm, or run it in a terminal to be asked.',

@@ -83,7 +83,7 @@ ${EXIT_CODES_HELP}`
     await this.confirmProduction('run a payment flow (create a customer, card and transaction)', flags.yes)
 
     const {createStepReporter} = await import('../output/step-reporter.js')
-    const interactive = stderrIsInteractive()
+    const interactive = this.interactive()
     const reporter = await createStepReporter({secrets: this.secrets, interactive, color: interactive && !process.env.NO_COLOR})
     const {ensureEmulator} = await import('../flow/embedded-emulator.js')
     const emulator = await ensureEmulator(profile)
@@ -209,10 +209,3 @@ ${EXIT_CODES_HELP}`
   }
 }
 
-/**
- * Spinners only on a terminal that reports a width (some ptys do not, and ora would then clear
- * lines without end), outside CI and dumb terminals.
- */
-function stderrIsInteractive(): boolean {
-  return Boolean(process.stderr.isTTY && (process.stderr.columns ?? 0) > 0 && process.env.TERM !== 'dumb' && !process.env.CI)
-}

@@ -96,7 +96,7 @@ ${EXIT_CODES_HELP}`
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[raw] = await readStdinValues(['--pan-stdin'])
       source = '--pan-stdin'
-    } else if (this.canPrompt()) {
+    } else if (this.interactive()) {
       const {luhnValid} = await import('../../api/contract.js')
       const {askSecret} = await import('../../terminal/prompts.js')
       raw = await askSecret('Card number (hidden)', {

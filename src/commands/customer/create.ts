@@ -78,7 +78,7 @@ ${EXIT_CODES_HELP}`
     const missing = missingRequiredCustomerFields(draft.body)
     if (flags.force) {
       if (missing.length > 0) this.warnUser(`sending without fields the service has required so far: ${missing.map((f) => CUSTOMER_FIELD_FLAGS[f]).join(', ')}`)
-    } else if (missing.length > 0 && this.canPrompt()) {
+    } else if (missing.length > 0 && this.interactive()) {
       for (const field of missing) {
         draft.body[field] = await this.requireValue(CUSTOMER_FIELD_FLAGS[field], undefined, {
           message: `${FIELD_HELP[field].replace(/\.$/, '')} (${field})`,

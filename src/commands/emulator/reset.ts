@@ -31,7 +31,7 @@ EXIT CODES
     const {resolveStoreLocation} = await import('../../emulator/store-location.js')
     const location = resolveStoreLocation(this.flags.store)
     if (!this.flags.yes) {
-      if (!this.canPrompt()) {
+      if (!this.interactive()) {
         throw new InputError(`Refusing to empty the emulator store ${location} without confirmation.`, {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
       }
       const {confirm} = await import('../../terminal/prompts.js')

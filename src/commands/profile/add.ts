@@ -89,7 +89,7 @@ both are given.`
   private async environment(name: string, flag: Environment | undefined, existing: Profile | undefined): Promise<Environment> {
     const env = flag ?? existing?.env ?? environmentFromName(name)
     if (env) return env
-    if (!this.canPrompt()) {
+    if (!this.interactive()) {
       throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
     }
     const {choose} = await import('../../terminal/prompts.js')
@@ -104,7 +104,7 @@ both are given.`
       ...(flags['proxy-key-stdin'] ? (['--proxy-key-stdin'] as const) : []),
     ]
     const keys: Pick<Profile, 'api_key' | 'proxy_key'> = {}
-    if (this.canPrompt()) {
+    if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       const askApi = flags['api-key-stdin'] || !existing?.api_key
       const askProxy = flags['proxy-key-stdin'] || !existing?.proxy_key

@@ -27,7 +27,7 @@ cannot be removed: removing it drops only stored changes to it.`
     const store = this.profileStore()
     checkRemovable(store.read(), name)
     if (!this.flags.yes) {
-      if (!this.canPrompt()) {
+      if (!this.interactive()) {
         throw new InputError(`Refusing to remove profile "${name}" without confirmation.`, {
           flag: '--yes',
           hint: 'Pass --yes, or run it in a terminal to be asked.',

@@ -78,7 +78,8 @@ EXIT CODES
     const {runFlow} = await import('../../flow/run-flow.js')
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
     const color = !process.env.NO_COLOR
-    const progress = new LiveProgress(process.stderr, {interactive: Boolean(process.stderr.isTTY), color: color && Boolean(process.stderr.isTTY)})
+    const interactive = this.interactive()
+    const progress = new LiveProgress(process.stderr, {interactive, color: color && interactive})
 
     const interrupt = this.interruptSignal()
     interrupt.addEventListener('abort', () => this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).'), {once: true})

@@ -118,7 +118,7 @@ ${EXIT_CODES_HELP}`
   }
 
   private async askProduct(): Promise<string> {
-    if (!this.canPrompt()) throw new InputError(`--product is required (${PRODUCTS.join(', ')}).`, {flag: '--product'})
+    if (!this.interactive()) throw new InputError(`--product is required (${PRODUCTS.join(', ')}).`, {flag: '--product'})
     const {choose} = await import('../../terminal/prompts.js')
     return choose('Payment product', PRODUCTS)
   }
@@ -129,7 +129,7 @@ ${EXIT_CODES_HELP}`
     if (this.flags['cvv-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[cvv] = await readStdinValues(['--cvv-stdin'])
-    } else if (this.canPrompt()) {
+    } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       cvv = (
         await askSecret('CVV (hidden; empty to enter it on the approval page)', {
