@@ -202,17 +202,26 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected async confirmProduction(action: string, yes: boolean): Promise<void> {
     const {name, profile} = this.profile()
-    if (profile.env !== 'production' || yes) return
+    if (profile.env !== 'production') return
+    await this.confirmOrRefuse({
+      yes,
+      refusal: `Refusing to ${action} on production profile "${name}" without confirmation.`,
+      question: `This will ${action} on PRODUCTION (profile "${name}", ${profile.base_url}). Continue?`,
+      cancelled: 'Cancelled; nothing was sent.',
+    })
+  }
+
+  /**
+   * A change that needs a yes: --yes gives it; a person at the terminal is asked; otherwise the
+   * command refuses (exit 2, naming --yes). A "no" is an input error too.
+   */
+  protected async confirmOrRefuse(ask: {yes: boolean; refusal: string; question: string; cancelled: string}): Promise<void> {
+    if (ask.yes) return
     if (!this.interactive()) {
-      throw new InputError(`Refusing to ${action} on production profile "${name}" without confirmation.`, {
-        flag: '--yes',
-        hint: 'Pass --yes to confirm, or run it in a terminal to be asked.',
-      })
+      throw new InputError(ask.refusal, {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
     }
     const {confirm} = await import('./terminal/prompts.js')
-    if (!(await confirm(`This will ${action} on PRODUCTION (profile "${name}", ${profile.base_url}). Continue?`))) {
-      throw new InputError('Cancelled; nothing was sent.')
-    }
+    if (!(await confirm(ask.question))) throw new InputError(ask.cancelled)
   }
 
   /**

@@ -8,7 +8,7 @@ import type {FlowOptions} from '../flow/flow-options.js'
 import type {FlowResult} from '../flow/run-flow.js'
 import type {FlowExitCode} from '../flow/verdict.js'
 import {parseDuration} from '../duration.js'
-import {parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
+import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
@@ -123,11 +123,14 @@ ${EXIT_CODES_HELP}`
     if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) {
       throw new InputError('--customer-data - reads stdin, so it cannot be combined with --pan-stdin or --cvv-stdin.', {flag: '--customer-data'})
     }
-    if (product !== 'card') {
-      for (const flag of ['card', 'pan-stdin', 'cvv-stdin', 'expiry-month', 'expiry-year', 'holder-name'] as const) {
-        if (flags[flag] !== undefined && flags[flag] !== false) throw new InputError(`--${flag} is for --product card only.`, {flag: `--${flag}`})
-      }
-    }
+    checkCardOnlyFlags(product, {
+      '--card': flags.card,
+      '--pan-stdin': flags['pan-stdin'],
+      '--cvv-stdin': flags['cvv-stdin'],
+      '--expiry-month': flags['expiry-month'],
+      '--expiry-year': flags['expiry-year'],
+      '--holder-name': flags['holder-name'],
+    })
 
     let customer: FlowOptions['customer']
     if (flags.customer !== undefined) customer = {id: flags.customer}

@@ -203,15 +203,15 @@ describe('paytx emulator start', () => {
     expect(readFileSync(store, 'utf8')).toBe('not a database at all')
   })
 
-  it('says what to do when the port is in use (exit 1)', async () => {
+  it('says what to do when the port is in use (exit 2, an input error naming --port)', async () => {
     const blocker = createServer()
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
     const {port} = blocker.address() as {port: number}
     try {
       const result = await runCli(['emulator', 'start', '--port', String(port)])
-      expect(result.code).toBe(1)
+      expect(result.code).toBe(2)
       expect(result.stdout).toBe('')
-      expect(result.stderr).toContain(`Error: Port ${port} on 127.0.0.1 is already in use`)
+      expect(result.stderr).toContain(`Error: Port ${port} on 127.0.0.1 is in use; pick another with --port or stop the other program.`)
       expect(result.stderr).toContain('--port 0 picks a free one')
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()))

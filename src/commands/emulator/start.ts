@@ -24,8 +24,7 @@ Prints its addresses, the default payment profile and the keys it accepts (emula
 Durations (--settle-after, --pending-for, --abandon-after, --webhook-backoff) are ${DURATION_HELP}.
 
 EXIT CODES
-  1    the port is in use or cannot be listened on
-  2    a flag is not valid, or the store file is not an emulator store
+  2    a flag is not valid, the port is in use or cannot be listened on, or the store file is not an emulator store
   130  stopped with Ctrl-C (or SIGTERM), after closing`
 
   static override examples = [

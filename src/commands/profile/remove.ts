@@ -1,6 +1,5 @@
 import {Args, Flags} from '@oclif/core'
 
-import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {checkRemovable, removeProfileFrom} from '../../profiles/edit.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'
@@ -26,18 +25,12 @@ cannot be removed: removing it drops only stored changes to it.`
     const {name} = this.args
     const store = this.profileStore()
     checkRemovable(store.read(), name)
-    if (!this.flags.yes) {
-      if (!this.interactive()) {
-        throw new InputError(`Refusing to remove profile "${name}" without confirmation.`, {
-          flag: '--yes',
-          hint: 'Pass --yes, or run it in a terminal to be asked.',
-        })
-      }
-      const {confirm} = await import('../../terminal/prompts.js')
-      if (!(await confirm(`Remove profile "${name}" and its keys from ${store.path}?`))) {
-        throw new InputError('Cancelled; the profile was kept.')
-      }
-    }
+    await this.confirmOrRefuse({
+      yes: this.flags.yes,
+      refusal: `Refusing to remove profile "${name}" without confirmation.`,
+      question: `Remove profile "${name}" and its keys from ${store.path}?`,
+      cancelled: 'Cancelled; the profile was kept.',
+    })
     const updated = await store.update((stored) => {
       // Checked again under the lock: another command may have removed it meanwhile.
       checkRemovable(stored, name)

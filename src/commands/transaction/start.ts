@@ -5,6 +5,7 @@ import {InputError, InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {
   TRANSACTION_FIELD_FLAGS,
+  checkCardOnlyFlags,
   describeAmount,
   generateMerchantReference,
   parseMinorUnits,
@@ -54,10 +55,7 @@ ${EXIT_CODES_HELP}`
     const {flags} = this
     const product = (flags.product ?? (await this.askProduct())) as Product
     const amount = parseMinorUnits(await this.requireValue('--amount', flags.amount, {message: 'Amount in minor units (1499 is 14.99 EUR)', allowed: 'minor units, e.g. 1499 for 14.99 EUR'}))
-    if (product !== 'card') {
-      if (flags.card) throw new InputError(`--card applies only to --product card (got --product ${product}).`, {flag: '--card'})
-      if (flags['cvv-stdin']) throw new InputError(`--cvv-stdin applies only to --product card (got --product ${product}).`, {flag: '--cvv-stdin'})
-    }
+    checkCardOnlyFlags(product, {'--card': flags.card, '--cvv-stdin': flags['cvv-stdin']})
     const customer = await this.requireValue('--customer', flags.customer, {message: 'Customer id'})
     const card = product === 'card' ? await this.requireValue('--card', flags.card, {message: 'Card id (from paytx card tokenize)'}) : undefined
     const redirectUrl = await this.requireValue('--redirect-url', flags['redirect-url'], {message: 'Redirect URL (where the customer lands afterwards)', allowed: 'an absolute http(s) URL'})
