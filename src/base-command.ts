@@ -238,9 +238,12 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     return this.interruption().signal
   }
 
-  /** Sets the process exit code for a result that is not a plain success (3 or 4). */
+  /**
+   * The exit code of a command that ran to its end: the outcome (errors.ts's outcomeExitCode, a
+   * smoke run's, or 130 after a clean stop). 0 leaves the process's exit code as it is.
+   */
   protected setOutcomeExitCode(code: number): void {
-    process.exitCode = code
+    if (code !== EXIT.ok) process.exitCode = code
   }
 
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {

@@ -1,12 +1,11 @@
 import {Flags} from '@oclif/core'
 
 import {type CustomerRequest, PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
-import {InputError} from '../errors.js'
+import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {FlowOptions} from '../flow/flow-options.js'
 import type {FlowResult} from '../flow/run-flow.js'
-import type {FlowExitCode} from '../flow/verdict.js'
 import {parseDuration} from '../duration.js'
 import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 
@@ -15,7 +14,7 @@ const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly st
   .join('\n')
 
 /** What `--json` prints: the flow's result with the exit code it leads to. */
-export type FlowJson = {exitCode: FlowExitCode} & FlowResult
+export type FlowJson = {exitCode: OutcomeExitCode} & FlowResult
 
 export default class Flow extends BaseCommand<typeof Flow, FlowJson> {
   static override summary = 'Run a whole payment flow: customer, card, transaction, approval page, redirect, webhooks, final status.'
@@ -96,9 +95,8 @@ ${EXIT_CODES_HELP}`
       const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
       this.print(renderFlowSummary(result))
-      const {flowExitCode} = await import('../flow/verdict.js')
-      const exitCode = flowExitCode(result)
-      if (exitCode !== 0) this.setOutcomeExitCode(exitCode)
+      const exitCode = outcomeExitCode(result)
+      this.setOutcomeExitCode(exitCode)
       return {exitCode, ...result}
     } finally {
       reporter.stop()

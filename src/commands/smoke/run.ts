@@ -108,7 +108,7 @@ EXIT CODES
     }
     const {renderResultsTable} = await import('../../output/smoke-results-table.js')
     this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
-    if (report.exitCode !== 0) this.setOutcomeExitCode(report.exitCode)
+    this.setOutcomeExitCode(report.exitCode)
     return report
   }
 }

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 
 import {type CheckoutSuccess, isFinalStatus} from '../../api/contract.js'
-import {EXIT} from '../../errors.js'
+import {outcomeExitCode} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
 
@@ -26,7 +26,7 @@ ${EXIT_CODES_HELP}`
     const service = await this.service()
     const result = await service.checkoutSuccess(this.args.id)
     this.print(renderCheckoutSuccess(this.args.id, result))
-    if (result.success !== true) this.setOutcomeExitCode(isFinalStatus(result.status) ? EXIT.notSuccess : EXIT.notFinal)
+    this.setOutcomeExitCode(outcomeExitCode({conclusive: result.success === true || isFinalStatus(result.status), success: result.success === true}))
     return result
   }
 }

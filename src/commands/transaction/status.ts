@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 
 import type {Transaction} from '../../api/contract.js'
-import {EXIT, InterruptedError} from '../../errors.js'
+import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
 
@@ -77,10 +77,8 @@ ${EXIT_CODES_HELP}`
     if (!result.conclusive) {
       const loud = result.status === 'UNKNOWN' ? ' It stayed UNKNOWN (critical): ask the service’s support about it.' : ''
       this.warnUser(`transaction ${id} is still ${result.status} after ${formatDuration(timeoutMs)}; not conclusive.${loud}`)
-      this.setOutcomeExitCode(EXIT.notFinal)
-    } else if (!result.success) {
-      this.setOutcomeExitCode(EXIT.notSuccess)
     }
+    this.setOutcomeExitCode(outcomeExitCode(result))
     return result.reading
   }
 }
