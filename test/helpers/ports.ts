@@ -8,3 +8,13 @@ export function canBind(port: number): Promise<boolean> {
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
   })
 }
+
+/** A port that was free on 127.0.0.1 a moment ago (for tests that must pass a port, not 0). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const {port} = probe.address() as {port: number}
+      probe.close(() => resolve(port))
+    })
+  })
+}
