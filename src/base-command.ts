@@ -11,6 +11,7 @@ import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
+import {requireFlag} from './input/required-flag.js'
 import {isInteractive} from './terminal/interactive.js'
 import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
 
@@ -169,13 +170,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     value: string | undefined,
     ask: {message: string; secret?: boolean; validate?: (value: string) => true | string; allowed?: string},
   ): Promise<string> {
-    if (value !== undefined && value !== '') return value
-    if (!this.interactive()) {
-      throw new InputError(`${flag} is required${ask.allowed ? ` (${ask.allowed})` : ''}.`, {
-        flag,
-        hint: 'Pass it as a flag; paytx asks for missing values only in a terminal and without --no-input.',
-      })
-    }
+    if ((value !== undefined && value !== '') || !this.interactive()) return requireFlag(flag, value, ask.allowed)
     const prompts = await import('./terminal/prompts.js')
     const validate = (answer: string) => (answer.trim() === '' ? `${flag} is required` : (ask.validate?.(answer.trim()) ?? true))
     const answer = ask.secret ? await prompts.askSecret(ask.message, {validate}) : await prompts.ask(ask.message, {validate})
