@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
@@ -78,33 +78,22 @@ ${EXIT_CODES_HELP}`
   }
 
   public async run(): Promise<void> {
-    const {flags} = this
     const json = this.jsonEnabled()
-    const maxBodyBytes = parseByteSize(flags['max-body'])
-    if (maxBodyBytes === undefined) {
-      throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
-    }
-    const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
-    if (flags['forward-to'] !== undefined && !forwardUrl) {
-      throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
-    }
-    if (flags.token !== undefined && flags.token.length === 0) {
-      throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
-    }
-    const service = flags.fetch ? await this.fetchingService() : undefined
-
     const {WEBHOOK_PATH, generateWebhookToken, isLoopbackHost, startWebhookListener} = await import('../../webhooks/listener.js')
+    const options = toWebhookListenOptions(this.flags, {newToken: generateWebhookToken})
+    const {forwardUrl, maxBodyBytes, token} = options
+    const service = options.fetch ? await this.fetchingService() : undefined
+
     const {WebhookRecorder} = await import('../../webhooks/recorder.js')
     const {renderWebhookLine, stoppedLine, webhookLine} = await import('../../output/webhook.js')
     const {WebhookForwarder} = await import('../../webhooks/forwarder.js')
 
-    const token = flags['no-token'] ? undefined : (flags.token ?? generateWebhookToken())
     let recorder: InstanceType<typeof WebhookRecorder> | undefined
-    if (flags.save !== undefined) {
+    if (options.save !== undefined) {
       try {
-        recorder = new WebhookRecorder(flags.save)
+        recorder = new WebhookRecorder(options.save)
       } catch (error) {
-        throw new InputError(`--save: cannot open ${flags.save} for appending (${(error as Error).message}).`, {flag: '--save'})
+        throw new InputError(`--save: cannot open ${options.save} for appending (${(error as Error).message}).`, {flag: '--save'})
       }
     }
     const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.globals.requestTimeoutMs) : undefined
@@ -115,8 +104,8 @@ ${EXIT_CODES_HELP}`
     let listener: WebhookListener
     try {
       listener = await startWebhookListener({
-        host: flags.host,
-        port: flags.port,
+        host: options.host,
+        port: options.port,
         token,
         maxBodyBytes,
         recorder,
@@ -130,7 +119,7 @@ ${EXIT_CODES_HELP}`
           else stdout.add(renderWebhookLine(line))
         },
         onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
-        onRecordFailure: (error) => this.warnUser(`could not write to ${flags.save} (${error.message}); answered 500 so the sender can retry.`),
+        onRecordFailure: (error) => this.warnUser(`could not write to ${options.save} (${error.message}); answered 500 so the sender can retry.`),
       })
     } catch (error) {
       recorder?.close()
@@ -141,8 +130,8 @@ ${EXIT_CODES_HELP}`
       await listener.close(0)
       throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
     }
-    if (!isLoopbackHost(flags.host)) {
-      this.warnUser(`listening on ${flags.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
+    if (!isLoopbackHost(options.host)) {
+      this.warnUser(`listening on ${options.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
     }
     if (!token) this.warnUser(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${listener.port}.`)
 
@@ -153,7 +142,7 @@ ${EXIT_CODES_HELP}`
       port: listener.port,
       token_required: token !== undefined,
       fetch: Boolean(service),
-      ...(flags.save === undefined ? {} : {save: flags.save}),
+      ...(options.save === undefined ? {} : {save: options.save}),
       ...(forwarder ? {forward_to: forwarder.url} : {}),
     }
     if (json) {
@@ -170,7 +159,7 @@ ${EXIT_CODES_HELP}`
     this.note(
       `Stopped. ${counts.received} webhook${counts.received === 1 ? '' : 's'} received (${counts.duplicates} duplicate${counts.duplicates === 1 ? '' : 's'}), ` +
         `${counts.malformed} malformed, ${counts.rejected} rejected${rejectedDetail.length > 0 ? ` (${rejectedDetail.join(', ')})` : ''}.` +
-        (flags.save === undefined ? '' : ` Saved to ${flags.save}.`),
+        (options.save === undefined ? '' : ` Saved to ${options.save}.`),
     )
     if (reason === 'signal') this.setOutcomeExitCode(EXIT.interrupted)
   }
@@ -212,5 +201,45 @@ ${EXIT_CODES_HELP}`
         resolve('stdout closed')
       })
     })
+  }
+}
+
+export type WebhookListenFlags = Interfaces.InferredFlags<typeof WebhookListen.flags>
+
+export interface WebhookListenOptions {
+  host: string
+  port: number
+  /** The secret the URL must carry; undefined with --no-token. */
+  token: string | undefined
+  maxBodyBytes: number
+  forwardUrl: URL | undefined
+  save: string | undefined
+  fetch: boolean
+}
+
+/**
+ * The flags of `webhook listen` as what to listen with; an InputError (exit 2) names a wrong
+ * flag before anything listens. `env.newToken` makes the token of a run without --token.
+ */
+export function toWebhookListenOptions(flags: WebhookListenFlags, env: {newToken: () => string}): WebhookListenOptions {
+  const maxBodyBytes = parseByteSize(flags['max-body'])
+  if (maxBodyBytes === undefined) {
+    throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
+  }
+  const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
+  if (flags['forward-to'] !== undefined && !forwardUrl) {
+    throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
+  }
+  if (flags.token !== undefined && flags.token.length === 0) {
+    throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
+  }
+  return {
+    host: flags.host,
+    port: flags.port,
+    token: flags['no-token'] ? undefined : (flags.token ?? env.newToken()),
+    maxBodyBytes,
+    forwardUrl,
+    save: flags.save,
+    fetch: flags.fetch,
   }
 }
