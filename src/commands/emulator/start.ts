@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
@@ -65,7 +65,7 @@ EXIT CODES
   }
 
   public async run(): Promise<undefined> {
-    const options = this.emulatorOptions()
+    const options = toEmulatorStartOptions(this.flags, process.env)
     const json = this.jsonEnabled()
     const {startEmulator} = await import('../../emulator/index.js')
     const emulator = await startEmulator({
@@ -83,61 +83,6 @@ EXIT CODES
     else this.note(`Stopped (${signal}).${emulator.store === ':memory:' ? '' : ` The state is kept in ${emulator.store}.`}`)
     this.setOutcomeExitCode(EXIT.interrupted)
     return undefined
-  }
-
-  private emulatorOptions(): EmulatorOptions {
-    const {flags} = this
-    const duration = (flag: 'settle-after' | 'pending-for' | 'abandon-after' | 'webhook-backoff') => parseDuration(flags[flag], `--${flag}`, {allowZero: true})
-    const nonEmpty = (flag: 'host' | 'api-key' | 'api-key-header' | 'proxy-key' | 'proxy-id') => {
-      const value = flags[flag].trim()
-      if (value === '') throw new InputError(`--${flag} must not be empty.`, {flag: `--${flag}`})
-      return value
-    }
-    const webhookUrl = flags['webhook-url']
-    if (webhookUrl !== undefined && !isAbsoluteHttpUrl(webhookUrl)) {
-      throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${webhookUrl}").`, {
-        flag: '--webhook-url',
-      })
-    }
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(flags['api-key-header'])) {
-      throw new InputError(`--api-key-header must be an HTTP header name such as X-APIKEY (got "${flags['api-key-header']}").`, {flag: '--api-key-header'})
-    }
-    return {
-      host: nonEmpty('host'),
-      port: flags.port,
-      apiKey: nonEmpty('api-key'),
-      apiKeyHeader: nonEmpty('api-key-header'),
-      proxyKey: nonEmpty('proxy-key'),
-      proxyId: nonEmpty('proxy-id'),
-      store: resolveStoreLocation(flags.store),
-      organisations: this.organisations(),
-      paymentProfiles: this.paymentProfiles(),
-      lifetime: 'service',
-      settleAfterMs: duration('settle-after'),
-      pendingForMs: duration('pending-for'),
-      abandonAfterMs: duration('abandon-after'),
-      webhookUrl,
-      webhookAttempts: flags['webhook-attempts'],
-      webhookBackoffMs: duration('webhook-backoff'),
-    }
-  }
-
-  private organisations(): string[] {
-    const given = this.flags.organisation ?? []
-    for (const id of given) {
-      if (!isUuid(id)) throw new InputError(`--organisation must be a UUID (got "${id}").`, {flag: '--organisation'})
-    }
-    return given.map((id) => id.toLowerCase())
-  }
-
-  private paymentProfiles(): PaymentProfileSetting[] {
-    return (this.flags['payment-profile'] ?? []).map((text) => {
-      const setting = parsePaymentProfileSetting(text)
-      if (typeof setting === 'string') {
-        throw new InputError(`--payment-profile must be <uuid> or <uuid>=<webhook url>: ${setting}.`, {flag: '--payment-profile'})
-      }
-      return setting
-    })
   }
 
   private announce(emulator: RunningEmulator, options: EmulatorOptions): void {
@@ -223,6 +168,65 @@ EXIT CODES
   private emitLine(line: string): void {
     process.stdout.write(`${line}\n`)
   }
+}
+
+export type EmulatorStartFlags = Interfaces.InferredFlags<typeof EmulatorStart.flags>
+
+/**
+ * The flags of `emulator start` as the emulator's options; an InputError (exit 2) names a wrong
+ * flag before anything listens. `env` places the default store (PAYTX_DATA_DIR, XDG_DATA_HOME).
+ */
+export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.ProcessEnv): EmulatorOptions {
+  const duration = (flag: 'settle-after' | 'pending-for' | 'abandon-after' | 'webhook-backoff') => parseDuration(flags[flag], `--${flag}`, {allowZero: true})
+  const nonEmpty = (flag: 'host' | 'api-key' | 'api-key-header' | 'proxy-key' | 'proxy-id') => {
+    const value = flags[flag].trim()
+    if (value === '') throw new InputError(`--${flag} must not be empty.`, {flag: `--${flag}`})
+    return value
+  }
+  const webhookUrl = flags['webhook-url']
+  if (webhookUrl !== undefined && !isAbsoluteHttpUrl(webhookUrl)) {
+    throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${webhookUrl}").`, {
+      flag: '--webhook-url',
+    })
+  }
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(flags['api-key-header'])) {
+    throw new InputError(`--api-key-header must be an HTTP header name such as X-APIKEY (got "${flags['api-key-header']}").`, {flag: '--api-key-header'})
+  }
+  return {
+    host: nonEmpty('host'),
+    port: flags.port,
+    apiKey: nonEmpty('api-key'),
+    apiKeyHeader: nonEmpty('api-key-header'),
+    proxyKey: nonEmpty('proxy-key'),
+    proxyId: nonEmpty('proxy-id'),
+    store: resolveStoreLocation(flags.store, env),
+    organisations: organisationIds(flags.organisation ?? []),
+    paymentProfiles: paymentProfileSettings(flags['payment-profile'] ?? []),
+    lifetime: 'service',
+    settleAfterMs: duration('settle-after'),
+    pendingForMs: duration('pending-for'),
+    abandonAfterMs: duration('abandon-after'),
+    webhookUrl,
+    webhookAttempts: flags['webhook-attempts'],
+    webhookBackoffMs: duration('webhook-backoff'),
+  }
+}
+
+function organisationIds(given: readonly string[]): string[] {
+  for (const id of given) {
+    if (!isUuid(id)) throw new InputError(`--organisation must be a UUID (got "${id}").`, {flag: '--organisation'})
+  }
+  return given.map((id) => id.toLowerCase())
+}
+
+function paymentProfileSettings(given: readonly string[]): PaymentProfileSetting[] {
+  return given.map((text) => {
+    const setting = parsePaymentProfileSetting(text)
+    if (typeof setting === 'string') {
+      throw new InputError(`--payment-profile must be <uuid> or <uuid>=<webhook url>: ${setting}.`, {flag: '--payment-profile'})
+    }
+    return setting
+  })
 }
 
 /** The API commands' global flags, hidden: the emulator commands take no profile. */
