@@ -1,6 +1,6 @@
 import {writeFile} from 'node:fs/promises'
 
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
@@ -58,18 +58,18 @@ EXIT CODES
   }
 
   public async run(): Promise<SmokeReport> {
-    const {flags} = this
+    const options = toSmokeRunOptions(this.flags)
     const {loadScenario} = await import('../../smoke/scenario.js')
     const scenario = await loadScenario(this.args.file)
     const {selectCases, runScenario} = await import('../../smoke/runner.js')
-    const cases = selectCases(scenario, flags.only ?? [])
+    const cases = selectCases(scenario, options.only)
     for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
-    if (flags.junit !== undefined) await checkWritable(flags.junit)
+    if (options.junit !== undefined) await checkWritable(options.junit)
 
     const profile = this.profile()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
-    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.open})
-    await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, flags.yes)
+    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: options.openBrowser})
+    await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, options.yes)
 
     const {ensureEmulator} = await import('../../flow/embedded-emulator.js')
     const emulator = await ensureEmulator(profile)
@@ -83,16 +83,16 @@ EXIT CODES
 
     const interrupt = this.interruptSignal()
     interrupt.addEventListener('abort', () => this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).'), {once: true})
-    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${flags.concurrency}).`)
+    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${options.concurrency}).`)
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
         runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent}),
         profile: profile.name,
         environment: profile.profile.env,
-        concurrency: flags.concurrency,
-        bail: flags.bail,
-        openBrowser: flags.open,
+        concurrency: options.concurrency,
+        bail: options.bail,
+        openBrowser: options.openBrowser,
         signal: interrupt,
         progress,
       })
@@ -101,15 +101,39 @@ EXIT CODES
       await emulator.stop()
     }
 
-    if (flags.junit !== undefined) {
+    if (options.junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')
-      await writeFile(flags.junit, renderJUnit(report))
-      this.note(`JUnit report written to ${flags.junit}.`)
+      await writeFile(options.junit, renderJUnit(report))
+      this.note(`JUnit report written to ${options.junit}.`)
     }
     const {renderResultsTable} = await import('../../output/smoke-results-table.js')
     this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
     this.setOutcomeExitCode(report.exitCode)
     return report
+  }
+}
+
+export type SmokeRunFlags = Interfaces.InferredFlags<typeof SmokeRun.flags>
+
+export interface SmokeRunOptions {
+  /** Case names to run (with the cases they refer to); empty runs all. */
+  only: string[]
+  concurrency: number
+  bail: boolean
+  junit: string | undefined
+  openBrowser: boolean
+  yes: boolean
+}
+
+/** The flags of `smoke run` as how to run the scenario; the file itself is checked by loadScenario. */
+export function toSmokeRunOptions(flags: SmokeRunFlags): SmokeRunOptions {
+  return {
+    only: flags.only ?? [],
+    concurrency: flags.concurrency,
+    bail: flags.bail,
+    junit: flags.junit,
+    openBrowser: flags.open,
+    yes: flags.yes,
   }
 }
 

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import type {Transaction} from '../../api/contract.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
@@ -44,8 +44,7 @@ ${EXIT_CODES_HELP}`
       return transaction
     }
 
-    const {parseDuration} = await import('../../duration.js')
-    const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
+    const {timeoutMs, until} = await toStatusWaitOptions(this.flags)
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
     const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
@@ -55,7 +54,7 @@ ${EXIT_CODES_HELP}`
     try {
       result = await waitForFinalStatus<Transaction>(() => service.getTransaction(id), {
         timeoutMs,
-        until: this.flags.until === 'settled' ? 'settled' : 'final',
+        until,
         signal,
         onStatus: (transaction, previous, elapsedMs) => {
           const when = previous ? `after ${formatDuration(elapsedMs)}` : 'now'
@@ -80,5 +79,21 @@ ${EXIT_CODES_HELP}`
     }
     this.setOutcomeExitCode(outcomeExitCode(result))
     return result.reading
+  }
+}
+
+export type TransactionStatusFlags = Interfaces.InferredFlags<typeof TransactionStatus.flags>
+
+export interface StatusWaitOptions {
+  timeoutMs: number
+  until: 'final' | 'settled'
+}
+
+/** How `status --wait` waits: --wait-timeout (default 10m) and --until (default final); a bad duration is exit 2. */
+export async function toStatusWaitOptions(flags: TransactionStatusFlags): Promise<StatusWaitOptions> {
+  const {parseDuration} = await import('../../duration.js')
+  return {
+    timeoutMs: parseDuration(flags['wait-timeout'] ?? '10m', '--wait-timeout'),
+    until: flags.until === 'settled' ? 'settled' : 'final',
   }
 }
