@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
 import {InputError} from '../../errors.js'
@@ -50,22 +50,11 @@ both are given.`
   }
 
   public async run(): Promise<ProfileAddResult> {
-    const {name} = this.args
     const {flags} = this
-    checkProfileName(name)
-    const changes: Partial<Profile> = {
-      base_url: flags['base-url'],
-      h2h_url: flags['h2h-url'],
-      proxy_id: flags['proxy-id'],
-      organisation: flags.organisation,
-      payment_profile: flags['payment-profile'],
-      api_key_header: flags['api-key-header'],
-    }
-    checkProfileUrls(changes)
-
     const store = this.profileStore()
-    const before = store.get(name)
-    const env = await this.environment(name, flags.env as Environment | undefined, before)
+    const before = store.get(this.args.name)
+    const {name, environment, changes} = toProfileAddOptions(flags, this.args, {existing: before, interactive: this.interactive()})
+    const env = environment ?? (await this.askEnvironment(name))
     Object.assign(changes, await this.keys(before))
 
     // Applied to the profile as stored when the lock is held, so a concurrent change is kept.
@@ -86,12 +75,7 @@ both are given.`
     return {...view, path: store.path}
   }
 
-  private async environment(name: string, flag: Environment | undefined, existing: Profile | undefined): Promise<Environment> {
-    const env = flag ?? existing?.env ?? environmentFromName(name)
-    if (env) return env
-    if (!this.interactive()) {
-      throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
-    }
+  private async askEnvironment(name: string): Promise<Environment> {
     const {choose} = await import('../../terminal/prompts.js')
     return choose(`Environment of profile "${name}"`, ENVIRONMENTS)
   }
@@ -125,4 +109,40 @@ both are given.`
     this.addSecrets(...values)
     return keys
   }
+}
+
+export type ProfileAddFlags = Interfaces.InferredFlags<typeof ProfileAdd.flags>
+
+export interface ProfileAddOptions {
+  name: string
+  /** Undefined only when a person at the terminal is to be asked. */
+  environment: Environment | undefined
+  /** The values given; only these change in a stored profile. */
+  changes: Partial<Profile>
+}
+
+/**
+ * The flags of `profile add` as the change to make: the name and addresses checked, the
+ * environment from --env, the stored profile or the name; an InputError (exit 2) names the flag.
+ */
+export function toProfileAddOptions(
+  flags: ProfileAddFlags,
+  args: {name: string},
+  env: {existing: Profile | undefined; interactive: boolean},
+): ProfileAddOptions {
+  checkProfileName(args.name)
+  const changes: Partial<Profile> = {
+    base_url: flags['base-url'],
+    h2h_url: flags['h2h-url'],
+    proxy_id: flags['proxy-id'],
+    organisation: flags.organisation,
+    payment_profile: flags['payment-profile'],
+    api_key_header: flags['api-key-header'],
+  }
+  checkProfileUrls(changes)
+  const environment = (flags.env as Environment | undefined) ?? env.existing?.env ?? environmentFromName(args.name)
+  if (!environment && !env.interactive) {
+    throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
+  }
+  return {name: args.name, environment, changes}
 }
