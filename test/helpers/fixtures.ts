@@ -24,6 +24,12 @@ export const CUSTOMER_FLAGS = [
   '--organisation', ORGANISATION,
 ]
 
+/** CUSTOMER_FLAGS without these flags (and their values). */
+export const customerFlagsWithout = (...flags: string[]) => CUSTOMER_FLAGS.filter((_, i, all) => !flags.includes(all[i]) && !flags.includes(all[i - 1]))
+
+/** CUSTOMER_FLAGS with another value for one flag. */
+export const customerFlagsWith = (flag: string, value: string) => CUSTOMER_FLAGS.map((item, i, all) => (all[i - 1] === flag ? value : item))
+
 /** A valid customer request without its organisation (which depends on the service it goes to). */
 export const CUSTOMER_FIELDS = {
   title: 'ms',
