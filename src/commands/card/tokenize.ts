@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {type CardRequest, cardBrand, lastFour, normalizePan} from '../../api/contract.js'
 import {InputError, InputErrors, ResponseError} from '../../errors.js'
@@ -6,6 +6,7 @@ import {cardId} from '../../api/service.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {CARD_FIELD_FLAGS, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
+import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
 
 export interface TokenizedCard {
@@ -50,20 +51,16 @@ ${EXIT_CODES_HELP}`
     const service = await this.service()
     service.assertCardProxyConfigured()
 
-    const customer = await this.requireValue('--customer', flags.customer, {message: 'Customer id'})
-    const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12'})
-    const year = await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits)', allowed: 'four digits'})
-    const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card'})
-    const {pan, source} = await this.readPan()
-    this.fieldFlags.pan = source === 'prompt' ? 'card number' : source
-
-    const body: CardRequest = {customer, expiry_month: normalizeExpiryMonth(month), expiry_year: year.trim(), holder_name: holder, pan}
-    const organisation = flags.organisation ?? this.profile().profile.organisation
-    if (organisation) body.organisation = organisation
-
-    const {validateCardRequest} = await import('../../api/schemas.js')
-    const issues = validateCardRequest(body)
-    if (issues.length > 0) throw new InputErrors(cardIssuesToProblems(issues, source))
+    const asked = {
+      ...flags,
+      customer: await this.requireValue('--customer', flags.customer, {message: 'Customer id'}),
+      'expiry-month': await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12'}),
+      'expiry-year': await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits)', allowed: 'four digits'}),
+      'holder-name': await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card'}),
+    }
+    const stdin = await this.readPan()
+    this.fieldFlags.pan = stdin.source === 'prompt' ? 'card number' : stdin.source
+    const {body, customer, pan} = await toCardTokenizeOptions(asked, {organisation: this.profile().profile.organisation}, stdin)
 
     await this.confirmProduction('tokenize a card', flags.yes)
     const response = await service.tokenizeCard(body)
@@ -112,4 +109,36 @@ ${EXIT_CODES_HELP}`
     this.addSecrets(pan, raw)
     return {pan, source}
   }
+}
+
+export type CardTokenizeFlags = Interfaces.InferredFlags<typeof CardTokenize.flags>
+
+export interface CardTokenizeOptions {
+  body: CardRequest
+  customer: string
+  pan: string
+}
+
+/**
+ * The flags of `card tokenize` and the card number read from stdin or a hidden prompt as the
+ * request to send, checked first (Luhn, month, year, holder); an InputErrors (exit 2) names every
+ * flag that is missing or wrong. Sends nothing.
+ */
+export async function toCardTokenizeOptions(
+  flags: CardTokenizeFlags,
+  env: {organisation?: string},
+  stdin: {pan: string; source: PanSource},
+): Promise<CardTokenizeOptions> {
+  const customer = requireFlag('--customer', flags.customer)
+  const month = requireFlag('--expiry-month', flags['expiry-month'], '01-12')
+  const year = requireFlag('--expiry-year', flags['expiry-year'], 'four digits')
+  const holder = requireFlag('--holder-name', flags['holder-name'])
+  const body: CardRequest = {customer, expiry_month: normalizeExpiryMonth(month), expiry_year: year.trim(), holder_name: holder, pan: stdin.pan}
+  const organisation = flags.organisation ?? env.organisation
+  if (organisation) body.organisation = organisation
+
+  const {validateCardRequest} = await import('../../api/schemas.js')
+  const issues = validateCardRequest(body)
+  if (issues.length > 0) throw new InputErrors(cardIssuesToProblems(issues, stdin.source))
+  return {body, customer, pan: stdin.pan}
 }
