@@ -37,7 +37,7 @@ export interface GlobalOptions {
 /** --timeout in seconds, as milliseconds; anything but a positive number is an input error. */
 export function parseRequestTimeout(raw: string): number {
   const seconds = Number(raw)
-  if (raw.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
+  if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
   }
   return Math.round(seconds * 1000)
