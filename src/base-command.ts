@@ -5,7 +5,7 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
-import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
+import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import type {Profile, ProfileLabel} from './profiles/presets.js'
@@ -14,6 +14,9 @@ import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {keysToReadFromKeychain} from './profiles/key-fields.js'
 import {ProfileStore} from './profiles/store.js'
 import {colorWanted, productionBanner} from './terminal/production-banner.js'
+import {requireFlag} from './input/required-flag.js'
+import {isInteractive} from './terminal/interactive.js'
+import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -24,9 +27,30 @@ export const EXIT_CODES_HELP = `EXIT CODES
   2    the input was wrong, or a confirmation was declined; nothing was sent
   3    the payment is final and not a success
   4    waiting ran out before a final status
-  130  interrupted (Ctrl-C)`
+  130  interrupted (Ctrl-C or SIGTERM)`
 
-export abstract class BaseCommand<T extends typeof Command> extends Command {
+/** The global flags, parsed and checked once in `init()`. */
+export interface GlobalOptions {
+  profile?: string
+  verbose: boolean
+  requestTimeoutMs: number
+  noInput: boolean
+}
+
+/** --timeout in seconds, as milliseconds; anything but a positive number is an input error. */
+export function parseRequestTimeout(raw: string): number {
+  const seconds = Number(raw)
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
+  }
+  return Math.round(seconds * 1000)
+}
+
+/**
+ * A command typed by its flags (`T`, the command class) and by the result its `run()` returns
+ * (`R`, what `--json` prints).
+ */
+export abstract class BaseCommand<T extends typeof Command, R = unknown> extends Command {
   static override enableJsonFlag = true
 
   static override baseFlags = {
@@ -53,13 +77,16 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
+  protected globals!: GlobalOptions
   /** Maps a request field (as in the service's error details) to the flag that set it. */
   protected fieldFlags: Record<string, string> = {}
   /** Extra values to scrub from every message (a PAN or CVV read by this command). */
   protected secrets: string[] = []
   private services: PaymentService[] = []
   private embeddedEmulators: EmbeddedEmulator[] = []
-  private interruption?: {controller: AbortController; handler: () => void}
+  /** The signals that stop this command cleanly (exit 130) once it listens for them. */
+  protected stopSignals: readonly StopSignal[] = INTERRUPT_SIGNALS
+  private listeningForInterrupt?: Interruption
   private cachedProfile?: ResolvedProfile
   private keychainKeys?: Promise<void>
 
@@ -74,23 +101,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as BaseFlags<T>
     this.args = args as BaseArgs<T>
+    this.globals = {
+      profile: flags.profile,
+      verbose: flags.verbose,
+      requestTimeoutMs: parseRequestTimeout(flags.timeout),
+      noInput: flags['no-input'],
+    }
   }
+
+  public abstract override run(): Promise<R>
 
   /** A secret read by this command (PAN, CVV, key): scrubbed from every message and log from now on. */
   protected addSecrets(...values: (string | undefined)[]): void {
     const known = values.filter((value): value is string => Boolean(value))
     this.secrets.push(...known)
     for (const service of this.services) service.addSecrets(...known)
-  }
-
-  /** Request timeout from --timeout, in milliseconds. */
-  protected timeoutMs(): number {
-    const raw = (this.flags as {timeout?: string}).timeout ?? '30'
-    const seconds = Number(raw)
-    if (!Number.isFinite(seconds) || seconds <= 0) {
-      throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
-    }
-    return Math.round(seconds * 1000)
   }
 
   protected profileStore(): ProfileStore {
@@ -103,7 +128,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected profile(): ResolvedProfile {
     if (!this.cachedProfile) {
-      this.cachedProfile = resolveProfile(this.profileStore(), {name: (this.flags as {profile?: string}).profile})
+      this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
       const {name, profile} = this.cachedProfile
       if (profile.env === 'production') this.note(productionBanner(name, profile.base_url, {color: colorWanted(process.stderr)}))
@@ -144,12 +169,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The service client for the resolved profile; closed when the command ends. */
   protected async service(): Promise<PaymentService> {
     const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.profileWithKeys().then((resolved) => this.withLocalEmulator(resolved))])
-    const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(
       {profileName: name, profile},
       {
-        timeoutMs: this.timeoutMs(),
-        log: verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+        timeoutMs: this.globals.requestTimeoutMs,
+        log: this.globals.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
         secrets: this.secrets,
       },
     )
@@ -169,9 +193,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return pointedAt(resolved, emulator)
   }
 
-  /** Prompts only when a person can answer: stdin and stderr are terminals and --no-input is off. */
-  protected canPrompt(): boolean {
-    return Boolean(process.stdin.isTTY && process.stderr.isTTY) && !(this.flags as {'no-input'?: boolean})['no-input']
+  /**
+   * Whether a person is at the terminal (terminal/interactive.ts): only then does a command prompt,
+   * spin or redraw lines in place.
+   */
+  protected interactive(): boolean {
+    return isInteractive({noInput: this.globals.noInput, json: this.jsonEnabled()})
   }
 
   /**
@@ -183,13 +210,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     value: string | undefined,
     ask: {message: string; secret?: boolean; validate?: (value: string) => true | string; allowed?: string},
   ): Promise<string> {
-    if (value !== undefined && value !== '') return value
-    if (!this.canPrompt()) {
-      throw new InputError(`${flag} is required${ask.allowed ? ` (${ask.allowed})` : ''}.`, {
-        flag,
-        hint: 'Pass it as a flag; paytx asks for missing values only in a terminal and without --no-input.',
-      })
-    }
+    if ((value !== undefined && value !== '') || !this.interactive()) return requireFlag(flag, value, ask.allowed)
     const prompts = await import('./terminal/prompts.js')
     // A person at a prompt typed no flag: problems name what was asked.
     const asked = ask.message.replace(/\s*\(.*\)\s*:?$|:$/, '')
@@ -218,40 +239,48 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected async confirmProduction(action: string, yes: boolean): Promise<void> {
     const {name, profile} = this.profile()
-    if (profile.env !== 'production' || yes) return
-    if (!this.canPrompt()) {
-      throw new InputError(`Refusing to ${action} on production profile "${name}" without confirmation.`, {
-        flag: '--yes',
-        hint: 'Pass --yes to confirm, or run it in a terminal to be asked.',
-      })
-    }
-    const {confirm} = await import('./terminal/prompts.js')
-    if (!(await confirm(`This will ${action} on PRODUCTION (profile "${name}", ${profile.base_url}). Continue?`))) {
-      throw new InputError('Cancelled; nothing was sent.')
-    }
+    if (profile.env !== 'production') return
+    await this.confirmOrRefuse({
+      yes,
+      refusal: `Refusing to ${action} on production profile "${name}" without confirmation.`,
+      question: `This will ${action} on PRODUCTION (profile "${name}", ${profile.base_url}). Continue?`,
+      cancelled: 'Cancelled; nothing was sent.',
+    })
   }
 
   /**
-   * A signal that aborts on Ctrl-C (SIGINT) or SIGTERM, for commands that wait: they clean up and
-   * throw InterruptedError (exit 130). A second Ctrl-C exits at once.
+   * A change that needs a yes: --yes gives it; a person at the terminal is asked; otherwise the
+   * command refuses (exit 2, naming --yes). A "no" is an input error too.
    */
-  protected interruptSignal(): AbortSignal {
-    if (!this.interruption) {
-      const controller = new AbortController()
-      const handler = () => {
-        if (controller.signal.aborted) process.exit(EXIT.interrupted)
-        controller.abort(new InterruptedError())
-      }
-      process.on('SIGINT', handler)
-      process.on('SIGTERM', handler)
-      this.interruption = {controller, handler}
+  protected async confirmOrRefuse(ask: {yes: boolean; refusal: string; question: string; cancelled: string}): Promise<void> {
+    if (ask.yes) return
+    if (!this.interactive()) {
+      throw new InputError(ask.refusal, {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
     }
-    return this.interruption.controller.signal
+    const {confirm} = await import('./terminal/prompts.js')
+    if (!(await confirm(ask.question))) throw new InputError(ask.cancelled)
   }
 
-  /** Sets the process exit code for a result that is not a plain success (3 or 4). */
+  /**
+   * Listens for Ctrl-C (SIGINT) and SIGTERM from now until the command ends, for commands that
+   * wait: they stop waiting, clean up and end with exit 130. A second signal exits at once.
+   */
+  protected interruption(): Interruption {
+    this.listeningForInterrupt ??= listenForInterrupt(this.stopSignals)
+    return this.listeningForInterrupt
+  }
+
+  /** The interruption's abort signal: commands that wait throw InterruptedError (exit 130) when it aborts. */
+  protected interruptSignal(): AbortSignal {
+    return this.interruption().signal
+  }
+
+  /**
+   * The exit code of a command that ran to its end: the outcome (errors.ts's outcomeExitCode, a
+   * smoke run's, or 130 after a clean stop). 0 leaves the process's exit code as it is.
+   */
   protected setOutcomeExitCode(code: number): void {
-    process.exitCode = code
+    if (code !== EXIT.ok) process.exitCode = code
   }
 
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
@@ -263,7 +292,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
     process.stderr.write(`${failure.text}\n`)
-    const verbose = (this.flags as {verbose?: boolean} | undefined)?.verbose || process.env.DEBUG
+    const verbose = this.globals?.verbose || process.env.DEBUG
     if (verbose && err.stack && !(err instanceof PaytxError)) process.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
     return undefined
   }
@@ -271,10 +300,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async finally(err: Error | undefined): Promise<unknown> {
     await Promise.allSettled(this.services.map((service) => service.close()))
     await Promise.allSettled(this.embeddedEmulators.map((emulator) => emulator.stop()))
-    if (this.interruption) {
-      process.off('SIGINT', this.interruption.handler)
-      process.off('SIGTERM', this.interruption.handler)
-    }
+    this.listeningForInterrupt?.dispose()
     return super.finally(err)
   }
 

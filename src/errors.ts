@@ -13,6 +13,24 @@ export const EXIT = {
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
+/** How a payment ended, as read from the service. */
+export interface OutcomeVerdict {
+  /** Final, or conclusive for the wait (SETTLEMENT_REQUESTED when waiting until final). */
+  conclusive: boolean
+  success: boolean
+}
+
+export type OutcomeExitCode = typeof EXIT.ok | typeof EXIT.notSuccess | typeof EXIT.notFinal
+
+/**
+ * The one place a payment's outcome becomes an exit code (flow, status --wait, checkoutsuccess):
+ * 0 success, 3 conclusive and not a success, 4 not conclusive in time.
+ */
+export function outcomeExitCode(verdict: OutcomeVerdict): OutcomeExitCode {
+  if (!verdict.conclusive) return EXIT.notFinal
+  return verdict.success ? EXIT.ok : EXIT.notSuccess
+}
+
 export type ErrorKind = 'input' | 'service' | 'network' | 'response' | 'interrupted' | 'internal'
 
 export interface ErrorJson {

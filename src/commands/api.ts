@@ -7,7 +7,7 @@ import {endpointUrl, toApiOptions} from '../input/api-request.js'
 import {readStdinText} from '../input/stdin.js'
 import {renderApiAnswer, scrubAnswer} from '../output/api-answer.js'
 
-export default class Api extends BaseCommand<typeof Api> {
+export default class Api extends BaseCommand<typeof Api, unknown> {
   static override summary = 'Send any request to the service with the profile’s credentials, like `gh api`.'
   static override description = `For the operations paytx has no command for, and for a raw look at an answer. PATH is a path of
 the service's API, /v1/transaction/<id> or transaction/<id> alike (whether the profile's base URL

@@ -1,24 +1,26 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {type CustomerRequest, PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
-import {InputError} from '../errors.js'
+import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {FlowOptions} from '../flow/flow-options.js'
 import type {FlowResult} from '../flow/run-flow.js'
-import type {FlowExitCode} from '../flow/verdict.js'
 import {parseDuration} from '../duration.js'
-import {parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
+import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
+import {unknownCustomerKeys} from '../input/customer-request.js'
 import {commandLine} from '../terminal/invoked-name.js'
+import {requireFlag} from '../input/required-flag.js'
+import type {Environment} from '../profiles/presets.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
   .join('\n')
 
 /** What `--json` prints: the flow's result with the exit code it leads to. */
-export type FlowJson = {exitCode: FlowExitCode} & FlowResult
+export type FlowJson = {exitCode: OutcomeExitCode} & FlowResult
 
-export default class Flow extends BaseCommand<typeof Flow> {
+export default class Flow extends BaseCommand<typeof Flow, FlowJson> {
   static override summary = 'Run a whole payment flow: customer, card, transaction, approval page, redirect, webhooks, final status.'
   static override description = `Creates a customer (sample data on local and sandbox profiles), tokenizes a card for --product card (a test card on local and sandbox), starts the transaction with its redirect_url pointing at a one-shot listener on 127.0.0.1, opens the approval page in the browser (BROWSER is honoured), catches the redirect, then asks the service for the status until it is conclusive. The verdict comes from the service (checkoutsuccess), never from the redirect.
 
@@ -76,15 +78,16 @@ ${EXIT_CODES_HELP}`
   public async run(): Promise<FlowJson> {
     const {flags} = this
     const profile = this.profile()
-    const product = flags.product as Product
-    const options = await this.flowOptions(product)
+    const input = await this.readInput(flags)
+    const {options, notes} = toFlowOptions(input.flags, {environment: profile.profile.env, version: this.config.version, signal: this.interruptSignal()}, input.stdin)
+    for (const note of notes) this.note(note)
     const {FLOW_FIELD_FLAGS, validateFlowOptions} = await import('../flow/flow-options.js')
     this.fieldFlags = FLOW_FIELD_FLAGS
     await validateFlowOptions(profile, options)
     await this.confirmProduction('run a payment flow (create a customer, card and transaction)', flags.yes)
 
     const {createStepReporter} = await import('../output/step-reporter.js')
-    const interactive = stderrIsInteractive()
+    const interactive = this.interactive()
     const reporter = await createStepReporter({secrets: this.secrets, interactive, color: interactive && !process.env.NO_COLOR})
     const {ensureEmulator} = await import('../flow/embedded-emulator.js')
     const emulator = await ensureEmulator(profile)
@@ -97,9 +100,8 @@ ${EXIT_CODES_HELP}`
       const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
       this.print(renderFlowSummary(result))
-      const {flowExitCode} = await import('../flow/verdict.js')
-      const exitCode = flowExitCode(result)
-      if (exitCode !== 0) this.setOutcomeExitCode(exitCode)
+      const exitCode = outcomeExitCode(result)
+      this.setOutcomeExitCode(exitCode)
       return {exitCode, ...result}
     } finally {
       reporter.stop()
@@ -107,91 +109,138 @@ ${EXIT_CODES_HELP}`
     }
   }
 
-  private async flowOptions(product: Product): Promise<FlowOptions> {
-    const {flags} = this
-    const profile = this.profile()
-    const env = profile.profile.env
-    const amount = parseMinorUnits(flags.amount)
-    const waitTimeoutMs = parseDuration(flags['wait-timeout'], '--wait-timeout')
-    this.timeoutMs()
-
-    let descriptor = flags.descriptor
-    if (descriptor !== undefined && product === 'sofort') {
-      const prepared = prepareSofortDescriptor(descriptor)
-      descriptor = prepared.value
-      for (const note of prepared.notes) this.note(note)
-    }
-
-    if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) {
-      throw new InputError('--customer-data - reads stdin, so it cannot be combined with --pan-stdin or --cvv-stdin.', {flag: '--customer-data'})
-    }
-    if (product !== 'card') {
-      for (const flag of ['card', 'pan-stdin', 'cvv-stdin', 'expiry-month', 'expiry-year', 'holder-name'] as const) {
-        if (flags[flag] !== undefined && flags[flag] !== false) throw new InputError(`--${flag} is for --product card only.`, {flag: `--${flag}`})
-      }
-    }
-
-    let customer: FlowOptions['customer']
-    if (flags.customer !== undefined) customer = {id: flags.customer}
-    else if (flags['customer-data'] !== undefined) {
+  /**
+   * What the flow reads besides its flags: --customer-data's object, the card number and CVV
+   * from stdin, and on production the card's values asked of a person at the terminal.
+   */
+  private async readInput(flags: FlowFlags): Promise<{flags: FlowFlags; stdin: FlowStdin}> {
+    const stdin: FlowStdin = {}
+    const card = flags.product === 'card'
+    const cardFromStdin = card && (flags['pan-stdin'] || flags['cvv-stdin'])
+    // Both want stdin: toFlowOptions refuses the pair before anything is read.
+    if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) return {flags, stdin}
+    if (flags['customer-data'] !== undefined) {
       const {readJsonObject} = await import('../input/json-data.js')
-      const {unknownCustomerKeys} = await import('../input/customer-request.js')
-      const data = await readJsonObject(flags['customer-data'], '--customer-data')
-      const unknown = unknownCustomerKeys(data)
-      if (unknown.length > 0) {
-        throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
-          flag: '--customer-data',
-          hint: `The fields are those of \`${commandLine('customer create --data')}\`.`,
-        })
-      }
-      customer = {data: data as CustomerRequest}
+      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data')
     }
-
-    const stdinFlags = [flags['pan-stdin'] ? '--pan-stdin' : undefined, flags['cvv-stdin'] ? '--cvv-stdin' : undefined].filter(
-      (flag): flag is string => flag !== undefined,
-    )
-    const stdinValues = new Map<string, string>()
-    if (stdinFlags.length > 0) {
+    if (cardFromStdin) {
+      const stdinFlags = [flags['pan-stdin'] ? '--pan-stdin' : undefined, flags['cvv-stdin'] ? '--cvv-stdin' : undefined].filter((flag): flag is string => flag !== undefined)
       const {readStdinValues} = await import('../input/stdin.js')
       const values = await readStdinValues(stdinFlags)
-      for (const [index, flag] of stdinFlags.entries()) stdinValues.set(flag, values[index])
-    }
-
-    let card: FlowOptions['card']
-    let cvv: string | undefined
-    if (product === 'card') {
-      if (flags.card !== undefined) card = {id: flags.card}
-      else if (flags['pan-stdin'] || env === 'production') {
-        const pan = normalizePan(
-          stdinValues.get('--pan-stdin') ??
-            (await this.requireValue('--pan-stdin', undefined, {
-              message: 'Card number (hidden):',
-              secret: true,
-              validate: (value) => (luhnValid(normalizePan(value)) ? true : 'not a valid card number'),
-            })),
-        )
-        this.secrets.push(pan)
-        const production = env === 'production'
-        card = {
-          pan,
-          expiryMonth: production ? await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12):'}) : flags['expiry-month'],
-          expiryYear: production ? await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits):'}) : flags['expiry-year'],
-          holderName: production ? await this.requireValue('--holder-name', flags['holder-name'], {message: 'Cardholder name:'}) : flags['holder-name'],
-        }
-      }
-      cvv = stdinValues.get('--cvv-stdin')
-      if (cvv !== undefined) {
-        this.secrets.push(cvv)
-        if (!/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
+      for (const [index, flag] of stdinFlags.entries()) {
+        if (flag === '--pan-stdin') stdin.pan = values[index]
+        else stdin.cvv = values[index]
       }
     }
-
-    let webhook: FlowOptions['webhook']
-    if (flags['webhook-url'] !== undefined) webhook = {mode: 'url', url: flags['webhook-url']}
-    else if (flags.webhook === 'none' || (flags.webhook === undefined && env !== 'local')) webhook = {mode: 'none'}
-    else webhook = {mode: 'local'}
-
+    const production = this.profile().profile.env === 'production'
+    const asking = card && flags.card === undefined && production && this.interactive()
+    if (asking) {
+      stdin.pan ??= await this.requireValue('--pan-stdin', undefined, {
+        message: 'Card number (hidden):',
+        secret: true,
+        validate: (value) => (luhnValid(normalizePan(value)) ? true : 'not a valid card number'),
+      })
+    }
+    this.addSecrets(stdin.pan, stdin.pan === undefined ? undefined : normalizePan(stdin.pan), stdin.cvv)
+    if (!asking) return {flags, stdin}
     return {
+      flags: {
+        ...flags,
+        'expiry-month': await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12):'}),
+        'expiry-year': await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits):'}),
+        'holder-name': await this.requireValue('--holder-name', flags['holder-name'], {message: 'Cardholder name:'}),
+      },
+      stdin,
+    }
+  }
+}
+
+export type FlowFlags = Interfaces.InferredFlags<typeof Flow.flags>
+
+/** What the flow needs from outside its flags. */
+export interface FlowEnv {
+  environment: Environment
+  /** paytx's version, for the transaction's user agent. */
+  version: string
+  /** Aborted on Ctrl-C or SIGTERM. */
+  signal: AbortSignal
+}
+
+/** Values read from stdin (or a hidden prompt), never from the command line. */
+export interface FlowStdin {
+  /** --customer-data's object. */
+  customerData?: Record<string, unknown>
+  /** The card number from --pan-stdin or a hidden prompt. */
+  pan?: string
+  cvv?: string
+}
+
+/**
+ * The flags of `flow` as the flow to run; an InputError (exit 2) names the first flag that is
+ * missing or wrong. `notes` say how the input was changed (a transliterated descriptor).
+ */
+export function toFlowOptions(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin): {options: FlowOptions; notes: string[]} {
+  const product = flags.product as Product
+  const amount = parseMinorUnits(flags.amount)
+  const waitTimeoutMs = parseDuration(flags['wait-timeout'], '--wait-timeout')
+
+  const notes: string[] = []
+  let descriptor = flags.descriptor
+  if (descriptor !== undefined && product === 'sofort') {
+    const prepared = prepareSofortDescriptor(descriptor)
+    descriptor = prepared.value
+    notes.push(...prepared.notes)
+  }
+
+  if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) {
+    throw new InputError('--customer-data - reads stdin, so it cannot be combined with --pan-stdin or --cvv-stdin.', {flag: '--customer-data'})
+  }
+  checkCardOnlyFlags(product, {
+    '--card': flags.card,
+    '--pan-stdin': flags['pan-stdin'],
+    '--cvv-stdin': flags['cvv-stdin'],
+    '--expiry-month': flags['expiry-month'],
+    '--expiry-year': flags['expiry-year'],
+    '--holder-name': flags['holder-name'],
+  })
+
+  let customer: FlowOptions['customer']
+  if (flags.customer !== undefined) customer = {id: flags.customer}
+  else if (stdin.customerData !== undefined) {
+    const unknown = unknownCustomerKeys(stdin.customerData)
+    if (unknown.length > 0) {
+      throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
+        flag: '--customer-data',
+        hint: `The fields are those of \`${commandLine('customer create --data')}\`.`,
+      })
+    }
+    customer = {data: stdin.customerData as CustomerRequest}
+  }
+
+  let card: FlowOptions['card']
+  let cvv: string | undefined
+  if (product === 'card') {
+    const production = env.environment === 'production'
+    if (flags.card !== undefined) card = {id: flags.card}
+    else if (flags['pan-stdin'] || production) {
+      card = {
+        pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
+        expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
+        expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
+        holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
+      }
+    }
+    cvv = stdin.cvv
+    if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
+  }
+
+  let webhook: FlowOptions['webhook']
+  if (flags['webhook-url'] !== undefined) webhook = {mode: 'url', url: flags['webhook-url']}
+  else if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) webhook = {mode: 'none'}
+  else webhook = {mode: 'local'}
+
+  return {
+    options: {
       product,
       amount,
       customer,
@@ -205,16 +254,9 @@ ${EXIT_CODES_HELP}`
       listenerPort: flags.port,
       waitTimeoutMs,
       until: flags.until === 'settled' || (flags.until === undefined && flags.approve === 'SETTLEMENT_COMPLETED') ? 'settled' : 'final',
-      signal: this.interruptSignal(),
-      userAgent: `paytx/${this.config.version}`,
-    }
+      signal: env.signal,
+      userAgent: `paytx/${env.version}`,
+    },
+    notes,
   }
-}
-
-/**
- * Spinners only on a terminal that reports a width (some ptys do not, and ora would then clear
- * lines without end), outside CI and dumb terminals.
- */
-function stderrIsInteractive(): boolean {
-  return Boolean(process.stderr.isTTY && (process.stderr.columns ?? 0) > 0 && process.env.TERM !== 'dumb' && !process.env.CI)
 }

@@ -6,6 +6,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 
 import type {ServiceErrorBody} from '../api/contract.js'
 import type {ValidationIssue} from '../api/schemas.js'
+import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 
 /** An answer with the service's error object; `code` is the HTTP status as three digits. */
 export class ApiError extends Error {
@@ -48,33 +49,13 @@ export function isFormMediaType(request: IncomingMessage): boolean {
   return mediaType(request) === 'application/x-www-form-urlencoded'
 }
 
-/** The body as text, or a 413 ApiError once it grows past `maxBytes` (the rest is drained). */
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers['content-length'])
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    request.resume()
-    return Promise.reject(tooLarge(maxBytes))
+/** The body as text, or a 413 ApiError once it grows past `maxBytes` (read by http/body.ts). */
+export async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  try {
+    return (await readCappedBody(request, maxBytes)).toString('utf8')
+  } catch (error) {
+    throw error instanceof BodyTooLargeError ? tooLarge(maxBytes) : error
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let over = false
-    request.on('data', (chunk: Buffer) => {
-      if (over) return
-      size += chunk.length
-      if (size > maxBytes) {
-        over = true
-        chunks.length = 0
-        reject(tooLarge(maxBytes))
-        return
-      }
-      chunks.push(chunk)
-    })
-    request.on('end', () => {
-      if (!over) resolve(Buffer.concat(chunks).toString('utf8'))
-    })
-    request.on('error', reject)
-  })
 }
 
 function tooLarge(maxBytes: number): ApiError {

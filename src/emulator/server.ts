@@ -7,7 +7,7 @@ import {type Server, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
-import {EXIT, PaytxError} from '../errors.js'
+import {listen} from '../http/listen.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
 import {adminRoutes} from './admin-routes.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
@@ -38,19 +38,7 @@ import {EmulatorResources} from './resources.js'
 import {routeRequests} from './router.js'
 import {triggerRoutes} from './trigger-routes.js'
 import {DueWorkScheduler} from './scheduler.js'
-import {PortInUseError} from './start-errors.js'
 import {EmulatorStore} from './store.js'
-
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (error.code === 'EADDRINUSE') return new PortInUseError(host, port)
-  if (error.code === 'EACCES') {
-    return new PaytxError('network', EXIT.service, `Not allowed to listen on ${host}:${port}.`, 'Ports below 1024 need privileges; pass --port with a higher one.')
-  }
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-    return new PaytxError('input', EXIT.input, `Cannot listen on ${host}: this machine has no such address.`, 'Pass --host 127.0.0.1 (the default) or another address of this machine.')
-  }
-  return new PaytxError('network', EXIT.service, `Cannot listen on ${host}:${port}: ${error.message}`)
-}
 
 /** Opens the store, importing a 0.1 JSON state file found at its path, and puts the defaults and given ids in it. */
 function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSettings, clock: Clock, report: (line: string) => void) {
@@ -188,14 +176,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   server.headersTimeout = 20_000
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, requestedPort))
-      server.once('error', onError)
-      server.listen(requestedPort, host, () => {
-        server.off('error', onError)
-        resolve()
-      })
-    })
+    await listen(server, {host, port: requestedPort})
   } catch (error) {
     store.close()
     throw error

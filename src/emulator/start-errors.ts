@@ -1,20 +1,8 @@
 /**
- * Why the emulator could not start, as errors that carry their exit code: a busy port is a
- * problem of the machine (1), a store file that is not an emulator store one of the input (2).
+ * Why the emulator could not start over its store: a file that is not an emulator store is a
+ * problem of the input (2). A busy port is http/listen.ts's ListenError, as for every local server.
  */
 import {EXIT, PaytxError} from '../errors.js'
-
-export class PortInUseError extends PaytxError {
-  constructor(host: string, port: number) {
-    super(
-      'network',
-      EXIT.service,
-      `Port ${port} on ${host} is already in use, so the emulator cannot listen there.`,
-      `Is an emulator already running? Stop it, or pass --port with another port (--port 0 picks a free one).`,
-    )
-    this.name = 'PortInUseError'
-  }
-}
 
 export class StoreError extends PaytxError {
   readonly path: string

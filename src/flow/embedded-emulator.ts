@@ -13,6 +13,7 @@ import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import type {RunningEmulator} from '../emulator/index.js'
+import {ListenError} from '../http/listen.js'
 import {paytxDataDir} from '../emulator/store-location.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 
@@ -170,7 +171,7 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
   try {
     emulator = await start(address.port)
   } catch (error) {
-    if ((error as Error).name !== 'PortInUseError') throw error
+    if (!(error instanceof ListenError && error.problem === 'port-in-use')) throw error
     // Another process took the address between the probe and the start.
     return (await probeListener(address.host, address.port, dataDir)) === 'usable' ? undefined : start(0)
   }

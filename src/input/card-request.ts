@@ -29,7 +29,7 @@ export function normalizeExpiryMonth(month: string): string {
 /** Problems named by the flag that gave the value, or by the field when it was answered at a prompt. */
 export function cardIssuesToProblems(issues: ValidationIssue[], sources: {panSource: PanSource; prompted: ReadonlySet<string>}): InputProblem[] {
   return issues.map((issue) => ({
-    flag: sources.prompted.has(issue.path)
+    flag: sources.prompted.has(issue.path) || (issue.path === 'pan' && sources.panSource === 'prompt')
       ? (CARD_FIELD_NAMES[issue.path] ?? issue.path)
       : issue.path === 'pan'
         ? sources.panSource

@@ -25,6 +25,17 @@ export const TRANSACTION_FIELD_FLAGS: Record<string, string> = {
 }
 
 /**
+ * Flags that only a card payment takes (`--card`, `--cvv-stdin`, ...) refused for another
+ * product, each by its name. `given` holds the flags' values; false and undefined are not given.
+ */
+export function checkCardOnlyFlags(product: string, given: Record<string, string | boolean | undefined>): void {
+  if (product === 'card') return
+  for (const [flag, value] of Object.entries(given)) {
+    if (value !== undefined && value !== false) throw new InputError(`${flag} applies only to --product card (got --product ${product}).`, {flag})
+  }
+}
+
+/**
  * An amount in minor units: a whole number above 0. A decimal amount is the classic mistake, so
  * its error shows the minor-unit value that was probably meant.
  */

@@ -19,7 +19,7 @@ export interface StepReporter {
 
 export interface StepReporterOptions {
   stream?: NodeJS.WritableStream
-  /** Spinners and in-place updates; the caller knows whether stderr is an interactive terminal. */
+  /** Spinners and in-place updates: a person is at the terminal (terminal/interactive.ts). */
   interactive: boolean
   color: boolean
   /** Values never to print (keys, a PAN). */
@@ -48,7 +48,10 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
     countdown = undefined
   }
 
-  if (!options.interactive) {
+  // ora clears lines by the terminal's width: a terminal that reports none (some pseudo-terminals)
+  // would be cleared without end, so it gets the plain lines.
+  const canSpin = options.interactive && ((stream as {columns?: number}).columns ?? 0) > 0
+  if (!canSpin) {
     const write = (line: EventLine) => stream.write(`${format(line)}\n`)
     const everyMs = options.reminderEveryMs ?? DEFAULT_REMINDER_EVERY_MS
     return {

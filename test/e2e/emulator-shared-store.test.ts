@@ -5,7 +5,6 @@
  * the next and two flows at once both succeed.
  */
 import {createServer as createHttpServer} from 'node:http'
-import {createServer} from 'node:net'
 import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -14,19 +13,11 @@ import {describe, expect, it} from 'vitest'
 
 import {EMULATOR_DEFAULTS} from '../../src/test-mode/emulator-defaults.js'
 import {parseJsonOutput, runCli, startCli, tempConfigDir} from '../helpers/cli.js'
+import {freePort} from '../helpers/ports.js'
 import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
 import {waitFor} from '../helpers/wait-for.js'
 
 const headers = {'content-type': 'application/json', 'X-APIKEY': EMULATOR_DEFAULTS.apiKey}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 function tempStore(): string {
   return join(mkdtempSync(join(tmpdir(), 'paytx-shared-store-')), 'emulator.db')

@@ -3,7 +3,6 @@
  * redirects refused, the `error` parameter, Ctrl-C, and a fake BROWSER that completes the page.
  */
 import {chmodSync, mkdtempSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -11,7 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {parseJsonOutput, startCli} from '../helpers/cli.js'
-import {canBind} from '../helpers/ports.js'
+import {canBind, freePort} from '../helpers/ports.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -35,15 +34,6 @@ async function submitApproval(approvalUrl: string, fields: Record<string, string
   })
   expect(response.status).toBe(303)
   return response.headers.get('location')!
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = probe.address() as {port: number}
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 /** Starts `paytx flow --no-open` and returns it once the approval page is printed. */
@@ -118,11 +108,11 @@ describe('paytx flow: the redirect listener', () => {
     expect((await transaction(id)).status).toBe('INITIATED') // left as it was
   }, 45_000)
 
-  it('stops on Ctrl-C in human mode with the id and how to look it up on stderr', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('stops on %s in human mode with the id and how to look it up on stderr', async (signal) => {
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '100', '--no-open'], {env: env(), timeoutMs: 40_000})
     const [, id] = await cli.waitForStderr(/transaction started +(\S+)/)
     await cli.waitForStderr(/ℹ waiting +for the redirect/)
-    cli.child.kill('SIGINT')
+    cli.child.kill(signal)
     const result = await cli.done
     expect(result.code).toBe(130)
     expect(result.stdout).toBe('')

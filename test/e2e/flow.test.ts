@@ -4,7 +4,6 @@
  * nothing at all, so the flow embeds the emulator itself.
  */
 import {chmodSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -12,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {ROOT, parseJsonOutput, runCli} from '../helpers/cli.js'
+import {freePort} from '../helpers/ports.js'
 
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
@@ -20,15 +20,6 @@ beforeAll(async () => {
   emulator = await startEmulator({port: 0, settleAfterMs: 150, pendingForMs: 150, webhookBackoffMs: 20})
 })
 afterAll(() => emulator.close())
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** A few CLI processes at a time: CI machines may have two cores. */
 async function mapWithConcurrency<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {

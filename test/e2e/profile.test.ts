@@ -79,11 +79,9 @@ describe('profiles', () => {
   })
 
   it('rejects bad input with exit 2 naming the flag and leaves the file alone', async () => {
+    // The flag rules of profile add are rows of test/commands/profile/add.test.ts (in-process).
     const cases: [string[], string | undefined, RegExp][] = [
       [['profile', 'add', 'staging'], undefined, /--env/],
-      [['profile', 'add', 'staging', '--env', 'qa'], undefined, /--env/],
-      [['profile', 'add', 'staging', '--env', 'sandbox', '--base-url', 'sandbox.example.com'], undefined, /--base-url/],
-      [['profile', 'add', 'staging', '--env', 'sandbox', '--h2h-url', 'ftp://x'], undefined, /--h2h-url/],
       [['profile', 'add', 'staging', '--env', 'sandbox', '--api-key-stdin'], '', /--api-key-stdin/],
       [['profile', 'add', 'staging', '--env', 'sandbox', '--api-key-stdin', '--proxy-key-stdin'], `${API_KEY}\n`, /--proxy-key-stdin/],
       [['profile', 'add', 'bad name!', '--env', 'sandbox'], undefined, /name/],

@@ -65,6 +65,21 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     expect(session.output()).not.toContain(PAN)
   })
 
+  // One rule for "interactive" (terminal/interactive.ts): even in a terminal, CI, --no-input and --json never prompt.
+  it.each([
+    ['CI is set', [], {CI: 'true'}],
+    ['--no-input', ['--no-input'], {}],
+    ['--json', ['--json'], {}],
+  ] as [string, string[], Record<string, string>][])('card tokenize in a terminal does not prompt when %s: exit 2 naming --pan-stdin', async (_why, extra, env) => {
+    const session = runInPty(['card', 'tokenize', '--customer', CUSTOMER_ID, '--expiry-month', '12', '--expiry-year', '2030', '--holder-name', 'Jane Doe', ...extra], {
+      env: {PAYTX_H2H_URL: `${server.url}/h2h`, PAYTX_PROXY_KEY: PROXY_KEY, ...env},
+    })
+    expect(await session.exited).toBe(2)
+    expect(session.output()).toContain('--pan-stdin')
+    expect(session.output()).not.toContain('Card number (hidden)')
+    expect(server.requests).toHaveLength(0)
+  })
+
   it('profile add asks for both keys hidden; customer create asks for a missing field', async () => {
     const configDir = tempConfigDir()
     const add = runInPty(['profile', 'add', 'sandbox', '--base-url', `${server.url}/v1`, '--use'], {configDir})

@@ -2,7 +2,7 @@
  * `paytx smoke run` through the built CLI against a real emulator on a free port (started here,
  * with short timings) or against a recording server that must receive nothing.
  */
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -10,7 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {EmulatorEvent, RunningEmulator} from '../../src/emulator/index.js'
 import {startEmulator} from '../../src/emulator/index.js'
-import {ROOT, parseJsonOutput, runCli} from '../helpers/cli.js'
+import {ROOT, parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {parseJUnit} from '../helpers/junit.js'
 import {startRecordingServer} from '../helpers/recording-server.js'
 
@@ -182,6 +182,35 @@ cases:
     }
     expect(wallMs).toBeLessThan(90_000)
   }, 150_000)
+
+  // CI runners and `timeout` send SIGTERM: it must clean up exactly as Ctrl-C does.
+  it.each(['SIGINT', 'SIGTERM'] as const)('stops on %s: exit 130, the JSON report on stdout and the JUnit file written', async (signal) => {
+    const dir = tempDir()
+    const junit = join(dir, 'results.xml')
+    const file = writeScenario(
+      dir,
+      'waits.yaml',
+      `cases:
+  - name: by-hand
+    product: dummy
+    amount: 1499
+    outcome: manual
+    wait_timeout: 60s
+    expect: {status: SETTLEMENT_REQUESTED}
+`,
+    )
+    const cli = startCli(['smoke', 'run', file, '--no-open', '--json', '--junit', junit], {env: env(), timeoutMs: 45_000})
+    await cli.waitForStderr(/by-hand: waiting  for the redirect/, 30_000)
+    const result = await cli.stop(signal)
+    expect(result.signal).toBeNull()
+    expect(result.code, result.stderr).toBe(130)
+    expect(result.stderr).toContain('Interrupted: stopping the running cases')
+    const report = parseJsonOutput(result)
+    expect(report.exitCode).toBe(130)
+    expect(report.cases[0]).toMatchObject({name: 'by-hand'})
+    expect(existsSync(junit)).toBe(true)
+    expect(parseJUnit(readFileSync(junit, 'utf8')).suites[0].testcases.map((testcase) => testcase.attributes.name)).toEqual(['by-hand'])
+  }, 60_000)
 })
 
 describe('bad scenario files', () => {

@@ -76,11 +76,11 @@ describe('paytx transaction status --wait', () => {
     expect(result.stdout).toMatch(/^Status +UNKNOWN/m)
   })
 
-  it('stops on Ctrl-C with exit 130, naming the transaction', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('stops on %s with exit 130, naming the transaction', async (signal) => {
     const id = await dummyTransaction('UNKNOWN')
     const cli = startCli(['status', id, '--wait'], {env: env()})
     await cli.waitForStderr(/UNKNOWN.*\(now\)/)
-    cli.child.kill('SIGINT')
+    cli.child.kill(signal)
     const result = await cli.done
     expect(result.code).toBe(130)
     expect(result.stderr).toContain(`Interrupted while waiting for transaction ${id}.`)

@@ -342,12 +342,13 @@ describe('emulator options', () => {
     }
   })
 
-  it('refuses a port that is in use with a clear error', async () => {
+  it('refuses a port that is in use with a clear error, an input error as for every local server', async () => {
     const first = await startEmulator({port: 0})
     try {
       await expect(startEmulator({port: first.port})).rejects.toMatchObject({
-        name: 'PortInUseError',
-        exitCode: 1,
+        name: 'ListenError',
+        problem: 'port-in-use',
+        exitCode: 2,
         message: expect.stringContaining(`Port ${first.port}`),
       })
     } finally {

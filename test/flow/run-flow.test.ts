@@ -6,12 +6,11 @@
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {InputError, InterruptedError} from '../../src/errors.js'
+import {InputError, InterruptedError, outcomeExitCode} from '../../src/errors.js'
 import {PaymentService} from '../../src/api/service.js'
 import type {FlowEvent} from '../../src/flow/events.js'
 import type {FlowOptions} from '../../src/flow/flow-options.js'
 import {type FlowResult, runFlow} from '../../src/flow/run-flow.js'
-import {flowExitCode} from '../../src/flow/verdict.js'
 import {builtinLocalProfile} from '../../src/profiles/presets.js'
 import type {ResolvedProfile} from '../../src/profiles/resolve.js'
 import {canBind} from '../helpers/ports.js'
@@ -89,7 +88,7 @@ function profileFor(server: RecordingServer, env: 'local' | 'sandbox' = 'local')
 
 /** The result with the exit code it leads to, as `paytx flow --json` prints it. */
 function withExitCode(result: FlowResult) {
-  return {exitCode: flowExitCode(result), ...result}
+  return {exitCode: outcomeExitCode(result), ...result}
 }
 
 /** The kinds of events in order, webhooks and refused requests left out (they arrive at any moment). */

@@ -24,6 +24,18 @@ export const CUSTOMER_FLAGS = [
   '--organisation', ORGANISATION,
 ]
 
+/** CUSTOMER_FLAGS without these flags (and their values). */
+export const customerFlagsWithout = (...flags: string[]) => CUSTOMER_FLAGS.filter((_, i, all) => !flags.includes(all[i]) && !flags.includes(all[i - 1]))
+
+/** CUSTOMER_FLAGS with another value for one flag. */
+export const customerFlagsWith = (flag: string, value: string) => CUSTOMER_FLAGS.map((item, i, all) => (all[i - 1] === flag ? value : item))
+
+/** The card flags of `card tokenize`, all but the card number. */
+export const CARD_FLAGS = ['--customer', CUSTOMER_ID, '--expiry-month', '12', '--expiry-year', '2030', '--holder-name', 'Jane Doe']
+
+/** CARD_FLAGS with another value for one flag. */
+export const cardFlagsWith = (flag: string, value: string) => CARD_FLAGS.map((item, i, all) => (all[i - 1] === flag ? value : item))
+
 /** A valid customer request without its organisation (which depends on the service it goes to). */
 export const CUSTOMER_FIELDS = {
   title: 'ms',

@@ -22,7 +22,8 @@ export function runInPty(args: string[], options: {env?: Record<string, string |
   const command = [process.execPath, BIN, ...args].map(quote).join(' ')
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: ROOT,
-    env: {...cleanEnv(options.env, options.configDir), TERM: 'xterm', COLUMNS: '200', LINES: '50'},
+    // Not CI, whatever the machine running the tests says: a person is at this terminal.
+    env: {...cleanEnv({CI: undefined, ...options.env}, options.configDir), TERM: 'xterm', COLUMNS: '200', LINES: '50'},
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''

@@ -5,27 +5,18 @@
  */
 import {execFileSync, spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {ROOT, cleanEnv} from '../helpers/cli.js'
+import {freePort} from '../helpers/ports.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'paytx-pack-'))
 const prefix = join(scratch, 'prefix')
 const paytx = join(prefix, 'bin', 'paytx')
 let packed: string[] = []
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(paytx, args, {cwd: scratch, encoding: 'utf8', env: cleanEnv({PAYTX_DATA_DIR: join(scratch, 'data'), ...env}), timeout: 30_000})

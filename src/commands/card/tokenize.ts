@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {type CardRequest, cardBrand, lastFour, normalizePan} from '../../api/contract.js'
 import {InputError, InputErrors, ResponseError} from '../../errors.js'
@@ -7,6 +7,7 @@ import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import type {CardAnswerField} from '../../api/schemas.js'
 import {CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
+import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
@@ -20,7 +21,7 @@ export interface TokenizedCard {
   proxy_response: unknown
 }
 
-export default class CardTokenize extends BaseCommand<typeof CardTokenize> {
+export default class CardTokenize extends BaseCommand<typeof CardTokenize, TokenizedCard> {
   static override summary = 'Tokenize a card through the card proxy ({h2h_url}/tokenize/proxy/<PROXY_ID>).'
   static override description = `Sends the card with the profile's TX-Proxy-Key and without the API key. The card number is
 read from a hidden prompt, or from stdin with --pan-stdin; never from the command line, where
@@ -53,7 +54,7 @@ ${EXIT_CODES_HELP}`
     service.assertCardProxyConfigured()
 
     // Each answer typed at a prompt is checked at once, and its problems name the field, not a flag.
-    const {cardExpiryIssue, cardFieldIssue, validateCardRequest} = await import('../../api/schemas.js')
+    const {cardExpiryIssue, cardFieldIssue} = await import('../../api/schemas.js')
     const given = {customer: flags.customer, expiry_month: flags['expiry-month'], expiry_year: flags['expiry-year'], holder_name: flags['holder-name']}
     const prompted = new Set(Object.keys(given).filter((field) => !given[field as keyof typeof given]))
     const checked = (field: CardAnswerField, extra?: (value: string) => string | undefined) => (value: string) => {
@@ -71,17 +72,12 @@ ${EXIT_CODES_HELP}`
       }),
     })
     const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card', validate: checked('holder_name')})
-    const {pan, source} = await this.readPan(checked('pan'))
-    if (source === 'prompt') prompted.add('pan')
-    else this.fieldFlags.pan = source
+    const stdin = await this.readPan(checked('pan'))
+    if (stdin.source === 'prompt') prompted.add('pan')
+    else this.fieldFlags.pan = stdin.source
     for (const field of prompted) this.fieldFlags[field] = CARD_FIELD_NAMES[field]
-
-    const body: CardRequest = {customer, expiry_month: normalizeExpiryMonth(month), expiry_year: year.trim(), holder_name: holder, pan}
-    const organisation = flags.organisation ?? this.profile().profile.organisation
-    if (organisation) body.organisation = organisation
-
-    const issues = validateCardRequest(body)
-    if (issues.length > 0) throw new InputErrors(cardIssuesToProblems(issues, {panSource: source, prompted}))
+    const asked = {...flags, customer, 'expiry-month': month, 'expiry-year': year, 'holder-name': holder}
+    const {body, pan} = await toCardTokenizeOptions(asked, {organisation: this.profile().profile.organisation}, {...stdin, prompted})
 
     await this.confirmProduction('tokenize a card', flags.yes)
     const response = await service.tokenizeCard(body)
@@ -114,7 +110,7 @@ ${EXIT_CODES_HELP}`
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[raw] = await readStdinValues(['--pan-stdin'])
       source = '--pan-stdin'
-    } else if (this.canPrompt()) {
+    } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       raw = await askSecret('Card number (hidden)', {validate: (value) => validate(normalizePan(value))})
       source = 'prompt'
@@ -127,4 +123,36 @@ ${EXIT_CODES_HELP}`
     this.addSecrets(pan, raw)
     return {pan, source}
   }
+}
+
+export type CardTokenizeFlags = Interfaces.InferredFlags<typeof CardTokenize.flags>
+
+export interface CardTokenizeOptions {
+  body: CardRequest
+  customer: string
+  pan: string
+}
+
+/**
+ * The flags of `card tokenize` and the card number read from stdin or a hidden prompt as the
+ * request to send, checked first (Luhn, month, year, holder); an InputErrors (exit 2) names every
+ * flag that is missing or wrong. Sends nothing.
+ */
+export async function toCardTokenizeOptions(
+  flags: CardTokenizeFlags,
+  env: {organisation?: string},
+  stdin: {pan: string; source: PanSource; prompted?: ReadonlySet<string>},
+): Promise<CardTokenizeOptions> {
+  const customer = requireFlag('--customer', flags.customer)
+  const month = requireFlag('--expiry-month', flags['expiry-month'], '01-12')
+  const year = requireFlag('--expiry-year', flags['expiry-year'], 'four digits')
+  const holder = requireFlag('--holder-name', flags['holder-name'])
+  const body: CardRequest = {customer, expiry_month: normalizeExpiryMonth(month), expiry_year: year.trim(), holder_name: holder, pan: stdin.pan}
+  const organisation = flags.organisation ?? env.organisation
+  if (organisation) body.organisation = organisation
+
+  const {validateCardRequest} = await import('../../api/schemas.js')
+  const issues = validateCardRequest(body)
+  if (issues.length > 0) throw new InputErrors(cardIssuesToProblems(issues, {panSource: stdin.source, prompted: stdin.prompted ?? new Set()}))
+  return {body, customer, pan: stdin.pan}
 }

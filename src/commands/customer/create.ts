@@ -1,10 +1,11 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
-import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type Customer, type CustomerRequestField} from '../../api/contract.js'
+import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type Customer, type CustomerRequest, type CustomerRequestField} from '../../api/contract.js'
 import {InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {
   CUSTOMER_FIELD_FLAGS,
+  type CustomerDraft,
   asCustomerRequest,
   customerIssuesToProblems,
   draftCustomerRequest,
@@ -35,7 +36,7 @@ const fieldFlags = Object.fromEntries(
   CUSTOMER_REQUEST_FIELDS.map((field) => [CUSTOMER_FIELD_FLAGS[field].slice(2), Flags.string({summary: FIELD_HELP[field], helpGroup: 'CUSTOMER'})]),
 ) as Record<string, ReturnType<typeof Flags.string>>
 
-export default class CustomerCreate extends BaseCommand<typeof CustomerCreate> {
+export default class CustomerCreate extends BaseCommand<typeof CustomerCreate, Customer> {
   static override summary = 'Create a customer (POST /v1/customer).'
   static override description = `Each of the 15 customer fields has a flag named as the field in kebab case. --data reads the
 fields from a JSON file (or stdin with "-"); flags override the file. In a terminal, missing
@@ -61,47 +62,90 @@ ${EXIT_CODES_HELP}`
   protected override fieldFlags: Record<string, string> = {...CUSTOMER_FIELD_FLAGS}
 
   public async run(): Promise<Customer> {
-    const flags = this.flags as Record<string, unknown> & {data?: string; force: boolean; yes: boolean}
-    const {profile} = this.profile()
+    const {flags} = this
+    const env = {organisation: this.profile().profile.organisation}
     let data: Record<string, unknown> | undefined
     if (flags.data !== undefined) {
       const {readJsonObject} = await import('../../input/json-data.js')
       data = await readJsonObject(flags.data)
     }
-    const flagValues = Object.fromEntries(CUSTOMER_REQUEST_FIELDS.map((field) => [field, flags[CUSTOMER_FIELD_FLAGS[field].slice(2)] as string | undefined]))
-    const draft = draftCustomerRequest(data, flagValues, profile.organisation)
+    const answers = flags.force || !this.interactive() ? {} : await this.askMissing(customerDraft(flags, env, data).body)
+    const options = await toCustomerCreateOptions(flags, env, {data, answers})
+    for (const warning of options.warnings) this.warnUser(warning)
 
-    const unknown = unknownCustomerKeys(draft.body)
-    if (unknown.length > 0) this.warnUser(`--data has fields the spec does not list; sent as given: ${unknown.join(', ')}`)
-
-    const {customerFieldProblem, validateCustomerRequest} = await import('../../api/schemas.js')
-    const missing = missingRequiredCustomerFields(draft.body)
-    if (flags.force) {
-      if (missing.length > 0) this.warnUser(`sending without fields the service has required so far: ${missing.map((f) => CUSTOMER_FIELD_FLAGS[f]).join(', ')}`)
-    } else if (missing.length > 0 && this.canPrompt()) {
-      for (const field of missing) {
-        draft.body[field] = await this.requireValue(CUSTOMER_FIELD_FLAGS[field], undefined, {
-          message: `${FIELD_HELP[field].replace(/\.$/, '')} (${field})`,
-          validate: (value) => customerFieldProblem(field, value) ?? true,
-        })
-        draft.sources[field] = 'prompt'
-      }
-    } else if (missing.length > 0) {
-      throw new InputErrors(
-        missing.map((field) => ({flag: CUSTOMER_FIELD_FLAGS[field], field, message: `is required (${FIELD_HELP[field].replace(/\.$/, '')})`})),
-        'Pass the missing fields as flags or in --data; --force sends without them.',
-      )
-    }
-
-    const issues = validateCustomerRequest(draft.body, {mode: flags.force ? 'forced' : 'cli'})
-    if (issues.length > 0) {
-      throw new InputErrors(customerIssuesToProblems(issues, draft.sources), flags.force ? undefined : 'Fix the values, or pass --force to send them unchecked.')
-    }
-
-    await this.confirmProduction('create a customer', flags.yes)
+    await this.confirmProduction('create a customer', options.yes)
     const service = await this.service()
-    const customer = await service.createCustomer(asCustomerRequest(draft.body))
+    const customer = await service.createCustomer(options.body)
     this.print(renderCustomer(customer))
     return customer
   }
+
+  /** A person at the terminal is asked for each required field the flags and --data leave out. */
+  private async askMissing(body: Record<string, unknown>): Promise<CustomerAnswers> {
+    const {customerFieldProblem} = await import('../../api/schemas.js')
+    const answers: CustomerAnswers = {}
+    for (const field of missingRequiredCustomerFields(body)) {
+      answers[field] = await this.requireValue(CUSTOMER_FIELD_FLAGS[field], undefined, {
+        message: `${FIELD_HELP[field].replace(/\.$/, '')} (${field})`,
+        validate: (value) => customerFieldProblem(field, value) ?? true,
+      })
+    }
+    return answers
+  }
+}
+
+export type CustomerCreateFlags = Interfaces.InferredFlags<typeof CustomerCreate.flags>
+
+/** Required fields answered at prompts, by field. */
+export type CustomerAnswers = Partial<Record<CustomerRequestField, string>>
+
+export interface CustomerCreateOptions {
+  body: CustomerRequest
+  /** Fields the spec does not list, or left out under --force: said on stderr, sent as given. */
+  warnings: string[]
+  yes: boolean
+}
+
+/** The --data file's fields, the flags over them, the profile's organisation as the default. */
+function customerDraft(flags: CustomerCreateFlags, env: {organisation?: string}, data: Record<string, unknown> | undefined): CustomerDraft {
+  const values = flags as Record<string, unknown>
+  const flagValues = Object.fromEntries(CUSTOMER_REQUEST_FIELDS.map((field) => [field, values[CUSTOMER_FIELD_FLAGS[field].slice(2)] as string | undefined]))
+  return draftCustomerRequest(data, flagValues, env.organisation)
+}
+
+/**
+ * The flags, the --data object and any prompt answers of `customer create` as the request to
+ * send, checked as the service would (unless --force); an InputErrors (exit 2) names every flag
+ * that is missing or wrong. Sends nothing.
+ */
+export async function toCustomerCreateOptions(
+  flags: CustomerCreateFlags,
+  env: {organisation?: string},
+  stdin: {data?: Record<string, unknown>; answers?: CustomerAnswers},
+): Promise<CustomerCreateOptions> {
+  const draft = customerDraft(flags, env, stdin.data)
+  for (const [field, answer] of Object.entries(stdin.answers ?? {})) {
+    draft.body[field] = answer
+    draft.sources[field] = 'prompt'
+  }
+  const warnings: string[] = []
+  const unknown = unknownCustomerKeys(draft.body)
+  if (unknown.length > 0) warnings.push(`--data has fields the spec does not list; sent as given: ${unknown.join(', ')}`)
+
+  const missing = missingRequiredCustomerFields(draft.body)
+  if (flags.force) {
+    if (missing.length > 0) warnings.push(`sending without fields the service has required so far: ${missing.map((f) => CUSTOMER_FIELD_FLAGS[f]).join(', ')}`)
+  } else if (missing.length > 0) {
+    throw new InputErrors(
+      missing.map((field) => ({flag: CUSTOMER_FIELD_FLAGS[field], field, message: `is required (${FIELD_HELP[field].replace(/\.$/, '')})`})),
+      'Pass the missing fields as flags or in --data; --force sends without them.',
+    )
+  }
+
+  const {validateCustomerRequest} = await import('../../api/schemas.js')
+  const issues = validateCustomerRequest(draft.body, {mode: flags.force ? 'forced' : 'cli'})
+  if (issues.length > 0) {
+    throw new InputErrors(customerIssuesToProblems(issues, draft.sources), flags.force ? undefined : 'Fix the values, or pass --force to send them unchecked.')
+  }
+  return {body: asCustomerRequest(draft.body), warnings, yes: flags.yes}
 }

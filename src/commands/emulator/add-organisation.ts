@@ -9,7 +9,7 @@ export interface AddOrganisationResult {
   organisation: string
 }
 
-export default class EmulatorAddOrganisation extends BaseCommand<typeof EmulatorAddOrganisation> {
+export default class EmulatorAddOrganisation extends BaseCommand<typeof EmulatorAddOrganisation, AddOrganisationResult> {
   static override summary = "Accept an organisation id in the emulator's store (customers and cards may name it)."
 
   static override description = `Adds the organisation to the store; every emulator over that store accepts it at once, running or started later. Adding one that is there already changes nothing.

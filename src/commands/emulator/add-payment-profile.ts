@@ -12,7 +12,7 @@ export interface AddPaymentProfileResult {
   webhook_transaction_update: string
 }
 
-export default class EmulatorAddPaymentProfile extends BaseCommand<typeof EmulatorAddPaymentProfile> {
+export default class EmulatorAddPaymentProfile extends BaseCommand<typeof EmulatorAddPaymentProfile, AddPaymentProfileResult> {
   static override summary = "Accept a payment profile id in the emulator's store (transactions may name it)."
 
   static override description = `Adds the payment profile (and its organisation) to the store; every emulator over that store accepts it at once. For a profile that is there already, --webhook-url sets its webhook address.

@@ -7,7 +7,7 @@ export interface AssumptionsResult {
   assumptions: readonly Assumption[]
 }
 
-export default class EmulatorAssumptions extends BaseCommand<typeof EmulatorAssumptions> {
+export default class EmulatorAssumptions extends BaseCommand<typeof EmulatorAssumptions, AssumptionsResult> {
   static override summary = 'List what the emulator assumes where the spec is silent: the choice, why, and the switch for another reading.'
 
   static override description = `${ASSUMPTION_RULE}

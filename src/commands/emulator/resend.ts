@@ -11,7 +11,7 @@ export interface ResendCommandResult {
   webhooks: WebhookDelivery[]
 }
 
-export default class EmulatorResend extends BaseCommand<typeof EmulatorResend> {
+export default class EmulatorResend extends BaseCommand<typeof EmulatorResend, ResendCommandResult> {
   static override summary = "Send a transaction's last webhook (or every one) again, to its address or another."
 
   static override description = `Queues the transaction's last webhook again (--all: every webhook it was sent, in order), with the body it was sent with, to the address it went to or --to <url>, and shows how the first attempt went. A transaction that was never sent one gets the webhook of its current status. Receivers must cope with the same status twice: this is how to check that they do.

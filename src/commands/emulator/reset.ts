@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
-import {InputError} from '../../errors.js'
 import {hideFlags} from './start.js'
 
 export interface EmulatorResetResult {
@@ -9,7 +8,7 @@ export interface EmulatorResetResult {
   reset: true
 }
 
-export default class EmulatorReset extends BaseCommand<typeof EmulatorReset> {
+export default class EmulatorReset extends BaseCommand<typeof EmulatorReset, EmulatorResetResult> {
   static override summary = "Empty the emulator's store: every customer, card, transaction, webhook delivery and added id."
 
   static override description = `Empties the store in place, so that an emulator running over it sees an empty store at once (the default organisation and payment profile come back when an emulator starts). Asks first; without a terminal, pass --yes.
@@ -30,15 +29,12 @@ EXIT CODES
   public async run(): Promise<EmulatorResetResult> {
     const {resolveStoreLocation} = await import('../../emulator/store-location.js')
     const location = resolveStoreLocation(this.flags.store)
-    if (!this.flags.yes) {
-      if (!this.canPrompt()) {
-        throw new InputError(`Refusing to empty the emulator store ${location} without confirmation.`, {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
-      }
-      const {confirm} = await import('../../terminal/prompts.js')
-      if (!(await confirm(`Empty the emulator store ${location}? Every customer, card, transaction and webhook delivery in it is deleted.`))) {
-        throw new InputError('Cancelled; the store was left as it was.')
-      }
-    }
+    await this.confirmOrRefuse({
+      yes: this.flags.yes,
+      refusal: `Refusing to empty the emulator store ${location} without confirmation.`,
+      question: `Empty the emulator store ${location}? Every customer, card, transaction and webhook delivery in it is deleted.`,
+      cancelled: 'Cancelled; the store was left as it was.',
+    })
     const {EmulatorStore} = await import('../../emulator/store.js')
     const store = EmulatorStore.open(location)
     try {

@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
@@ -19,10 +19,9 @@ import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {commandLine} from '../../terminal/invoked-name.js'
+import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
-
-export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
+export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
   static override description = `A stateful stand-in for the Payment Transaction Service on this machine: every endpoint of the spec (the card proxy under /h2h), approval pages per product, test cards, settlement over time and webhooks with retries. The built-in "local" profile matches its defaults, so every command works against it with no set-up.
 
@@ -41,8 +40,7 @@ Prints its addresses, the default payment profile and the keys it accepts (emula
 Durations (--settle-after, --pending-for, --abandon-after, --webhook-backoff) are ${DURATION_HELP}.
 
 EXIT CODES
-  1    the port is in use or cannot be listened on
-  2    a flag is not valid, the fault file has a problem (line and column named), or the store file is not an emulator store
+  2    a flag is not valid, the port is in use or cannot be listened on, the fault file has a problem (line and column named), or the store file is not an emulator store
   130  stopped with Ctrl-C (or SIGTERM), after closing`
 
   static override examples = [
@@ -55,6 +53,9 @@ EXIT CODES
 
   // The profile, timeout and prompt flags of the API commands mean nothing here: hidden from help.
   static override baseFlags = hideFlags(BaseCommand.baseFlags)
+
+  // Closing the terminal stops it as cleanly as Ctrl-C does.
+  protected override stopSignals: readonly StopSignal[] = [...INTERRUPT_SIGNALS, 'SIGHUP']
 
   static override flags = {
     port: Flags.integer({summary: 'Port to listen on; 0 picks a free one (printed).', default: EMULATOR_DEFAULTS.port, min: 0, max: 65535}),
@@ -98,64 +99,24 @@ EXIT CODES
   }
 
   public async run(): Promise<undefined> {
-    const options = {...this.emulatorOptions(), ...(await this.faultOptions())}
+    const options = {...toEmulatorStartOptions(this.flags, process.env), ...(await this.faultOptions())}
     const json = this.jsonEnabled()
     const {startEmulator} = await import('../../emulator/index.js')
     const emulator = await startEmulator({
       ...options,
       ...(json ? {onEvent: (event: EmulatorEvent) => this.emit(event)} : {log: (line: string) => this.emitLine(line)}),
     })
-    const signal = await new Promise<string>((resolveSignal) => {
-      for (const name of STOP_SIGNALS) process.once(name, () => resolveSignal(name))
+    const interruption = this.interruption()
+    await new Promise((resolveStopped) => {
+      interruption.signal.addEventListener('abort', resolveStopped, {once: true})
       this.announce(emulator, options)
     })
+    const signal = interruption.received
     await emulator.close()
     if (json) this.emit({event: 'stopped', signal})
     else this.note(`Stopped (${signal}).${emulator.store === ':memory:' ? '' : ` The state is kept in ${emulator.store}.`}`)
-    process.exitCode = EXIT.interrupted
+    this.setOutcomeExitCode(EXIT.interrupted)
     return undefined
-  }
-
-  private emulatorOptions(): EmulatorOptions {
-    const {flags} = this
-    const duration = (flag: 'settle-after' | 'pending-for' | 'abandon-after' | 'webhook-backoff') => parseDuration(flags[flag], `--${flag}`, {allowZero: true})
-    const nonEmpty = (flag: 'host' | 'api-key' | 'api-key-header' | 'proxy-key' | 'proxy-id') => {
-      const value = flags[flag].trim()
-      if (value === '') throw new InputError(`--${flag} must not be empty.`, {flag: `--${flag}`})
-      return value
-    }
-    const webhookUrl = flags['webhook-url']
-    if (webhookUrl !== undefined && !isAbsoluteHttpUrl(webhookUrl)) {
-      throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${webhookUrl}").`, {
-        flag: '--webhook-url',
-      })
-    }
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(flags['api-key-header'])) {
-      throw new InputError(`--api-key-header must be an HTTP header name such as X-APIKEY (got "${flags['api-key-header']}").`, {flag: '--api-key-header'})
-    }
-    return {
-      host: nonEmpty('host'),
-      port: flags.port,
-      apiKey: nonEmpty('api-key'),
-      apiKeyHeader: nonEmpty('api-key-header'),
-      proxyKey: nonEmpty('proxy-key'),
-      proxyId: nonEmpty('proxy-id'),
-      store: resolveStoreLocation(flags.store),
-      organisations: this.organisations(),
-      paymentProfiles: this.paymentProfiles(),
-      lifetime: 'service',
-      settleAfterMs: duration('settle-after'),
-      pendingForMs: duration('pending-for'),
-      abandonAfterMs: duration('abandon-after'),
-      webhookUrl,
-      webhookAttempts: flags['webhook-attempts'],
-      webhookBackoffMs: duration('webhook-backoff'),
-      assumptions: {
-        webhookPayload: flags['webhook-payload'] as WebhookPayload,
-        idKeys: flags['id-keys'] as IdKeyChoice,
-        cardRecord: flags['card-record'] as CardRecordShape,
-      },
-    }
   }
 
   /** The fault file's rules and seed (`--seed` wins); checked before anything listens. */
@@ -165,24 +126,6 @@ EXIT CODES
     const {loadFaultFile} = await import('../../emulator/faults/fault-file.js')
     const loaded = await loadFaultFile(file)
     return {faults: {rules: loaded.rules, seed: seed ?? loaded.seed}}
-  }
-
-  private organisations(): string[] {
-    const given = this.flags.organisation ?? []
-    for (const id of given) {
-      if (!isUuid(id)) throw new InputError(`--organisation must be a UUID (got "${id}").`, {flag: '--organisation'})
-    }
-    return given.map((id) => id.toLowerCase())
-  }
-
-  private paymentProfiles(): PaymentProfileSetting[] {
-    return (this.flags['payment-profile'] ?? []).map((text) => {
-      const setting = parsePaymentProfileSetting(text)
-      if (typeof setting === 'string') {
-        throw new InputError(`--payment-profile must be <uuid> or <uuid>=<webhook url>: ${setting}.`, {flag: '--payment-profile'})
-      }
-      return setting
-    })
   }
 
   private announce(emulator: RunningEmulator, options: EmulatorOptions): void {
@@ -285,6 +228,70 @@ EXIT CODES
 function faultCount(options: EmulatorOptions): string {
   const count = options.faults?.rules.length ?? 0
   return count === 0 ? 'none' : `${count} rule${count === 1 ? '' : 's'} from the fault file`
+}
+
+export type EmulatorStartFlags = Interfaces.InferredFlags<typeof EmulatorStart.flags>
+
+/**
+ * The flags of `emulator start` as the emulator's options; an InputError (exit 2) names a wrong
+ * flag before anything listens. `env` places the default store (PAYTX_DATA_DIR, XDG_DATA_HOME).
+ */
+export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.ProcessEnv): EmulatorOptions {
+  const duration = (flag: 'settle-after' | 'pending-for' | 'abandon-after' | 'webhook-backoff') => parseDuration(flags[flag], `--${flag}`, {allowZero: true})
+  const nonEmpty = (flag: 'host' | 'api-key' | 'api-key-header' | 'proxy-key' | 'proxy-id') => {
+    const value = flags[flag].trim()
+    if (value === '') throw new InputError(`--${flag} must not be empty.`, {flag: `--${flag}`})
+    return value
+  }
+  const webhookUrl = flags['webhook-url']
+  if (webhookUrl !== undefined && !isAbsoluteHttpUrl(webhookUrl)) {
+    throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${webhookUrl}").`, {
+      flag: '--webhook-url',
+    })
+  }
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(flags['api-key-header'])) {
+    throw new InputError(`--api-key-header must be an HTTP header name such as X-APIKEY (got "${flags['api-key-header']}").`, {flag: '--api-key-header'})
+  }
+  return {
+    host: nonEmpty('host'),
+    port: flags.port,
+    apiKey: nonEmpty('api-key'),
+    apiKeyHeader: nonEmpty('api-key-header'),
+    proxyKey: nonEmpty('proxy-key'),
+    proxyId: nonEmpty('proxy-id'),
+    store: resolveStoreLocation(flags.store, env),
+    organisations: organisationIds(flags.organisation ?? []),
+    paymentProfiles: paymentProfileSettings(flags['payment-profile'] ?? []),
+    lifetime: 'service',
+    settleAfterMs: duration('settle-after'),
+    pendingForMs: duration('pending-for'),
+    abandonAfterMs: duration('abandon-after'),
+    webhookUrl,
+    webhookAttempts: flags['webhook-attempts'],
+    webhookBackoffMs: duration('webhook-backoff'),
+    assumptions: {
+      webhookPayload: flags['webhook-payload'] as WebhookPayload,
+      idKeys: flags['id-keys'] as IdKeyChoice,
+      cardRecord: flags['card-record'] as CardRecordShape,
+    },
+  }
+}
+
+function organisationIds(given: readonly string[]): string[] {
+  for (const id of given) {
+    if (!isUuid(id)) throw new InputError(`--organisation must be a UUID (got "${id}").`, {flag: '--organisation'})
+  }
+  return given.map((id) => id.toLowerCase())
+}
+
+function paymentProfileSettings(given: readonly string[]): PaymentProfileSetting[] {
+  return given.map((text) => {
+    const setting = parsePaymentProfileSetting(text)
+    if (typeof setting === 'string') {
+      throw new InputError(`--payment-profile must be <uuid> or <uuid>=<webhook url>: ${setting}.`, {flag: '--payment-profile'})
+    }
+    return setting
+  })
 }
 
 /** The API commands' global flags, hidden: the emulator commands take no profile. */

@@ -14,7 +14,7 @@ export interface TriggerCommandResult {
   webhooks: WebhookDelivery[]
 }
 
-export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger> {
+export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger, TriggerCommandResult> {
   static override summary = "Move a transaction to any status, as the emulated processor would, and send its webhook."
 
   static override description = `Moves an existing transaction of the emulator to STATUS: the change is recorded (status_reason, last_status_update, the timeline), its webhook is sent to the transaction's (or payment profile's) address, and what follows the new status over time follows (a settlement request settles after --settle-after, and so on).

@@ -1,4 +1,4 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
 import {InputError} from '../../errors.js'
@@ -11,7 +11,9 @@ import type {KeyPlacement} from '../../profiles/key-storage.js'
 import {envOverrides} from '../../profiles/resolve.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
-export default class ProfileAdd extends BaseCommand<typeof ProfileAdd> {
+export type ProfileAddResult = ProfileView & {path: string}
+
+export default class ProfileAdd extends BaseCommand<typeof ProfileAdd, ProfileAddResult> {
   static override summary = 'Add a profile, or change an existing one (only the values given change).'
   static override description = `--env fills the known addresses of the environment (base URL and card proxy URL):
   local       ${ENVIRONMENT_PRESETS.local.base_url}  (the emulator; ids and keys filled too)
@@ -59,23 +61,12 @@ left in the file move to the keychain when the profile is written again.`
     }),
   }
 
-  public async run(): Promise<ProfileView & {path: string}> {
-    const {name} = this.args
+  public async run(): Promise<ProfileAddResult> {
     const {flags} = this
-    checkProfileName(name)
-    const changes: Partial<Profile> = {
-      base_url: flags['base-url'],
-      h2h_url: flags['h2h-url'],
-      proxy_id: flags['proxy-id'],
-      organisation: flags.organisation,
-      payment_profile: flags['payment-profile'],
-      api_key_header: flags['api-key-header'],
-    }
-    checkProfileUrls(changes)
-
     const store = this.profileStore()
-    const before = store.get(name)
-    const env = await this.environment(name, flags.env as Environment | undefined, before)
+    const before = store.get(this.args.name)
+    const {name, environment, changes} = toProfileAddOptions(flags, this.args, {existing: before, interactive: this.interactive()})
+    const env = environment ?? (await this.askEnvironment(name))
 
     const keys = await this.keys(before)
     this.addSecrets(...Object.values(keys))
@@ -105,12 +96,7 @@ left in the file move to the keychain when the profile is written again.`
     return {...view, path: store.path}
   }
 
-  private async environment(name: string, flag: Environment | undefined, existing: Profile | undefined): Promise<Environment> {
-    const env = flag ?? existing?.env ?? environmentFromName(name)
-    if (env) return env
-    if (!this.canPrompt()) {
-      throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
-    }
+  private async askEnvironment(name: string): Promise<Environment> {
     const {choose} = await import('../../terminal/prompts.js')
     return choose(`Environment of profile "${name}"`, ENVIRONMENTS)
   }
@@ -145,7 +131,7 @@ left in the file move to the keychain when the profile is written again.`
       ...(flags['proxy-key-stdin'] ? (['--proxy-key-stdin'] as const) : []),
     ]
     const keys: Pick<Profile, 'api_key' | 'proxy_key'> = {}
-    if (this.canPrompt()) {
+    if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       const askApi = flags['api-key-stdin'] || !hasStoredKey(existing, 'api_key')
       const askProxy = flags['proxy-key-stdin'] || !hasStoredKey(existing, 'proxy_key')
@@ -166,4 +152,40 @@ left in the file move to the keychain when the profile is written again.`
     this.addSecrets(...values)
     return keys
   }
+}
+
+export type ProfileAddFlags = Interfaces.InferredFlags<typeof ProfileAdd.flags>
+
+export interface ProfileAddOptions {
+  name: string
+  /** Undefined only when a person at the terminal is to be asked. */
+  environment: Environment | undefined
+  /** The values given; only these change in a stored profile. */
+  changes: Partial<Profile>
+}
+
+/**
+ * The flags of `profile add` as the change to make: the name and addresses checked, the
+ * environment from --env, the stored profile or the name; an InputError (exit 2) names the flag.
+ */
+export function toProfileAddOptions(
+  flags: ProfileAddFlags,
+  args: {name: string},
+  env: {existing: Profile | undefined; interactive: boolean},
+): ProfileAddOptions {
+  checkProfileName(args.name)
+  const changes: Partial<Profile> = {
+    base_url: flags['base-url'],
+    h2h_url: flags['h2h-url'],
+    proxy_id: flags['proxy-id'],
+    organisation: flags.organisation,
+    payment_profile: flags['payment-profile'],
+    api_key_header: flags['api-key-header'],
+  }
+  checkProfileUrls(changes)
+  const environment = (flags.env as Environment | undefined) ?? env.existing?.env ?? environmentFromName(args.name)
+  if (!environment && !env.interactive) {
+    throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
+  }
+  return {name: args.name, environment, changes}
 }

@@ -2,14 +2,16 @@ import {BaseCommand} from '../../base-command.js'
 import {type ProfileView, profileView, renderProfileList} from '../../output/profile.js'
 import {envOverrides} from '../../profiles/resolve.js'
 
-export default class ProfileList extends BaseCommand<typeof ProfileList> {
+export type ProfileListResult = {active: string; path: string; profiles: ProfileView[]}
+
+export default class ProfileList extends BaseCommand<typeof ProfileList, ProfileListResult> {
   static override summary = 'List the profiles; * marks the one in use, [env] that environment variables override it.'
   static override description = `The profile in use is --profile, else PAYTX_PROFILE, else the active one (\`paytx profile use\`),
 else the built-in "local" profile. Keys are shown redacted.`
 
   static override examples = ['<%= config.bin %> profile list', '<%= config.bin %> profile list --json']
 
-  public async run(): Promise<{active: string; path: string; profiles: ProfileView[]}> {
+  public async run(): Promise<ProfileListResult> {
     const store = this.profileStore()
     const data = store.read()
     const inUse = this.flags.profile || process.env.PAYTX_PROFILE || store.activeName(data)

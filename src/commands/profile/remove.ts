@@ -1,12 +1,13 @@
 import {Args, Flags} from '@oclif/core'
 
-import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {checkRemovable, removeProfileFrom} from '../../profiles/edit.js'
 import {deleteKeychainEntries, describeLeftoverEntry, keychainAccounts} from '../../profiles/key-storage.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'
 
-export default class ProfileRemove extends BaseCommand<typeof ProfileRemove> {
+export type ProfileRemoveResult = {removed: string; active: string; keychain_entries_deleted: number}
+
+export default class ProfileRemove extends BaseCommand<typeof ProfileRemove, ProfileRemoveResult> {
   static override summary = 'Remove a profile and its keys, from the profile file and the OS keychain.'
   static override description = `Asks for confirmation in a terminal; otherwise needs --yes. The built-in "local" profile
 cannot be removed: removing it drops only stored changes to it.`
@@ -21,22 +22,16 @@ cannot be removed: removing it drops only stored changes to it.`
     yes: Flags.boolean({char: 'y', summary: 'Remove without asking.', default: false}),
   }
 
-  public async run(): Promise<{removed: string; active: string; keychain_entries_deleted: number}> {
+  public async run(): Promise<ProfileRemoveResult> {
     const {name} = this.args
     const store = this.profileStore()
     checkRemovable(store.read(), name)
-    if (!this.flags.yes) {
-      if (!this.canPrompt()) {
-        throw new InputError(`Refusing to remove profile "${name}" without confirmation.`, {
-          flag: '--yes',
-          hint: 'Pass --yes, or run it in a terminal to be asked.',
-        })
-      }
-      const {confirm} = await import('../../terminal/prompts.js')
-      if (!(await confirm(`Remove profile "${name}" and its keys from ${store.path}?`))) {
-        throw new InputError('Cancelled; the profile was kept.')
-      }
-    }
+    await this.confirmOrRefuse({
+      yes: this.flags.yes,
+      refusal: `Refusing to remove profile "${name}" without confirmation.`,
+      question: `Remove profile "${name}" and its keys from ${store.path}?`,
+      cancelled: 'Cancelled; the profile was kept.',
+    })
     let accounts: string[] = []
     const updated = await store.update((stored) => {
       // Checked again under the lock: another command may have removed it meanwhile.

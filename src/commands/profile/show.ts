@@ -4,7 +4,9 @@ import {BaseCommand} from '../../base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
 import {resolveProfile} from '../../profiles/resolve.js'
 
-export default class ProfileShow extends BaseCommand<typeof ProfileShow> {
+export type ProfileShowResult = ProfileView & {path: string}
+
+export default class ProfileShow extends BaseCommand<typeof ProfileShow, ProfileShowResult> {
   static override summary = 'Show a profile as commands will use it (keys redacted, where each key lives, environment overrides marked).'
   static override examples = ['<%= config.bin %> profile show', '<%= config.bin %> profile show production --json']
 
@@ -12,7 +14,7 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow> {
     name: Args.string({description: 'Profile name (default: the profile in use)'}),
   }
 
-  public async run(): Promise<ProfileView & {path: string}> {
+  public async run(): Promise<ProfileShowResult> {
     const store = this.profileStore()
     const data = store.read()
     const resolved = resolveProfile(store, {name: this.args.name ?? this.flags.profile})

@@ -4,7 +4,9 @@ import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
-export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
+export type ProfileUseResult = {active: string}
+
+export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUseResult> {
   static override summary = 'Make a profile the active one (the default of every command).'
   static override examples = ['<%= config.bin %> profile use sandbox', '<%= config.bin %> profile use local']
 
@@ -12,7 +14,7 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse> {
     name: Args.string({description: 'Profile name', required: true}),
   }
 
-  public async run(): Promise<{active: string}> {
+  public async run(): Promise<ProfileUseResult> {
     const {name} = this.args
     const store = this.profileStore()
     await store.update((data) => {

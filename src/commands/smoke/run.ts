@@ -1,6 +1,6 @@
 import {writeFile} from 'node:fs/promises'
 
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
@@ -8,7 +8,7 @@ import type {PaymentService} from '../../api/service.js'
 import type {CaseFaults} from '../../smoke/case-faults.js'
 import type {SmokeReport} from '../../smoke/runner.js'
 
-export default class SmokeRun extends BaseCommand<typeof SmokeRun> {
+export default class SmokeRun extends BaseCommand<typeof SmokeRun, SmokeReport> {
   static override summary = 'Run a scenario file of payment flows with expected outcomes, for scripts and CI.'
   static override description = `Reads a scenario file (YAML or JSON; - reads stdin), checks all of it first (every problem is
 reported with its line, and then nothing runs), then runs each case as a whole flow, the same
@@ -29,7 +29,7 @@ EXIT CODES
   1    the service or the network failed in some case
   2    the scenario file or a flag is wrong; no case was run
   3    some case did not meet its expectations (or did not run because of --bail)
-  130  interrupted (Ctrl-C), after the running cases stopped`
+  130  interrupted (Ctrl-C or SIGTERM), after the running cases stopped`
 
   static override examples = [
     '<%= config.bin %> smoke run examples/smoke.yaml',
@@ -60,19 +60,18 @@ EXIT CODES
   }
 
   public async run(): Promise<SmokeReport> {
-    const {flags} = this
+    const options = toSmokeRunOptions(this.flags)
     const {loadScenario} = await import('../../smoke/scenario.js')
     const scenario = await loadScenario(this.args.file)
     const {selectCases, runScenario} = await import('../../smoke/runner.js')
-    const cases = selectCases(scenario, flags.only ?? [])
+    const cases = selectCases(scenario, options.only)
     for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
-    if (flags.junit !== undefined) await checkWritable(flags.junit)
+    if (options.junit !== undefined) await checkWritable(options.junit)
 
     const profile = await this.profileWithKeys()
-    this.timeoutMs()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
-    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.open})
-    await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, flags.yes)
+    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: options.openBrowser})
+    await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, options.yes)
 
     const {ensureEmulator} = await import('../../flow/embedded-emulator.js')
     const emulator = await ensureEmulator(profile)
@@ -81,43 +80,38 @@ EXIT CODES
     const {runFlow} = await import('../../flow/run-flow.js')
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
     const color = !process.env.NO_COLOR
-    const progress = new LiveProgress(process.stderr, {interactive: Boolean(process.stderr.isTTY), color: color && Boolean(process.stderr.isTTY)})
+    const interactive = this.interactive()
+    const progress = new LiveProgress(process.stderr, {interactive, color: color && interactive})
 
-    const interrupt = new AbortController()
-    const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130)
-      this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).')
-      interrupt.abort()
-    }
-    process.on('SIGINT', onSigint)
-    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${flags.concurrency}).`)
+    const interrupt = this.interruptSignal()
+    interrupt.addEventListener('abort', () => this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).'), {once: true})
+    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${options.concurrency}).`)
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
         runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent}),
         profile: profile.name,
         environment: profile.profile.env,
-        concurrency: flags.concurrency,
-        bail: flags.bail,
-        openBrowser: flags.open,
-        signal: interrupt.signal,
+        concurrency: options.concurrency,
+        bail: options.bail,
+        openBrowser: options.openBrowser,
+        signal: interrupt,
         progress,
-        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service, this.timeoutMs())} : {}),
+        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service, this.globals.requestTimeoutMs)} : {}),
       })
     } finally {
       progress.close()
-      process.off('SIGINT', onSigint)
       await emulator.stop()
     }
 
-    if (flags.junit !== undefined) {
+    if (options.junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')
-      await writeFile(flags.junit, renderJUnit(report))
-      this.note(`JUnit report written to ${flags.junit}.`)
+      await writeFile(options.junit, renderJUnit(report))
+      this.note(`JUnit report written to ${options.junit}.`)
     }
     const {renderResultsTable} = await import('../../output/smoke-results-table.js')
     this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
-    if (report.exitCode !== 0) this.setOutcomeExitCode(report.exitCode)
+    this.setOutcomeExitCode(report.exitCode)
     return report
   }
 }
@@ -133,6 +127,30 @@ async function caseFaultsOf(service: PaymentService, timeoutMs: number): Promise
         for (const rule of added) await client.remove(rule.id)
       }
     },
+  }
+}
+
+export type SmokeRunFlags = Interfaces.InferredFlags<typeof SmokeRun.flags>
+
+export interface SmokeRunOptions {
+  /** Case names to run (with the cases they refer to); empty runs all. */
+  only: string[]
+  concurrency: number
+  bail: boolean
+  junit: string | undefined
+  openBrowser: boolean
+  yes: boolean
+}
+
+/** The flags of `smoke run` as how to run the scenario; the file itself is checked by loadScenario. */
+export function toSmokeRunOptions(flags: SmokeRunFlags): SmokeRunOptions {
+  return {
+    only: flags.only ?? [],
+    concurrency: flags.concurrency,
+    bail: flags.bail,
+    junit: flags.junit,
+    openBrowser: flags.open,
+    yes: flags.yes,
   }
 }
 

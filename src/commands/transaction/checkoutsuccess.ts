@@ -1,11 +1,11 @@
 import {Args} from '@oclif/core'
 
 import {type CheckoutSuccess, isFinalStatus} from '../../api/contract.js'
-import {EXIT} from '../../errors.js'
+import {outcomeExitCode} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
 
-export default class TransactionCheckoutSuccess extends BaseCommand<typeof TransactionCheckoutSuccess> {
+export default class TransactionCheckoutSuccess extends BaseCommand<typeof TransactionCheckoutSuccess, CheckoutSuccess> {
   static override aliases = ['checkoutsuccess']
   static override summary = 'Tell whether a transaction succeeded, by exit code: 0 success, 3 final and not a success, 4 not final yet.'
   static override description = `Reads GET /v1/transaction/{id}/checkoutsuccess, the server-side answer a merchant must trust
@@ -26,7 +26,7 @@ ${EXIT_CODES_HELP}`
     const service = await this.service()
     const result = await service.checkoutSuccess(this.args.id)
     this.print(renderCheckoutSuccess(this.args.id, result, this.profileUnderResult()))
-    if (result.success !== true) this.setOutcomeExitCode(isFinalStatus(result.status) ? EXIT.notSuccess : EXIT.notFinal)
+    this.setOutcomeExitCode(outcomeExitCode({conclusive: result.success === true || isFinalStatus(result.status), success: result.success === true}))
     return result
   }
 }

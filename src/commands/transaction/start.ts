@@ -1,20 +1,22 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
 import {PRODUCTS, type Product, type Transaction, type TransactionStartRequest, readId} from '../../api/contract.js'
-import {InputError, InputErrors} from '../../errors.js'
+import {InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {
   TRANSACTION_FIELD_FLAGS,
+  checkCardOnlyFlags,
   describeAmount,
   generateMerchantReference,
   parseMinorUnits,
   prepareSofortDescriptor,
 } from '../../input/transaction-request.js'
+import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
 import {describeStatus} from '../../output/transaction.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
-export default class TransactionStart extends BaseCommand<typeof TransactionStart> {
+export default class TransactionStart extends BaseCommand<typeof TransactionStart, Transaction> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
   static override description = `Prints the transaction's id, status and details.approval_url, the address where the customer
 authorizes the payment; --open opens it in the browser (BROWSER is honoured). Then check the
@@ -52,53 +54,17 @@ ${EXIT_CODES_HELP}`
   protected override fieldFlags: Record<string, string> = {...TRANSACTION_FIELD_FLAGS}
 
   public async run(): Promise<Transaction> {
-    const {flags} = this
-    const product = (flags.product ?? (await this.askProduct())) as Product
-    const amount = parseMinorUnits(await this.requireValue('--amount', flags.amount, {message: 'Amount in minor units (1499 is 14.99 EUR)', allowed: 'minor units, e.g. 1499 for 14.99 EUR'}))
-    if (product !== 'card') {
-      if (flags.card) throw new InputError(`--card applies only to --product card (got --product ${product}).`, {flag: '--card'})
-      if (flags['cvv-stdin']) throw new InputError(`--cvv-stdin applies only to --product card (got --product ${product}).`, {flag: '--cvv-stdin'})
-    }
-    const customer = await this.requireValue('--customer', flags.customer, {message: 'Customer id'})
-    const card = product === 'card' ? await this.requireValue('--card', flags.card, {message: 'Card id (from paytx card tokenize)'}) : undefined
-    const redirectUrl = await this.requireValue('--redirect-url', flags['redirect-url'], {message: 'Redirect URL (where the customer lands afterwards)', allowed: 'an absolute http(s) URL'})
-    const paymentProfile = await this.requireValue('--payment-profile', flags['payment-profile'] ?? this.profile().profile.payment_profile, {
-      message: 'Payment profile id',
-      allowed: `the profile has none; set it with \`${commandLine('profile add <name> --payment-profile <id>')}\``,
-    })
+    const flags = await this.askForMissing(this.flags)
+    const cvv = await this.readCvv(flags)
+    const options = await toTransactionStartOptions(
+      flags,
+      {paymentProfile: this.profile().profile.payment_profile, version: this.config.version, merchantReference: generateMerchantReference()},
+      {cvv},
+    )
+    for (const warning of options.warnings) this.warnUser(warning)
+    const {body} = options
 
-    let descriptor = flags.descriptor
-    if (descriptor !== undefined && product === 'sofort') {
-      const prepared = prepareSofortDescriptor(descriptor)
-      descriptor = prepared.value
-      for (const note of prepared.notes) this.warnUser(note)
-    }
-
-    const body: TransactionStartRequest = {
-      payment_profile: paymentProfile,
-      amount,
-      customer,
-      customer_ip: flags['customer-ip'],
-      ...(descriptor === undefined ? {} : {dynamic_descriptor: descriptor}),
-      merchant_reference: flags['merchant-reference'] ?? generateMerchantReference(),
-      payment_product: product,
-      user_agent: flags['user-agent'] ?? `paytx/${this.config.version}`,
-      ...(card === undefined ? {} : {card}),
-      details: {redirect_url: redirectUrl},
-      ...(flags['webhook-url'] === undefined ? {} : {webhook_transaction_update: flags['webhook-url']}),
-    }
-    if (product === 'card') {
-      const cvv = await this.readCvv()
-      if (cvv) body.details.card_cvv = cvv
-    }
-
-    const {validateTransactionStartRequest} = await import('../../api/schemas.js')
-    const issues = validateTransactionStartRequest(body)
-    if (issues.length > 0) {
-      throw new InputErrors(issues.map((issue) => ({flag: TRANSACTION_FIELD_FLAGS[issue.path] ?? issue.path, field: issue.path, message: issue.message})))
-    }
-
-    await this.confirmProduction(`start a ${product} transaction of ${describeAmount(amount)}`, flags.yes)
+    await this.confirmProduction(`start a ${body.payment_product} transaction of ${describeAmount(body.amount)}`, options.yes)
     const service = await this.service()
     const transaction = await service.startTransaction(body)
     const id = readId(transaction) ?? '(no id)'
@@ -107,30 +73,49 @@ ${EXIT_CODES_HELP}`
       table([
         ['Transaction', id],
         ['Status', typeof transaction.status === 'string' ? describeStatus(transaction.status) : undefined],
-        ['Amount', describeAmount(amount)],
-        ['Product', product],
+        ['Amount', describeAmount(body.amount)],
+        ['Product', body.payment_product],
         ['Reference', body.merchant_reference],
         ['Approval URL', typeof approvalUrl === 'string' ? approvalUrl : '(none returned)'],
       ]),
     )
-    if (flags.open) await this.openApproval(approvalUrl)
-    this.note(`Next: ${flags.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${commandLine(`status ${id}`)}\`.`)
+    if (options.open) await this.openApproval(approvalUrl)
+    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${commandLine(`status ${id}`)}\`.`)
     return transaction
   }
 
-  private async askProduct(): Promise<string> {
-    if (!this.canPrompt()) throw new InputError(`--product is required (${PRODUCTS.join(', ')}).`, {flag: '--product'})
+  /** A person at the terminal is asked for what the flags leave out; otherwise the flags stay as given. */
+  private async askForMissing(flags: TransactionStartFlags): Promise<TransactionStartFlags> {
+    if (!this.interactive()) return flags
     const {choose} = await import('../../terminal/prompts.js')
-    return choose('Payment product', PRODUCTS)
+    const product = flags.product ?? (await choose('Payment product', PRODUCTS))
+    const amountProblem = (value: string) => {
+      try {
+        parseMinorUnits(value)
+        return true
+      } catch (error) {
+        return (error as Error).message
+      }
+    }
+    return {
+      ...flags,
+      product,
+      amount: await this.requireValue('--amount', flags.amount, {message: 'Amount in minor units (1499 is 14.99 EUR)', validate: amountProblem}),
+      customer: await this.requireValue('--customer', flags.customer, {message: 'Customer id'}),
+      card: product === 'card' ? await this.requireValue('--card', flags.card, {message: 'Card id (from paytx card tokenize)'}) : flags.card,
+      'redirect-url': await this.requireValue('--redirect-url', flags['redirect-url'], {message: 'Redirect URL (where the customer lands afterwards)'}),
+      'payment-profile': await this.requireValue('--payment-profile', flags['payment-profile'] ?? this.profile().profile.payment_profile, {message: 'Payment profile id'}),
+    }
   }
 
-  /** The CVV from --cvv-stdin, else a hidden prompt that may be left empty; never echoed. */
-  private async readCvv(): Promise<string | undefined> {
+  /** The CVV of a card payment from --cvv-stdin, else a hidden prompt that may be left empty; never echoed. */
+  private async readCvv(flags: TransactionStartFlags): Promise<string | undefined> {
+    if (flags.product !== 'card') return undefined
     let cvv: string | undefined
-    if (this.flags['cvv-stdin']) {
+    if (flags['cvv-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[cvv] = await readStdinValues(['--cvv-stdin'])
-    } else if (this.canPrompt()) {
+    } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       cvv = (
         await askSecret('CVV (hidden; empty to enter it on the approval page)', {
@@ -152,4 +137,80 @@ ${EXIT_CODES_HELP}`
     if (opened.opened) this.note(`Opened ${url}`)
     else this.warnUser(`${opened.reason}; open the approval URL yourself.`)
   }
+}
+
+export type TransactionStartFlags = Interfaces.InferredFlags<typeof TransactionStart.flags>
+
+/** What transaction start needs from outside its flags: the profile's default and fresh values. */
+export interface TransactionStartEnv {
+  /** The profile's payment profile, used when --payment-profile is not given. */
+  paymentProfile?: string
+  /** paytx's version, for the default user agent. */
+  version: string
+  /** The merchant reference used when --merchant-reference is not given. */
+  merchantReference: string
+}
+
+/** Values read from stdin (or a hidden prompt), never from the command line. */
+export interface TransactionStartStdin {
+  cvv?: string
+}
+
+export interface TransactionStartOptions {
+  body: TransactionStartRequest
+  open: boolean
+  yes: boolean
+  /** How the input was changed or may be shown (a transliterated, long descriptor), for stderr. */
+  warnings: string[]
+}
+
+/**
+ * The flags of `transaction start` as the request to send, checked as the service would check
+ * it; an InputError (exit 2) names the first flag that is missing or wrong. Sends nothing.
+ */
+export async function toTransactionStartOptions(
+  flags: TransactionStartFlags,
+  env: TransactionStartEnv,
+  stdin: TransactionStartStdin,
+): Promise<TransactionStartOptions> {
+  const product = requireFlag('--product', flags.product, PRODUCTS.join(', ')) as Product
+  const amount = parseMinorUnits(requireFlag('--amount', flags.amount, 'minor units, e.g. 1499 for 14.99 EUR'))
+  checkCardOnlyFlags(product, {'--card': flags.card, '--cvv-stdin': flags['cvv-stdin']})
+  const customer = requireFlag('--customer', flags.customer)
+  const card = product === 'card' ? requireFlag('--card', flags.card) : undefined
+  const redirectUrl = requireFlag('--redirect-url', flags['redirect-url'], 'an absolute http(s) URL')
+  const paymentProfile = requireFlag(
+    '--payment-profile',
+    flags['payment-profile'] ?? env.paymentProfile,
+    `the profile has none; set it with \`${commandLine('profile add <name> --payment-profile <id>')}\``,
+  )
+
+  const warnings: string[] = []
+  let descriptor = flags.descriptor
+  if (descriptor !== undefined && product === 'sofort') {
+    const prepared = prepareSofortDescriptor(descriptor)
+    descriptor = prepared.value
+    warnings.push(...prepared.notes)
+  }
+
+  const body: TransactionStartRequest = {
+    payment_profile: paymentProfile,
+    amount,
+    customer,
+    customer_ip: flags['customer-ip'],
+    ...(descriptor === undefined ? {} : {dynamic_descriptor: descriptor}),
+    merchant_reference: flags['merchant-reference'] ?? env.merchantReference,
+    payment_product: product,
+    user_agent: flags['user-agent'] ?? `paytx/${env.version}`,
+    ...(card === undefined ? {} : {card}),
+    details: {redirect_url: redirectUrl, ...(stdin.cvv ? {card_cvv: stdin.cvv} : {})},
+    ...(flags['webhook-url'] === undefined ? {} : {webhook_transaction_update: flags['webhook-url']}),
+  }
+
+  const {validateTransactionStartRequest} = await import('../../api/schemas.js')
+  const issues = validateTransactionStartRequest(body)
+  if (issues.length > 0) {
+    throw new InputErrors(issues.map((issue) => ({flag: TRANSACTION_FIELD_FLAGS[issue.path] ?? issue.path, field: issue.path, message: issue.message})))
+  }
+  return {body, open: flags.open, yes: flags.yes, warnings}
 }

@@ -1,12 +1,12 @@
-import {Args, Flags} from '@oclif/core'
+import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import type {Transaction} from '../../api/contract.js'
-import {EXIT, InterruptedError} from '../../errors.js'
+import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
-export default class TransactionStatus extends BaseCommand<typeof TransactionStatus> {
+export default class TransactionStatus extends BaseCommand<typeof TransactionStatus, Transaction> {
   static override aliases = ['status']
   static override summary = 'Show a transaction: status, whether it is final and a success, amount, timestamps.'
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
@@ -45,8 +45,7 @@ ${EXIT_CODES_HELP}`
       return transaction
     }
 
-    const {parseDuration} = await import('../../duration.js')
-    const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
+    const {timeoutMs, until} = await toStatusWaitOptions(this.flags)
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
     const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
@@ -56,7 +55,7 @@ ${EXIT_CODES_HELP}`
     try {
       result = await waitForFinalStatus<Transaction>(() => service.getTransaction(id), {
         timeoutMs,
-        until: this.flags.until === 'settled' ? 'settled' : 'final',
+        until,
         signal,
         onStatus: (transaction, previous, elapsedMs) => {
           const when = previous ? `after ${formatDuration(elapsedMs)}` : 'now'
@@ -78,10 +77,24 @@ ${EXIT_CODES_HELP}`
     if (!result.conclusive) {
       const loud = result.status === 'UNKNOWN' ? ' It stayed UNKNOWN (critical): ask the service’s support about it.' : ''
       this.warnUser(`transaction ${id} is still ${result.status} after ${formatDuration(timeoutMs)}; not conclusive.${loud}`)
-      this.setOutcomeExitCode(EXIT.notFinal)
-    } else if (!result.success) {
-      this.setOutcomeExitCode(EXIT.notSuccess)
     }
+    this.setOutcomeExitCode(outcomeExitCode(result))
     return result.reading
+  }
+}
+
+export type TransactionStatusFlags = Interfaces.InferredFlags<typeof TransactionStatus.flags>
+
+export interface StatusWaitOptions {
+  timeoutMs: number
+  until: 'final' | 'settled'
+}
+
+/** How `status --wait` waits: --wait-timeout (default 10m) and --until (default final); a bad duration is exit 2. */
+export async function toStatusWaitOptions(flags: TransactionStatusFlags): Promise<StatusWaitOptions> {
+  const {parseDuration} = await import('../../duration.js')
+  return {
+    timeoutMs: parseDuration(flags['wait-timeout'] ?? '10m', '--wait-timeout'),
+    until: flags.until === 'settled' ? 'settled' : 'final',
   }
 }

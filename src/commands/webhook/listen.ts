@@ -1,6 +1,6 @@
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 
-import {InputError} from '../../errors.js'
+import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {scrubSecrets} from '../../secrets/redact.js'
@@ -24,7 +24,7 @@ function parseByteSize(text: string): number | undefined {
   return bytes > 0 && Number.isSafeInteger(bytes) ? bytes : undefined
 }
 
-export default class WebhookListen extends BaseCommand<typeof WebhookListen> {
+export default class WebhookListen extends BaseCommand<typeof WebhookListen, void> {
   static override summary = 'Receive transaction webhooks locally: print, save, re-fetch from the service, forward.'
   static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
 
@@ -79,36 +79,25 @@ ${EXIT_CODES_HELP}`
   }
 
   public async run(): Promise<void> {
-    const {flags} = this
     const json = this.jsonEnabled()
-    const maxBodyBytes = parseByteSize(flags['max-body'])
-    if (maxBodyBytes === undefined) {
-      throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
-    }
-    const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
-    if (flags['forward-to'] !== undefined && !forwardUrl) {
-      throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
-    }
-    if (flags.token !== undefined && flags.token.length === 0) {
-      throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
-    }
-    const service = flags.fetch ? await this.fetchingService() : undefined
-
     const {WEBHOOK_PATH, generateWebhookToken, isLoopbackHost, startWebhookListener} = await import('../../webhooks/listener.js')
+    const options = toWebhookListenOptions(this.flags, {newToken: generateWebhookToken})
+    const {forwardUrl, maxBodyBytes, token} = options
+    const service = options.fetch ? await this.fetchingService() : undefined
+
     const {WebhookRecorder} = await import('../../webhooks/recorder.js')
     const {renderWebhookLine, stoppedLine, webhookLine} = await import('../../output/webhook.js')
     const {WebhookForwarder} = await import('../../webhooks/forwarder.js')
 
-    const token = flags['no-token'] ? undefined : (flags.token ?? generateWebhookToken())
     let recorder: InstanceType<typeof WebhookRecorder> | undefined
-    if (flags.save !== undefined) {
+    if (options.save !== undefined) {
       try {
-        recorder = new WebhookRecorder(flags.save)
+        recorder = new WebhookRecorder(options.save)
       } catch (error) {
-        throw new InputError(`--save: cannot open ${flags.save} for appending (${(error as Error).message}).`, {flag: '--save'})
+        throw new InputError(`--save: cannot open ${options.save} for appending (${(error as Error).message}).`, {flag: '--save'})
       }
     }
-    const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.timeoutMs()) : undefined
+    const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.globals.requestTimeoutMs) : undefined
     const {BatchedLineWriter} = await import('../../terminal/turn-batch.js')
     const stdout = new BatchedLineWriter(process.stdout)
     const write = (object: object) => stdout.add(JSON.stringify(object))
@@ -117,8 +106,8 @@ ${EXIT_CODES_HELP}`
     let listener: WebhookListener
     try {
       listener = await startWebhookListener({
-        host: flags.host,
-        port: flags.port,
+        host: options.host,
+        port: options.port,
         token,
         maxBodyBytes,
         recorder,
@@ -136,7 +125,7 @@ ${EXIT_CODES_HELP}`
           }
         },
         onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
-        onRecordFailure: (error) => this.warnUser(`could not write to ${flags.save} (${error.message}); answered 500 so the sender can retry.`),
+        onRecordFailure: (error) => this.warnUser(`could not write to ${options.save} (${error.message}); answered 500 so the sender can retry.`),
       })
     } catch (error) {
       recorder?.close()
@@ -147,8 +136,8 @@ ${EXIT_CODES_HELP}`
       await listener.close(0)
       throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
     }
-    if (!isLoopbackHost(flags.host)) {
-      this.warnUser(`listening on ${flags.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
+    if (!isLoopbackHost(options.host)) {
+      this.warnUser(`listening on ${options.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
     }
     if (!token) this.warnUser(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${listener.port}.`)
 
@@ -159,7 +148,7 @@ ${EXIT_CODES_HELP}`
       port: listener.port,
       token_required: token !== undefined,
       fetch: Boolean(service),
-      ...(flags.save === undefined ? {} : {save: flags.save}),
+      ...(options.save === undefined ? {} : {save: options.save}),
       ...(forwarder ? {forward_to: forwarder.url} : {}),
     }
     if (json) {
@@ -176,9 +165,9 @@ ${EXIT_CODES_HELP}`
     this.note(
       `Stopped. ${counts.received} webhook${counts.received === 1 ? '' : 's'} received (${counts.duplicates} duplicate${counts.duplicates === 1 ? '' : 's'}), ` +
         `${counts.malformed} malformed, ${counts.rejected} rejected${rejectedDetail.length > 0 ? ` (${rejectedDetail.join(', ')})` : ''}.` +
-        (flags.save === undefined ? '' : ` Saved to ${flags.save}.`),
+        (options.save === undefined ? '' : ` Saved to ${options.save}.`),
     )
-    if (reason === 'signal') this.setOutcomeExitCode(130)
+    if (reason === 'signal') this.setOutcomeExitCode(EXIT.interrupted)
   }
 
   /** The service to re-fetch from, checked before anything listens: --fetch needs the profile's key. */
@@ -210,20 +199,53 @@ ${EXIT_CODES_HELP}`
 
   /** Resolves on Ctrl-C or SIGTERM (a second one exits at once) or when stdout's reader goes away. */
   private untilStopped(): Promise<'signal' | 'stdout closed'> {
+    const interrupt = this.interruptSignal()
     return new Promise((resolve) => {
-      let stopping = false
-      const onSignal = () => {
-        if (stopping) process.exit(130)
-        stopping = true
-        resolve('signal')
-      }
-      process.on('SIGINT', onSignal)
-      process.on('SIGTERM', onSignal)
+      interrupt.addEventListener('abort', () => resolve('signal'), {once: true})
       process.stdout.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EPIPE') throw error
-        stopping = true
         resolve('stdout closed')
       })
     })
+  }
+}
+
+export type WebhookListenFlags = Interfaces.InferredFlags<typeof WebhookListen.flags>
+
+export interface WebhookListenOptions {
+  host: string
+  port: number
+  /** The secret the URL must carry; undefined with --no-token. */
+  token: string | undefined
+  maxBodyBytes: number
+  forwardUrl: URL | undefined
+  save: string | undefined
+  fetch: boolean
+}
+
+/**
+ * The flags of `webhook listen` as what to listen with; an InputError (exit 2) names a wrong
+ * flag before anything listens. `env.newToken` makes the token of a run without --token.
+ */
+export function toWebhookListenOptions(flags: WebhookListenFlags, env: {newToken: () => string}): WebhookListenOptions {
+  const maxBodyBytes = parseByteSize(flags['max-body'])
+  if (maxBodyBytes === undefined) {
+    throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
+  }
+  const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
+  if (flags['forward-to'] !== undefined && !forwardUrl) {
+    throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
+  }
+  if (flags.token !== undefined && flags.token.length === 0) {
+    throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
+  }
+  return {
+    host: flags.host,
+    port: flags.port,
+    token: flags['no-token'] ? undefined : (flags.token ?? env.newToken()),
+    maxBodyBytes,
+    forwardUrl,
+    save: flags.save,
+    fetch: flags.fetch,
   }
 }

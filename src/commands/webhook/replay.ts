@@ -6,7 +6,7 @@ import {parseHttpUrl} from '../../http/url.js'
 import {DURATION_HELP, parseDuration} from '../../duration.js'
 import type {ReplaySelection} from '../../webhooks/replay.js'
 
-export default class WebhookReplay extends BaseCommand<typeof WebhookReplay> {
+export default class WebhookReplay extends BaseCommand<typeof WebhookReplay, undefined> {
   static override summary = 'Send webhooks saved by `webhook listen --save` again, in order, to an address.'
   static override description = `Reads the save file and POSTs each selected webhook to --to, one after the other (the next once the previous one is answered), with the headers it was received with (minus hop-by-hop ones: host, content-length, connection, ...) and its body. A body that was JSON is sent as JSON text (the same values; spacing may differ from what the service sent); one that was not JSON is sent as received. Each is sent once, never retried.
 
@@ -55,7 +55,7 @@ EXIT CODES
       selection.transaction = flags.transaction.trim()
     }
     if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since')
-    const timeoutMs = this.timeoutMs()
+    const timeoutMs = this.globals.requestTimeoutMs
 
     const saved = await readSaveFile(this.args.file)
     const selected = selectWebhooks(saved, selection)

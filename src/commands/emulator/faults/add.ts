@@ -29,7 +29,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
 const REQUEST_ONLY = ['method', 'path'] as const
 const WEBHOOK_ONLY = ['webhook-status'] as const
 
-export default class EmulatorFaultsAdd extends BaseCommand<typeof EmulatorFaultsAdd> {
+export default class EmulatorFaultsAdd extends BaseCommand<typeof EmulatorFaultsAdd, AddedFaults> {
   static override summary = 'Add a fault rule to the running emulator: break requests or webhooks on purpose.'
 
   static override description = `Adds one rule built from the flags, or every rule of a fault file (--file), to the emulator the profile points at (a local profile only). Rules are tried in the order they were added; the first that matches, has matches left (--times) and wins its draw (--probability) applies.
@@ -82,7 +82,7 @@ EXIT CODES
 
   public async run(): Promise<AddedFaults> {
     const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
-    const client = new FaultsClient(this.profile(), this.timeoutMs())
+    const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     const {rules, seed} = this.flags.file === undefined ? {rules: [this.ruleFromFlags()], seed: undefined} : await this.rulesFromFile(this.flags.file)
     try {
       const added = await client.add(rules, seed)

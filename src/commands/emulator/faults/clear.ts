@@ -7,7 +7,7 @@ export interface FaultsClearResult {
   id?: string
 }
 
-export default class EmulatorFaultsClear extends BaseCommand<typeof EmulatorFaultsClear> {
+export default class EmulatorFaultsClear extends BaseCommand<typeof EmulatorFaultsClear, FaultsClearResult> {
   static override summary = "Remove the running emulator's fault rules: all of them, or the one named."
 
   static override description = `Deletes fault rules of the emulator the profile points at (a local profile only); requests and webhooks behave normally again at once. Deliveries already delayed or held back by a rule go out when their time comes.
@@ -25,7 +25,7 @@ EXIT CODES
 
   public async run(): Promise<FaultsClearResult> {
     const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
-    const client = new FaultsClient(this.profile(), this.timeoutMs())
+    const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     try {
       const removed = await client.remove(this.args.id)
       this.print(this.args.id === undefined ? `Removed ${removed} fault rule${removed === 1 ? '' : 's'}.` : `Removed fault rule ${this.args.id}.`)

@@ -1,7 +1,7 @@
 import {BaseCommand} from '../../../base-command.js'
 import type {FaultList} from '../../../emulator/faults/faults-client.js'
 
-export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFaultsList> {
+export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFaultsList, FaultList> {
   static override summary = "List the running emulator's fault rules, with how often each matched and applied."
 
   static override description = `Asks the emulator the profile points at (a local profile only) for its fault rules: id, name, fault, what it matches, how often it applies, hits (times applied) and matched (requests or webhooks it matched), and the seed of the probabilities.
@@ -15,7 +15,7 @@ EXIT CODES
 
   public async run(): Promise<FaultList> {
     const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
-    const client = new FaultsClient(this.profile(), this.timeoutMs())
+    const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     try {
       const list = await client.list()
       const {renderFaultList} = await import('../../../output/faults.js')

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {generateMerchantReference, parseMinorUnits, prepareSofortDescriptor} from '../../src/input/transaction-request.js'
+import {checkCardOnlyFlags, generateMerchantReference, parseMinorUnits, prepareSofortDescriptor} from '../../src/input/transaction-request.js'
 
 describe('parseMinorUnits', () => {
   it('accepts whole numbers above 0', () => {
@@ -49,5 +49,22 @@ describe('generateMerchantReference', () => {
   it('combines the time and randomness', () => {
     expect(generateMerchantReference(new Date('2026-11-20T10:00:03.123Z'), () => 'a1b2c3d4')).toBe('paytx-20261120T100003Z-a1b2c3d4')
     expect(generateMerchantReference()).not.toBe(generateMerchantReference())
+  })
+})
+
+describe('checkCardOnlyFlags', () => {
+  it.each([
+    ['dummy', {'--card': 'c1'}, '--card applies only to --product card (got --product dummy).'],
+    ['sofort', {'--card': undefined, '--cvv-stdin': true}, '--cvv-stdin applies only to --product card (got --product sofort).'],
+    ['dummy', {'--pan-stdin': false, '--holder-name': ''}, '--holder-name applies only to --product card (got --product dummy).'],
+  ])('refuses for --product %s: %j', (product, given, message) => {
+    expect(() => checkCardOnlyFlags(product, given)).toThrow(message)
+  })
+
+  it.each([
+    ['card', {'--card': 'c1', '--cvv-stdin': true}],
+    ['dummy', {'--card': undefined, '--cvv-stdin': false}],
+  ])('accepts for --product %s: %j', (product, given) => {
+    expect(() => checkCardOnlyFlags(product, given)).not.toThrow()
   })
 })

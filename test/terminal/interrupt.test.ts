@@ -1,0 +1,53 @@
+import {EventEmitter} from 'node:events'
+
+import {describe, expect, it} from 'vitest'
+
+import {InterruptedError} from '../../src/errors.js'
+import {type SignalSource, type StopSignal, listenForInterrupt} from '../../src/terminal/interrupt.js'
+
+/** A process stand-in: signals are emitted by the test, exit is recorded instead of done. */
+function fakeProcess() {
+  const emitter = new EventEmitter()
+  const exits: number[] = []
+  const source = {
+    on: (event: StopSignal, listener: () => void) => emitter.on(event, listener),
+    off: (event: StopSignal, listener: () => void) => emitter.off(event, listener),
+    exit: (code: number) => {
+      exits.push(code)
+      return undefined as never
+    },
+  } satisfies SignalSource
+  return {source, exits, send: (signal: StopSignal) => emitter.emit(signal), listeners: (signal: StopSignal) => emitter.listenerCount(signal)}
+}
+
+describe('listenForInterrupt', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('aborts on the first %s with an InterruptedError and names the signal', (signal) => {
+    const fake = fakeProcess()
+    const interruption = listenForInterrupt(undefined, fake.source)
+    expect(interruption.signal.aborted).toBe(false)
+    fake.send(signal)
+    expect(interruption.signal.aborted).toBe(true)
+    expect(interruption.signal.reason).toBeInstanceOf(InterruptedError)
+    expect(interruption.received).toBe(signal)
+    expect(fake.exits).toEqual([])
+  })
+
+  it('exits 130 at once on a second signal, whichever it is', () => {
+    const fake = fakeProcess()
+    listenForInterrupt(undefined, fake.source)
+    fake.send('SIGTERM')
+    fake.send('SIGINT')
+    expect(fake.exits).toEqual([130])
+  })
+
+  it('listens only for the signals asked (SIGHUP for the emulator) and stops listening when disposed', () => {
+    const fake = fakeProcess()
+    const plain = listenForInterrupt(undefined, fake.source)
+    expect(fake.listeners('SIGHUP')).toBe(0)
+    const withHangUp = listenForInterrupt(['SIGINT', 'SIGTERM', 'SIGHUP'], fake.source)
+    expect(fake.listeners('SIGHUP')).toBe(1)
+    plain.dispose()
+    withHangUp.dispose()
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) expect(fake.listeners(signal)).toBe(0)
+  })
+})
