@@ -1,4 +1,2 @@
 #!/usr/bin/env node
-import {execute} from '@oclif/core'
-
-await execute({dir: import.meta.url})
+import '../dist/main.js'
