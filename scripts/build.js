@@ -1,23 +1,47 @@
 #!/usr/bin/env node
 // The build (`npm run build`): bundles the CLI into dist/ with esbuild, so that start-up reads a
-// few prepared files instead of hundreds of modules. oclif finds the commands by its explicit
-// strategy (package.json oclif.commands): dist/commands.js exports COMMANDS, an object of command
-// ids to classes, generated here from the files under src/commands, so a new command file is
-// picked up with no edit. Code a command imports dynamically (undici, ora, prompts, the emulator)
-// becomes chunks of its own, still loaded only when used. libsql stays outside the bundle (its
-// native binary is found next to its package), and so does `open` (it runs the xdg-open script
-// it ships). Type checking is tsc's job; esbuild only strips the types.
-import {execFileSync} from 'node:child_process'
+// few prepared files instead of hundreds of modules. Type checking is tsc's job (it emits
+// nothing); esbuild only strips the types.
+//
+// What is built comes from package.json, where oclif looks for it:
+// - oclif.commands (the explicit strategy): its target exports, under its identifier, an object
+//   of command ids to classes, generated here from the files under src/commands, so a new
+//   command file is picked up with no edit;
+// - oclif.hooks: each target ./dist/X.js is built from src/X.ts;
+// - dist/main.js, from src/main.ts, is what bin/run.js loads.
+// Code imported dynamically (undici, ora, prompts, the emulator) becomes chunks of its own, still
+// loaded only when used. libsql stays outside the bundle (its native binary is found next to its
+// package), and so does `open` (it runs the xdg-open script it ships).
+import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {dirname, join, relative, sep} from 'node:path'
+import {basename, dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {build} from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const commandsDir = join(root, 'src', 'commands')
+const srcDir = join(root, 'src')
+const commandsDir = join(srcDir, 'commands')
+const {oclif} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const COMMANDS_INDEX = 'paytx:commands-index'
+
+function filesUnder(dir) {
+  return readdirSync(dir, {withFileTypes: true})
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
+    .sort()
+}
+
+function sourceFiles(dir) {
+  return filesUnder(dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+}
+
+/** The source of a built file package.json names: ./dist/X.js is built from src/X.ts, to dist/X.js. */
+function entryFor(target) {
+  const out = target.replace(/^\.\/dist\//, '').replace(/\.js$/, '')
+  if (out === target) throw new Error(`package.json names ${target}; the build writes only ./dist/*.js`)
+  return {in: join(srcDir, `${out}.ts`), out}
+}
 
 /** Command id for a file under src/commands, by oclif's own rule: folders are topics, `index` names the topic itself. */
 function commandId(file) {
@@ -26,22 +50,12 @@ function commandId(file) {
   return parts.join(':')
 }
 
-function commandFiles(dir) {
-  return readdirSync(dir, {withFileTypes: true})
-    .flatMap((entry) => {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) return commandFiles(path)
-      return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : []
-    })
-    .sort()
-}
-
-/** The module behind dist/commands.js: every command file's default export, under its id. */
+/** The module behind the explicit strategy's target: every command file's default export, under its id. */
 function commandsIndexSource() {
-  const files = commandFiles(commandsDir)
+  const files = sourceFiles(commandsDir)
   const imports = files.map((file, index) => `import command${index} from ${JSON.stringify(file)}`)
   const entries = files.map((file, index) => `  ${JSON.stringify(commandId(file))}: command${index},`)
-  return `${imports.join('\n')}\n\nexport const COMMANDS = {\n${entries.join('\n')}\n}\n`
+  return `${imports.join('\n')}\n\nexport const ${oclif.commands.identifier} = {\n${entries.join('\n')}\n}\n`
 }
 
 const commandsIndexPlugin = {
@@ -50,6 +64,29 @@ const commandsIndexPlugin = {
     builder.onResolve({filter: new RegExp(`^${COMMANDS_INDEX}$`)}, () => ({path: COMMANDS_INDEX, namespace: 'paytx'}))
     builder.onLoad({filter: /.*/, namespace: 'paytx'}, () => ({contents: commandsIndexSource(), loader: 'ts', resolveDir: root}))
   },
+}
+
+/**
+ * A module that runs as a script of its own (a child process's entry, found with
+ * `new URL('x.js', import.meta.url)` next to the module that starts it) must still be a file
+ * after bundling: each becomes an entry point in dist/ itself, where every chunk is too, so the
+ * URL finds it from whichever file the starting code ends up in. Any other file found that way
+ * is not in the bundle: the build stops and says so.
+ */
+function scriptEntries() {
+  const entries = []
+  for (const file of sourceFiles(srcDir)) {
+    for (const [, reference] of readFileSync(file, 'utf8').matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
+      const name = reference.replace(/^\.\//, '').replace(/\.js$/, '')
+      const script = join(dirname(file), `${name}.ts`)
+      if (name.includes('/') || !reference.endsWith('.js') || !existsSync(script)) {
+        throw new Error(`${relative(root, file)}: new URL('${reference}', import.meta.url) names a file the bundle does not have (only a module in the same folder, as 'name.js', can be found this way)`)
+      }
+      if (entries.some((entry) => entry.out === name && entry.in !== script)) throw new Error(`two scripts would be dist/${name}.js`)
+      entries.push({in: script, out: basename(name)})
+    }
+  }
+  return entries
 }
 
 /** True when Node runs this file as CommonJS: `.cjs`, or `.js` under a package.json without `"type": "module"`. */
@@ -86,18 +123,22 @@ const commonJsNamedExportsPlugin = {
   },
 }
 
+const hookTargets = Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target)))
+
 rmSync(join(root, 'dist'), {recursive: true, force: true})
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {stdio: 'inherit'})
+const typeCheck = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {stdio: 'inherit'})
+if (typeCheck.status !== 0) process.exit(typeCheck.status ?? 1)
 
 await build({
   absWorkingDir: root,
   entryPoints: [
-    {in: 'src/main.ts', out: 'main'},
-    {in: COMMANDS_INDEX, out: 'commands'},
-    {in: 'src/hooks/command-not-found.ts', out: 'hooks/command-not-found'},
+    {in: join(srcDir, 'main.ts'), out: 'main'},
+    {in: COMMANDS_INDEX, out: entryFor(oclif.commands.target).out},
+    ...hookTargets.map(entryFor),
+    ...scriptEntries(),
   ],
   outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   bundle: true,
   splitting: true,
   format: 'esm',
