@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-import {execute} from '@oclif/core'
+import module from 'node:module'
 
-await execute({dir: import.meta.url})
+// Node 22.1 and later keep V8's compiled code of the bundle on disk between runs (a cache in the
+// temp folder; Node ignores it when it cannot write there). Older Node has no such call.
+module.enableCompileCache?.()
+await import('../dist/main.js')

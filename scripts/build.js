@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// The build (`npm run build`): bundles the CLI into dist/ with esbuild, so that start-up reads a
+// few prepared files instead of hundreds of modules. Type checking is tsc's job (it emits
+// nothing); esbuild only strips the types.
+//
+// What is built comes from package.json, where oclif looks for it:
+// - oclif.commands (the explicit strategy): its target exports, under its identifier, an object
+//   of command ids to classes, generated here from the files under src/commands, so a new
+//   command file is picked up with no edit;
+// - oclif.hooks: each target ./dist/X.js is built from src/X.ts;
+// - dist/main.js, from src/main.ts, is what bin/run.js loads.
+// Code imported dynamically (undici, ora, prompts, the emulator) becomes chunks of its own, still
+// loaded only when used. libsql stays outside the bundle (its native binary is found next to its
+// package), and so does `open` (it runs the xdg-open script it ships).
+import {spawnSync} from 'node:child_process'
+import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {basename, dirname, join, relative, sep} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import {build} from 'esbuild'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const srcDir = join(root, 'src')
+const commandsDir = join(srcDir, 'commands')
+const {oclif} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const COMMANDS_INDEX = 'paytx:commands-index'
+
+function filesUnder(dir) {
+  return readdirSync(dir, {withFileTypes: true})
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
+    .sort()
+}
+
+function sourceFiles(dir) {
+  return filesUnder(dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+}
+
+/** The source of a built file package.json names: ./dist/X.js is built from src/X.ts, to dist/X.js. */
+function entryFor(target) {
+  const out = target.replace(/^\.\/dist\//, '').replace(/\.js$/, '')
+  if (out === target) throw new Error(`package.json names ${target}; the build writes only ./dist/*.js`)
+  return {in: join(srcDir, `${out}.ts`), out}
+}
+
+/** Command id for a file under src/commands, by oclif's own rule: folders are topics, `index` names the topic itself. */
+function commandId(file) {
+  const parts = relative(commandsDir, file).replace(/\.ts$/, '').split(sep)
+  if (parts.at(-1) === 'index') parts.pop()
+  return parts.join(':')
+}
+
+/** The module behind the explicit strategy's target: every command file's default export, under its id. */
+function commandsIndexSource() {
+  const files = sourceFiles(commandsDir)
+  const imports = files.map((file, index) => `import command${index} from ${JSON.stringify(file)}`)
+  const entries = files.map((file, index) => `  ${JSON.stringify(commandId(file))}: command${index},`)
+  return `${imports.join('\n')}\n\nexport const ${oclif.commands.identifier} = {\n${entries.join('\n')}\n}\n`
+}
+
+const commandsIndexPlugin = {
+  name: 'commands-index',
+  setup(builder) {
+    builder.onResolve({filter: new RegExp(`^${COMMANDS_INDEX}$`)}, () => ({path: COMMANDS_INDEX, namespace: 'paytx'}))
+    builder.onLoad({filter: /.*/, namespace: 'paytx'}, () => ({contents: commandsIndexSource(), loader: 'ts', resolveDir: root}))
+  },
+}
+
+/**
+ * A module that runs as a script of its own (a child process's entry, found with
+ * `new URL('x.js', import.meta.url)` next to the module that starts it) must still be a file
+ * after bundling: each becomes an entry point in dist/ itself, where every chunk is too, so the
+ * URL finds it from whichever file the starting code ends up in. Any other file found that way
+ * is not in the bundle: the build stops and says so.
+ */
+function scriptEntries() {
+  const entries = []
+  for (const file of sourceFiles(srcDir)) {
+    for (const [, reference] of readFileSync(file, 'utf8').matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
+      const name = reference.replace(/^\.\//, '').replace(/\.js$/, '')
+      const script = join(dirname(file), `${name}.ts`)
+      if (name.includes('/') || !reference.endsWith('.js') || !existsSync(script)) {
+        throw new Error(`${relative(root, file)}: new URL('${reference}', import.meta.url) names a file the bundle does not have (only a module in the same folder, as 'name.js', can be found this way)`)
+      }
+      if (entries.some((entry) => entry.out === name && entry.in !== script)) throw new Error(`two scripts would be dist/${name}.js`)
+      entries.push({in: script, out: basename(name)})
+    }
+  }
+  return entries
+}
+
+/** True when Node runs this file as CommonJS: `.cjs`, or `.js` under a package.json without `"type": "module"`. */
+function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true
+  if (!file.endsWith('.js')) return false
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module'
+  }
+  return true
+}
+
+/**
+ * `await import('undici')` gives the CommonJS package's exports as named exports in Node, but a
+ * chunk esbuild splits off for a CommonJS package exports only `default`. This puts the names
+ * back: the dynamically imported package goes through a module that re-exports each of its
+ * exports by name (listed by loading the package here, at build time).
+ */
+const commonJsNamedExportsPlugin = {
+  name: 'commonjs-named-exports',
+  setup(builder) {
+    builder.onResolve({filter: /^[^./]/}, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file') return undefined
+      const resolved = await builder.resolve(args.path, {kind: 'import-statement', resolveDir: args.resolveDir})
+      if (resolved.errors.length > 0 || resolved.external || !isCommonJs(resolved.path)) return undefined
+      return {path: args.path, namespace: 'commonjs-named-exports', pluginData: {file: resolved.path, resolveDir: args.resolveDir}}
+    })
+    builder.onLoad({filter: /.*/, namespace: 'commonjs-named-exports'}, (args) => {
+      const names = Object.keys(createRequire(args.pluginData.file)(args.pluginData.file)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+      const contents = `import commonJsExports from ${JSON.stringify(args.path)}\nexport default commonJsExports\nexport const {${names.join(', ')}} = commonJsExports\n`
+      return {contents, loader: 'js', resolveDir: args.pluginData.resolveDir}
+    })
+  },
+}
+
+const hookTargets = Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target)))
+
+rmSync(join(root, 'dist'), {recursive: true, force: true})
+const typeCheck = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {stdio: 'inherit'})
+if (typeCheck.status !== 0) process.exit(typeCheck.status ?? 1)
+
+await build({
+  absWorkingDir: root,
+  entryPoints: [
+    {in: join(srcDir, 'main.ts'), out: 'main'},
+    {in: COMMANDS_INDEX, out: entryFor(oclif.commands.target).out},
+    ...hookTargets.map(entryFor),
+    ...scriptEntries(),
+  ],
+  outdir: 'dist',
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // typescript: oclif reads tsconfig with it only when developing a plugin from source.
+  external: ['libsql', 'open', 'typescript'],
+  // Bundled CommonJS (oclif, undici) calls require() for Node's own modules.
+  banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
+  plugins: [commandsIndexPlugin, commonJsNamedExportsPlugin],
+  logLevel: 'warning',
+})

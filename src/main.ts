@@ -1,0 +1,8 @@
+/**
+ * The CLI's entry point (bin/run.js loads its bundle, dist/main.js): oclif finds the package root
+ * from here. It imports oclif's `execute` alone, so that `--version` and `--help` evaluate only the
+ * part of oclif they use; a command's module brings the rest (Command, Flags) when it runs.
+ */
+import {execute} from '@oclif/core/execute'
+
+await execute({dir: import.meta.url})

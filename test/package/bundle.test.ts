@@ -1,0 +1,57 @@
+/**
+ * The bundle `npm run build` writes (scripts/build.js): every command file is a command, found by
+ * oclif's explicit strategy, and the bundle needs no package at run time but the few it leaves
+ * outside on purpose. Reads the current build (`npm run build` first).
+ */
+import {readFileSync, readdirSync} from 'node:fs'
+import {builtinModules} from 'node:module'
+import {join, relative, sep} from 'node:path'
+
+import {describe, expect, it} from 'vitest'
+
+import {ROOT, runCli} from '../helpers/cli.js'
+
+/** Packages the bundle imports at run time instead of containing them (see scripts/build.js). */
+const LEFT_OUTSIDE = ['open', 'libsql']
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  )
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/')
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+}
+
+describe('the bundle', () => {
+  it('has a command for every file under src/commands, and no other', () => {
+    const commandsDir = join(ROOT, 'src', 'commands')
+    const fromFiles = filesUnder(commandsDir)
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => relative(commandsDir, file).replace(/\.ts$/, '').split(sep).join(':'))
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'))
+    expect(Object.keys(manifest.commands).sort()).toEqual(fromFiles.sort())
+  })
+
+  it('imports no package at run time but those it leaves outside on purpose', () => {
+    const imported = new Set<string>()
+    for (const file of filesUnder(join(ROOT, 'dist')).filter((name) => name.endsWith('.js'))) {
+      const text = readFileSync(file, 'utf8')
+      for (const match of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm)) {
+        const specifier = match[1] ?? match[2]
+        if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue
+        imported.add(packageName(specifier))
+      }
+    }
+    expect([...imported].filter((name) => !LEFT_OUTSIDE.includes(name))).toEqual([])
+  })
+
+  it('runs a command that loads its module from the commands index', async () => {
+    const result = await runCli(['profile', 'list', '--json'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout).profiles).toEqual([expect.objectContaining({name: 'local', builtin: true})])
+  })
+})
