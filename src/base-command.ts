@@ -6,6 +6,7 @@ import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
+import type {HttpClientOptions} from './api/http-client.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
@@ -50,6 +51,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
+  /** Every positional argument in order, for commands that take a list (`static strict = false`). */
+  protected argList: string[] = []
   /** Maps a request field (as in the service's error details) to the flag that set it. */
   protected fieldFlags: Record<string, string> = {}
   /** Extra values to scrub from every message (a PAN or CVV read by this command). */
@@ -61,7 +64,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   public override async init(): Promise<void> {
     await super.init()
-    const {args, flags} = await this.parse({
+    const {args, argv, flags} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
@@ -70,6 +73,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as BaseFlags<T>
     this.args = args as BaseArgs<T>
+    this.argList = argv as string[]
   }
 
   /** A secret read by this command (PAN, CVV, key): scrubbed from every message and log from now on. */
@@ -102,7 +106,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** The service client for the resolved profile; closed when the command ends. */
-  protected async service(): Promise<PaymentService> {
+  protected async service(shared: Pick<HttpClientOptions, 'pause'> = {}): Promise<PaymentService> {
     const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.withLocalEmulator(this.profile())])
     const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(
@@ -111,6 +115,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         timeoutMs: this.timeoutMs(),
         log: verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
         secrets: this.secrets,
+        ...shared,
       },
     )
     this.services.push(service)
