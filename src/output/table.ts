@@ -27,6 +27,11 @@ export interface TableOptions {
   width?: number
   /** Colours a cell of the aligned form after padding (e.g. a verdict); never used for TSV or CSV. */
   paint?: (row: number, column: number, text: string) => string
+  /**
+   * When the columns cannot fit even shrunk: `overflow` (default) lets lines run past the edge;
+   * `blocks` shows one block per row instead, the first cell as its title and the others below it.
+   */
+  tooNarrow?: 'overflow' | 'blocks'
 }
 
 const GAP = '  '
@@ -44,11 +49,12 @@ export function terminalWidth(stream: {columns?: number}): number {
 
 export function renderTable(columns: readonly TableColumn[], rows: readonly (readonly string[])[], options: TableOptions): string {
   if (options.format === 'csv') return [columns.map((column) => column.header), ...rows].map((row) => row.map(csvCell).join(',')).join('\n')
-  if (options.format === 'tsv') return [columns.map((column) => column.header), ...rows].map((row) => row.map(tsvCell).join('\t')).join('\n')
+  if (options.format === 'tsv') return [columns.map((column) => column.header), ...rows].map((row) => row.map(flatCell).join('\t')).join('\n')
   return renderAligned(columns, rows, options)
 }
 
-function tsvCell(text: string): string {
+/** A cell on one line: tabs and line breaks inside become spaces. */
+function flatCell(text: string): string {
   return text.replace(/[\t\r\n]+/g, ' ')
 }
 
@@ -58,9 +64,10 @@ function csvCell(text: string): string {
 
 function renderAligned(columns: readonly TableColumn[], rows: readonly (readonly string[])[], options: TableOptions): string {
   const headers = columns.map((column) => column.header)
-  const widths = fitWidths(columns, [headers, ...rows], options.width ?? 80)
+  const {widths, fits} = fitWidths(columns, [headers, ...rows], options.width ?? 80)
+  if (!fits && options.tooNarrow === 'blocks') return renderBlocks(columns, rows, options)
   const drawRow = (cells: readonly string[], row: number | undefined) => {
-    const blocks = cells.map((cell, column) => cellLines(cell.replace(/[\t\r\n]+/g, ' '), widths[column], columns[column].shrink))
+    const blocks = cells.map((cell, column) => cellLines(flatCell(cell), widths[column], columns[column].shrink))
     const height = Math.max(...blocks.map((block) => block.length))
     const lines: string[] = []
     for (let line = 0; line < height; line++) {
@@ -77,23 +84,52 @@ function renderAligned(columns: readonly TableColumn[], rows: readonly (readonly
 }
 
 /**
- * Natural widths, then the shrinkable columns narrowed (the widest first) until the row fits the
- * terminal; a table that cannot fit even so keeps each shrinkable column at its minimum.
+ * Natural widths, then the shrinkable columns narrowed one character at a time, always the widest
+ * of them, until the row fits the terminal (so they end up evenly narrowed). A wrapping column
+ * keeps room for its longest word (up to 24 characters), so words are not broken when avoidable.
  */
-function fitWidths(columns: readonly TableColumn[], rows: readonly (readonly string[])[], width: number): number[] {
+function fitWidths(columns: readonly TableColumn[], rows: readonly (readonly string[])[], width: number): {widths: number[]; fits: boolean} {
   const widths = columns.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)))
-  const total = () => widths.reduce((sum, value) => sum + value, 0) + GAP.length * (columns.length - 1)
+  const minimums = columns.map((column, index) => {
+    const longestWord = column.shrink === 'wrap' ? Math.max(...rows.slice(1).flatMap((row) => (row[index] ?? '').split(' ').map((word) => word.length))) : 0
+    return Math.min(widths[index], Math.max(column.minWidth ?? 10, column.header.length, Math.min(longestWord, 24)))
+  })
+  let total = widths.reduce((sum, value) => sum + value, 0) + GAP.length * (columns.length - 1)
   // One column short of the edge: a line exactly as wide as the terminal wraps on some terminals.
   const room = Math.max(1, width - 1)
-  while (total() > room) {
-    const candidates = columns
-      .map((column, index) => ({index, min: Math.max(column.minWidth ?? 10, column.header.length)}))
-      .filter(({index, min}) => columns[index].shrink && widths[index] > min)
-    if (candidates.length === 0) break
-    const widest = candidates.reduce((a, b) => (widths[b.index] > widths[a.index] ? b : a))
-    widths[widest.index] = Math.max(widest.min, widths[widest.index] - (total() - room))
+  while (total > room) {
+    let widest = -1
+    for (const [index, column] of columns.entries()) {
+      if (column.shrink && widths[index] > minimums[index] && (widest === -1 || widths[index] > widths[widest])) widest = index
+    }
+    if (widest === -1) break
+    widths[widest]--
+    total--
   }
-  return widths
+  return {widths, fits: total <= room}
+}
+
+/**
+ * A row per block for a terminal too narrow for the columns: the first cell as a title, then
+ * `header  value` lines, values wrapped under themselves; blocks apart by an empty line.
+ */
+function renderBlocks(columns: readonly TableColumn[], rows: readonly (readonly string[])[], options: TableOptions): string {
+  const labels = columns.slice(1).map((column) => column.header.toLowerCase())
+  const labelWidth = Math.max(...labels.map((label) => label.length))
+  const indent = ' '.repeat(2 + labelWidth + GAP.length)
+  const valueWidth = Math.max(10, (options.width ?? 80) - 1 - indent.length)
+  const paint = (row: number, column: number, text: string) => (options.paint ? options.paint(row, column, text) : text)
+  return rows
+    .map((cells, row) => {
+      const lines = [paint(row, 0, cells[0])]
+      labels.forEach((label, index) => {
+        const column = index + 1
+        const [first, ...rest] = wrapText(flatCell(cells[column]), valueWidth)
+        lines.push(`  ${label.padEnd(labelWidth)}${GAP}${paint(row, column, first)}`.trimEnd(), ...rest.map((line) => `${indent}${paint(row, column, line)}`))
+      })
+      return lines.join('\n')
+    })
+    .join('\n\n')
 }
 
 function cellLines(text: string, width: number, shrink: TableColumn['shrink']): string[] {

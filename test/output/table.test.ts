@@ -23,6 +23,22 @@ describe('renderTable', () => {
     expect(note).toBe('a much longer note that will not fit in a narrow terminal at all')
   })
 
+  it('shows one block per row when even shrunk columns cannot fit and blocks are asked for', () => {
+    const columns: TableColumn[] = [{header: 'NAME'}, {header: 'NOTE', shrink: 'wrap', minWidth: 20}, {header: 'REF'}]
+    const text = renderTable(columns, ROWS, {format: 'aligned', width: 30, tooNarrow: 'blocks'})
+    expect(text.split('\n\n')).toHaveLength(2)
+    expect(text.split('\n\n')[1].split('\n')).toEqual([
+      'beta',
+      '  note  a much longer note',
+      '        that will not fit in',
+      '        a narrow terminal at',
+      '        all',
+      '  ref   reference-number-0042',
+    ])
+    // Without blocks, the lines run past the edge rather than lose text.
+    expect(renderTable(columns, ROWS, {format: 'aligned', width: 30})).toContain('reference-number-0042')
+  })
+
   it('writes TSV with a header line, flattening tabs and newlines in cells', () => {
     expect(renderTable(COLUMNS, [['a\tb', 'line 1\nline 2', '']], {format: 'tsv'})).toBe('NAME\tNOTE\tREF\na b\tline 1 line 2\t')
   })

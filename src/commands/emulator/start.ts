@@ -9,6 +9,7 @@ import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
+import {table} from '../../output/table.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -178,9 +179,7 @@ EXIT CODES
         ],
         ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
       ]
-      const width = Math.max(...rows.map(([label]) => label.length))
-      const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
-      this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', ...lines].join('\n'))
+      this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', table(rows, {indent: '  '})].join('\n'))
     }
     if (!this.matchesLocalProfile(emulator)) {
       this.note(
