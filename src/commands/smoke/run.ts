@@ -16,8 +16,15 @@ its own (a free port per case), and the final status read from the service. Case
 parallel up to --concurrency; a case that refers to another's results runs after it.
 
 Progress goes to stderr (a live line per running case on a terminal); stdout gets a table (case,
-transaction, expected, got, duration, result with the reason), or one JSON report with --json.
---junit writes JUnit XML for CI.
+transaction, expected, got, duration, result with the reason) fitted to the terminal, or
+tab-separated under a header line in a pipe (the summary line then goes to stderr), or one JSON
+report with --json. --junit writes JUnit XML for CI.
+
+--shard 2/4 runs the second of four parts of the file, for a CI matrix: cases that refer to each
+other stay in one part, and the split depends on the file alone (the same on every machine).
+Without --shard, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (parallel:), CircleCI's
+CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT are read when
+set. The JUnit file and the JSON report name the shard; \`paytx smoke merge\` joins the JUnit files.
 
 On the local profile with nothing listening at its address, the emulator starts inside this
 process for the run. Outcomes other than "manual" need the emulator (a profile with env local).
@@ -34,6 +41,7 @@ EXIT CODES
     '<%= config.bin %> smoke run examples/smoke.yaml --concurrency 8 --junit smoke-results.xml',
     '<%= config.bin %> smoke run examples/smoke.yaml --only card-declined --json',
     '<%= config.bin %> smoke run sandbox-smoke.yaml --profile sandbox --concurrency 1 --bail',
+    '<%= config.bin %> smoke run examples/smoke.yaml --shard 2/4 --junit smoke-2.xml',
   ]
 
   static override args = {
@@ -55,21 +63,29 @@ EXIT CODES
       allowNo: true,
     }),
     yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
+    shard: Flags.string({
+      summary: 'Run one part of the file, <index>/<total> (e.g. 2/4); default from the CI’s parallel-job variables.',
+    }),
   }
 
   public async run(): Promise<SmokeReport> {
-    const {flags} = this
+    const {toSmokeRunOptions} = await import('../../smoke/run-options.js')
+    const flags = toSmokeRunOptions(this.flags, process.env)
     const {loadScenario} = await import('../../smoke/scenario.js')
     const scenario = await loadScenario(this.args.file)
     const {selectCases, runScenario} = await import('../../smoke/runner.js')
-    const cases = selectCases(scenario, flags.only ?? [])
+    const {casesOfShard} = await import('../../smoke/shards.js')
+    const cases = flags.shard ? casesOfShard(scenario.cases, flags.shard) : selectCases(scenario, flags.only)
+    if (flags.shard && cases.length === 0) {
+      this.note(`Shard ${flags.shard.index}/${flags.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
+    }
     for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
     if (flags.junit !== undefined) await checkWritable(flags.junit)
 
     const profile = this.profile()
     this.timeoutMs()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
-    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.open})
+    await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: flags.openBrowser})
     await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, flags.yes)
 
     const {ensureEmulator} = await import('../../flow/embedded-emulator.js')
@@ -83,12 +99,17 @@ EXIT CODES
 
     const interrupt = new AbortController()
     const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130)
-      this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).')
+      if (interrupt.signal.aborted) {
+        progress.close()
+        process.exit(130)
+      }
+      // Through the progress display, above its live lines, so that no spinner frame is left behind.
+      progress.notice('Interrupted: stopping the running cases (Ctrl-C again to quit at once).')
       interrupt.abort()
     }
     process.on('SIGINT', onSigint)
-    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${flags.concurrency}).`)
+    const part = flags.shard ? `, shard ${flags.shard.index}/${flags.shard.total} from ${flags.shard.source}` : ''
+    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${flags.concurrency}${part}).`)
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
@@ -96,8 +117,9 @@ EXIT CODES
         profile: profile.name,
         environment: profile.profile.env,
         concurrency: flags.concurrency,
+        shard: flags.shard ? {index: flags.shard.index, total: flags.shard.total} : undefined,
         bail: flags.bail,
-        openBrowser: flags.open,
+        openBrowser: flags.openBrowser,
         signal: interrupt.signal,
         progress,
       })
@@ -112,8 +134,15 @@ EXIT CODES
       await writeFile(flags.junit, renderJUnit(report))
       this.note(`JUnit report written to ${flags.junit}.`)
     }
-    const {renderResultsTable} = await import('../../output/smoke-results-table.js')
-    this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
+    const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}] = await Promise.all([
+      import('../../output/smoke-results-table.js'),
+      import('../../output/table.js'),
+    ])
+    const format = tableFormatFor(process.stdout)
+    this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(process.stdout)}))
+    // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
+    if (format === 'aligned') this.print(`\n${renderResultsSummary(report)}`)
+    else if (!this.jsonEnabled()) this.note(renderResultsSummary(report))
     if (report.exitCode !== 0) this.setOutcomeExitCode(report.exitCode)
     return report
   }
