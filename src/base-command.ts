@@ -106,7 +106,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** The service client for the resolved profile; closed when the command ends. */
-  protected async service(shared: Pick<HttpClientOptions, 'pause'> = {}): Promise<PaymentService> {
+  protected async service(shared: Pick<HttpClientOptions, 'gate'> = {}): Promise<PaymentService> {
     const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.withLocalEmulator(this.profile())])
     const verbose = (this.flags as {verbose?: boolean}).verbose
     const service = new PaymentService(

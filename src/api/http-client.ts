@@ -6,7 +6,7 @@
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
-import type {SharedPause} from './request-pacer.js'
+import type {RequestGate} from './request-gate.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
 
 export type HttpMethod = 'GET' | 'POST'
@@ -29,8 +29,8 @@ export interface HttpClientOptions {
   random?: () => number
   /** Base of the exponential back-off, in ms. */
   backoffBaseMs?: number
-  /** Shared with the other requests of the command: a 429 to one holds them all back. */
-  pause?: SharedPause
+  /** Shared with the other requests of the command: bounds those in flight; a 429 to one holds them all back. */
+  gate?: RequestGate
 }
 
 export interface HttpRequest {
@@ -262,12 +262,12 @@ export class HttpClient {
     if (payload !== undefined) headers['content-type'] = 'application/json'
     const started = Date.now()
     for (let attempt = 1; ; attempt++) {
-      await this.options.pause?.beforeAttempt()
+      const leaveGate = await this.options.gate?.enter()
       this.logRequest(req, headers, attempt)
-      const outcome = await this.attempt(dispatcher, req, headers, payload)
+      const outcome = await this.attempt(dispatcher, req, headers, payload).finally(leaveGate)
       const decision = shouldRetry(req.method, retryView(outcome), attempt, this.retryPolicy)
       if (decision.retry) {
-        if (outcome.kind === 'answered' && outcome.status === 429) this.options.pause?.pauseFor(decision.delayMs)
+        if (outcome.kind === 'answered' && outcome.status === 429) this.options.gate?.pauseFor(decision.delayMs)
         await this.sleep(decision.delayMs)
         continue
       }

@@ -51,16 +51,31 @@ export async function lookUpMany<T>(targets: readonly IdTarget[], lookup: (id: s
   return results
 }
 
+/** Where a transaction stands, as far as the exit code of several is concerned. */
+export interface Outcome {
+  final: boolean
+  success: boolean
+  /** Nothing more to wait for: a success, or final. */
+  conclusive: boolean
+}
+
+/** A checkoutsuccess answer as an outcome: not final and not a success is worth waiting for. */
+export function checkoutOutcome(answer: {status: string; success?: boolean}): Outcome {
+  const final = isFinalStatus(answer.status)
+  const success = answer.success === true
+  return {final, success, conclusive: success || final}
+}
+
 /**
  * The exit code of several lookups: 1 when any failed (network, service, 404, or a line that is
- * not an id); else, for checkoutsuccess, 3 when any is final and not a success, 4 when any is not
- * final yet, 0 when all succeeded; for status, 0.
+ * not an id); else, when outcomes count (checkoutsuccess, status --wait), 3 when any is final and
+ * not a success, 4 when any is not conclusive, 0 when all succeeded; else (status) 0.
  */
-export function lookupsExitCode(results: readonly LookupResult<{status: string; success?: boolean}>[], command: 'status' | 'checkoutsuccess'): number {
+export function lookupsExitCode<T>(results: readonly LookupResult<T>[], outcome?: (value: T) => Outcome): number {
   if (results.some((result) => result.error)) return EXIT.service
-  if (command === 'status') return EXIT.ok
-  const answers = results.map((result) => result.value!)
-  if (answers.some((answer) => answer.success !== true && isFinalStatus(answer.status))) return EXIT.notSuccess
-  if (answers.some((answer) => answer.success !== true)) return EXIT.notFinal
+  if (!outcome) return EXIT.ok
+  const outcomes = results.map((result) => outcome(result.value!))
+  if (outcomes.some((each) => each.final && !each.success)) return EXIT.notSuccess
+  if (outcomes.some((each) => !each.conclusive)) return EXIT.notFinal
   return EXIT.ok
 }

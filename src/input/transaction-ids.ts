@@ -51,7 +51,6 @@ export interface LookupFlags {
   ids: readonly string[]
   'from-file'?: string
   concurrency?: number
-  wait?: boolean
   csv?: boolean
   json?: boolean
 }
@@ -114,12 +113,6 @@ export function toLookupOptions(flags: LookupFlags, sources: LookupSources): Loo
   }
   if (many && targets.every((entry) => entry.problem)) {
     throw new InputError(`None of the ${targets.length} lines is a transaction id; nothing was sent:\n${describeRejected(targets)}`, {flag: 'id'})
-  }
-  if (many && flags.wait) {
-    throw new InputError('--wait follows one transaction; it cannot be combined with several ids.', {
-      flag: '--wait',
-      hint: 'Wait for each id in its own command (e.g. `xargs -n1 -P4 paytx status --wait < ids.txt`), or read them all once without --wait.',
-    })
   }
   return {targets, concurrency, many, csv: Boolean(flags.csv)}
 }

@@ -177,7 +177,7 @@ describe('several transaction ids at once', () => {
     {name: 'only comments on stdin', args: ['status', '-'], input: '# nothing\n\n', message: /No transaction id to look up/},
     {name: 'no line is an id', args: ['status', '-'], input: 'a b\nc/d\n', message: /None of the 2 lines is a transaction id; nothing was sent/},
     {name: 'one id that is not one', args: ['checkoutsuccess', ' a b '], input: undefined, message: /"a b" \(the id argument\) is not a transaction id/},
-    {name: '--wait with several ids', args: ['status', 'paid-1', 'paid-2', '--wait'], input: undefined, message: /--wait follows one transaction/},
+    {name: '--wait-timeout that is not a duration', args: ['status', 'paid-1', 'paid-2', '--wait', '--wait-timeout', 'soon'], input: undefined, message: /--wait-timeout/},
     {name: '--concurrency 0', args: ['status', 'paid-1', 'paid-2', '--concurrency', '0'], input: undefined, message: /--concurrency must be a whole number from 1 to 32/},
   ])('refuses $name with exit 2 and sends nothing', async ({args, input, message}) => {
     const result = await runCli(args, {env: env(), input})
@@ -185,6 +185,34 @@ describe('several transaction ids at once', () => {
     expect(result.stderr).toMatch(message)
     expect(result.stdout).toBe('')
     expect(server.requests).toHaveLength(0)
+  })
+
+  it.each([
+    {ids: ['moving-1', 'requested-2'], code: 0, extra: []},
+    {ids: ['moving-1', 'declined-2', 'pending-3'], code: 3, extra: ['--wait-timeout', '2s']},
+    {ids: ['moving-1', 'pending-2'], code: 4, extra: ['--wait-timeout', '2s']},
+    {ids: ['moving-1', 'missing-2'], code: 1, extra: []},
+  ])('status --wait $ids waits for all of them and exits $code', async ({ids, code, extra}) => {
+    // "moving" reads PENDING twice, then SETTLEMENT_COMPLETED.
+    answer = (path, nth) => (path.includes('moving') ? {json: transaction('moving-1', nth <= 2 ? 'PENDING' : 'SETTLEMENT_COMPLETED')} : serviceAnswer(path))
+    const result = await runCli(['status', ...ids, '--wait', ...extra, '--json'], {env: env(), timeoutMs: 30_000})
+    expect(result.code, result.stderr).toBe(code)
+    const array = parseJsonOutput<{id: string; transaction?: {status: string}}[]>(result)
+    expect(array.map((entry) => entry.id)).toEqual(ids)
+    expect(array[0].transaction?.status).toBe('SETTLEMENT_COMPLETED')
+    expect(result.stderr).toMatch(/^moving-1: PENDING → SETTLEMENT_COMPLETED \(final, success\)  \(after [\d.]+ m?s\)$/m)
+    expect(server.pathsFor('moving-1').length).toBeGreaterThanOrEqual(3)
+    if (code === 4) expect(result.stderr).toMatch(/Warning: transaction pending-2 is still PENDING after 2\.0 s; not conclusive\./)
+  })
+
+  it('status --wait with several ids keeps at most --concurrency reads in flight', async () => {
+    answer = (path) => ({...serviceAnswer(path), delayMs: 150})
+    const ids = Array.from({length: 6}, (_, index) => `pending-${index}`)
+    const result = await runCli(['status', ...ids, '--wait', '--wait-timeout', '2s', '--concurrency', '2'], {env: env(), timeoutMs: 30_000})
+    expect(result.code).toBe(4)
+    expect(server.maxInFlight).toBe(2)
+    for (const id of ids) expect(server.pathsFor(id).length, id).toBeGreaterThanOrEqual(2)
+    expect(result.stdout.split('\n')[0]).toBe('ID\tSTATUS\tFINAL\tSUCCESS\tAMOUNT\tREFERENCE\tUPDATED')
   })
 
   it('trims a single id and keeps the one-id view', async () => {

@@ -36,7 +36,6 @@ describe('toLookupOptions', () => {
     {name: 'one id that is not one', flags: {ids: ['a/b']}, flag: 'id', message: /"a\/b" \(the id argument\) is not a transaction id/},
     {name: 'only bad lines', flags: {ids: ['-']}, sources: {stdin: 'a b\n'.repeat(2)}, flag: 'id', message: /None of the 2 lines/},
     {name: 'stdin twice', flags: {ids: ['-'], 'from-file': '-'}, flag: '--from-file', message: /stdin can be read once/},
-    {name: '--wait with several', flags: {ids: ['a', 'b'], wait: true}, flag: '--wait', message: /--wait follows one transaction/},
     {name: '--concurrency 0', flags: {ids: ['a', 'b'], concurrency: 0}, flag: '--concurrency', message: /from 1 to 32/},
     {name: '--concurrency 33', flags: {ids: ['a', 'b'], concurrency: 33}, flag: '--concurrency', message: /from 1 to 32/},
     {name: '--csv with --json', flags: {ids: ['a', 'b'], csv: true, json: true}, flag: '--csv', message: /cannot be used together/},

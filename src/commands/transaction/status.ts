@@ -19,7 +19,9 @@ header line in a pipe, CSV with --csv, or with --json an array of {id, transacti
 in input order. A line that is not an id (empty, whitespace or one of / ? # \ inside, over 200
 characters) is reported and not sent. A 429 pauses every lookup for its Retry-After.
 
-With --wait (one id only), reads the status again (with back-off) until it is conclusive, printing each change to stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless --until settled, which waits for SETTLEMENT_COMPLETED.
+With --wait, reads the status again (with back-off) until it is conclusive, printing each change to stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless --until settled, which waits for SETTLEMENT_COMPLETED.
+With several ids, --wait waits for all of them at once (at most --concurrency reads in flight), each
+change on stderr as "<id>: A → B", then prints the table; the exit code is that of the gravest outcome.
 
 ${EXIT_CODES_HELP}
 
@@ -51,8 +53,11 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
   }
 
   public async run(): Promise<Transaction | LookupsJson<Transaction, 'transaction'>> {
-    const options = await this.lookupOptions({wait: this.flags.wait})
-    if (options.many) return this.answerMany(options, 'status')
+    const options = await this.lookupOptions()
+    const {parseDuration} = await import('../../duration.js')
+    const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
+    const until = this.flags.until === 'settled' ? 'settled' : 'final'
+    if (options.many) return this.flags.wait ? this.waitForMany(options, {timeoutMs, until}) : this.answerMany(options, 'status')
     const id = options.targets[0].id
     const service = await this.service()
     if (!this.flags.wait) {
@@ -61,8 +66,6 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       return transaction
     }
 
-    const {parseDuration} = await import('../../duration.js')
-    const timeoutMs = parseDuration(this.flags['wait-timeout'] ?? '10m', '--wait-timeout')
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
     const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
@@ -71,7 +74,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     try {
       result = await waitForFinalStatus<Transaction>(() => service.getTransaction(id), {
         timeoutMs,
-        until: this.flags.until === 'settled' ? 'settled' : 'final',
+        until,
         signal,
         onStatus: (transaction, previous, elapsedMs) => {
           const when = previous ? `after ${formatDuration(elapsedMs)}` : 'now'
