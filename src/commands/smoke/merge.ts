@@ -7,15 +7,9 @@ import type {MergeSummary} from '../../smoke/junit-merge.js'
 export default class SmokeMerge extends BaseCommand<typeof SmokeMerge> {
   static override strict = false
   static override summary = 'Join the JUnit reports of the shards of a smoke run into one.'
-  static override description = `Reads the JUnit files written by \`paytx smoke run --shard i/n --junit ...\` on each CI machine
-and writes one report: the suites of the same scenario file become one suite with its cases in
-the file's order, the counts summed again, and a "shards" property listing the shards joined. A
-shard missing from the files is named in a warning on stderr. The same case in two files (one
-shard's report given twice) is refused. Any JUnit XML with <testsuites> or <testsuite> at its
-root is read.
+  static override description = `Reads the JUnit files written by \`paytx smoke run --shard i/n --junit ...\` on each CI machine and writes one report: the suites of the same scenario file become one suite with its cases in the file's order, the counts summed again, and a "shards" property listing the shards joined. A shard missing from the files is named in a warning on stderr. The same case in two files (one shard's report given twice) is refused. Any JUnit XML with <testsuites> or <testsuite> at its root is read.
 
-The merged XML goes to stdout, or to --output. With --json (which needs --output), stdout holds a
-summary: files, suites, tests, failures, errors, skipped, shards and missingShards.
+The merged XML goes to stdout, or to --output. With --json (which needs --output), stdout holds a summary: files, suites, tests, failures, errors, skipped, shards and missingShards.
 
 EXIT CODES
   0    the reports were joined (whatever their results: each shard's job already failed on its own)

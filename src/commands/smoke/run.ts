@@ -15,16 +15,9 @@ outcome (or by a person for "manual" cases), the redirect and webhooks caught on
 its own (a free port per case), and the final status read from the service. Cases run in
 parallel up to --concurrency; a case that refers to another's results runs after it.
 
-Progress goes to stderr (a live line per running case on a terminal); stdout gets a table (case,
-transaction, expected, got, duration, result with the reason) fitted to the terminal, or
-tab-separated under a header line in a pipe (the summary line then goes to stderr), or one JSON
-report with --json. --junit writes JUnit XML for CI.
+Progress goes to stderr (a live line per running case on a terminal); stdout gets a table (case, transaction, expected, got, duration, result with the reason) fitted to the terminal, or tab-separated under a header line in a pipe (the summary line then goes to stderr), or one JSON report with --json. --junit writes JUnit XML for CI.
 
---shard 2/4 runs the second of four parts of the file, for a CI matrix: cases that refer to each
-other stay in one part, and the split depends on the file alone (the same on every machine).
-Without --shard, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (parallel:), CircleCI's
-CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT are read when
-set. The JUnit file and the JSON report name the shard; \`paytx smoke merge\` joins the JUnit files.
+--shard 2/4 runs the second of four parts of the file, for a CI matrix: cases that refer to each other stay in one part, and the split depends on the file alone (the same on every machine). Without --shard, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (parallel:), CircleCI's CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT are read when set. The JUnit file and the JSON report name the shard; \`paytx smoke merge\` joins the JUnit files.
 
 On the local profile with nothing listening at its address, the emulator starts inside this
 process for the run. Outcomes other than "manual" need the emulator (a profile with env local).

@@ -12,16 +12,10 @@ export default class TransactionStatus extends TransactionLookupCommand<typeof T
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
 Read-only: never asks for confirmation, also on production.
 
-Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines
-and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal
-(ID, STATUS, FINAL, SUCCESS, AMOUNT in minor units, REFERENCE, UPDATED), tab-separated under a
-header line in a pipe, CSV with --csv, or with --json an array of {id, transaction} or {id, error}
-in input order. A line that is not an id (empty, whitespace or one of / ? # \ inside, over 200
-characters) is reported and not sent. A 429 pauses every lookup for its Retry-After.
+Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal (ID, STATUS, FINAL, SUCCESS, AMOUNT in minor units, REFERENCE, UPDATED), tab-separated under a header line in a pipe, CSV with --csv, or with --json an array of {id, transaction} or {id, error} in input order. A line that is not an id (empty, over 200 characters, or with whitespace, a control character, /, ?, # or a backslash inside) is reported and not sent. A 429 pauses every lookup for its Retry-After.
 
 With --wait, reads the status again (with back-off) until it is conclusive, printing each change to stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless --until settled, which waits for SETTLEMENT_COMPLETED.
-With several ids, --wait waits for all of them at once (at most --concurrency reads in flight), each
-change on stderr as "<id>: A → B", then prints the table; the exit code is that of the gravest outcome.
+With several ids, --wait waits for all of them at once (at most --concurrency reads in flight), each change on stderr as "<id>: A → B", then prints the table; the exit code is that of the gravest outcome.
 
 ${EXIT_CODES_HELP}
 
