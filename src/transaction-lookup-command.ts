@@ -123,13 +123,23 @@ export abstract class TransactionLookupCommand<T extends typeof Command> extends
     const total = options.targets.length
     const live = !mode.allAtOnce && total >= PROGRESS_FROM && Boolean(process.stderr.isTTY)
     if (!mode.allAtOnce && total >= PROGRESS_FROM && !live) this.note(`Looking up ${total} transactions, ${options.concurrency} at a time.`)
+    const clearProgress = () => process.stderr.write('\r\u001B[K')
+    // Ctrl-C ends the lookups at once (nothing to clean up but the progress line).
+    const onInterrupt = () => {
+      clearProgress()
+      process.exit(EXIT.interrupted)
+    }
+    if (live) process.once('SIGINT', onInterrupt)
     const results = await lookUpMany(options.targets, (id) => lookup(service, id), {
       concurrency: mode.allAtOnce ? total : options.concurrency,
       onSettled: live
         ? (done, all, failed) => process.stderr.write(`\r\u001B[KLooked up ${done} of ${all}${failed > 0 ? ` (${failed} failed)` : ''}…`)
         : undefined,
     })
-    if (live) process.stderr.write('\r\u001B[K')
+    if (live) {
+      process.off('SIGINT', onInterrupt)
+      clearProgress()
+    }
     for (const result of results) if (result.error) this.note(`${result.id}: ${result.error.message}`)
     return results
   }

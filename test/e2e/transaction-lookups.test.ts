@@ -6,6 +6,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
+import {screenAfter} from '../helpers/screen.js'
 
 const API_KEY = 'sk_test_lookups_0123456789abcdef'
 
@@ -292,5 +293,15 @@ describe('several transaction ids at once', () => {
     // Columns line up: every row's STATUS starts where the header's does.
     const statusAt = lines[0].indexOf('STATUS')
     for (const line of lines.slice(1)) expect(line.slice(statusAt)).toMatch(/^(SETTLEMENT_COMPLETED|DECLINED|error: 404)/)
+  })
+
+  it.skipIf(!ptyAvailable)('shows a progress line on a terminal from 10 ids on, and Ctrl-C leaves none of it behind', async () => {
+    answer = (path) => ({...serviceAnswer(path), delayMs: 300})
+    const ids = Array.from({length: 12}, (_, index) => `paid-${index}`)
+    const session = runInPty(['status', ...ids, '--concurrency', '1'], {env: env()})
+    await session.waitFor(/Looked up 2 of 12…/, 15_000)
+    session.type('\u0003')
+    expect(await session.exited).toBe(130)
+    expect(screenAfter(session.output()).join('\n')).not.toContain('Looked up')
   })
 })
