@@ -5,7 +5,8 @@
 import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
-import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
+import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
+import type {HttpClientOptions} from './api/http-client.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import type {Profile, ProfileLabel} from './profiles/presets.js'
@@ -78,6 +79,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
   protected globals!: GlobalOptions
+  /** Every positional argument in order, for commands that take a list (`static strict = false`). */
+  protected argList: string[] = []
   /** Maps a request field (as in the service's error details) to the flag that set it. */
   protected fieldFlags: Record<string, string> = {}
   /** Extra values to scrub from every message (a PAN or CVV read by this command). */
@@ -92,7 +95,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
 
   public override async init(): Promise<void> {
     await super.init()
-    const {args, flags} = await this.parse({
+    const {args, argv, flags} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
@@ -107,6 +110,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
       requestTimeoutMs: parseRequestTimeout(flags.timeout),
       noInput: flags['no-input'],
     }
+    this.argList = argv as string[]
   }
 
   public abstract override run(): Promise<R>
@@ -167,7 +171,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   /** The service client for the resolved profile; closed when the command ends. */
-  protected async service(): Promise<PaymentService> {
+  protected async service(shared: Pick<HttpClientOptions, 'gate'> = {}): Promise<PaymentService> {
     const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.profileWithKeys().then((resolved) => this.withLocalEmulator(resolved))])
     const service = new PaymentService(
       {profileName: name, profile},
@@ -175,6 +179,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
         timeoutMs: this.globals.requestTimeoutMs,
         log: this.globals.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
         secrets: this.secrets,
+        ...shared,
       },
     )
     this.services.push(service)

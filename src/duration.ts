@@ -44,3 +44,13 @@ export function formatDuration(ms: number): string {
   const seconds = Math.round((ms % 60_000) / 1000)
   return seconds === 0 ? `${minutes}m` : `${minutes}m${seconds}s`
 }
+
+/** How long ago, as gh shows times on a terminal: "just now", "42s ago", "5m ago", "3h ago", "12d ago". */
+export function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000))
+  if (seconds < 5) return 'just now'
+  if (seconds < 60) return `${seconds}s ago`
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`
+  return `${Math.floor(seconds / 86_400)}d ago`
+}

@@ -6,6 +6,7 @@
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
+import type {RequestGate} from './request-gate.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
 import {commandLine} from '../terminal/invoked-name.js'
 
@@ -31,6 +32,8 @@ export interface HttpClientOptions {
   random?: () => number
   /** Base of the exponential back-off, in ms. */
   backoffBaseMs?: number
+  /** Shared with the other requests of the command: bounds those in flight; a 429 to one holds them all back. */
+  gate?: RequestGate
 }
 
 export interface HttpRequest {
@@ -274,10 +277,12 @@ export class HttpClient {
     if (payload !== undefined) headers['content-type'] ??= 'application/json'
     const started = Date.now()
     for (let attempt = 1; ; attempt++) {
+      const leaveGate = await this.options.gate?.enter()
       this.logRequest(req, headers, attempt)
-      const outcome = await this.attempt(dispatcher, req, headers, payload)
+      const outcome = await this.attempt(dispatcher, req, headers, payload).finally(leaveGate)
       const decision = shouldRetry(req.method, retryView(outcome), attempt, this.retryPolicy)
       if (decision.retry) {
+        if (outcome.kind === 'answered' && outcome.status === 429) this.options.gate?.pauseFor(decision.delayMs)
         await this.sleep(decision.delayMs)
         continue
       }

@@ -6,7 +6,7 @@ import {type KeyField, type KeyLocation, keyLocation} from '../profiles/key-fiel
 import type {Profile} from '../profiles/presets.js'
 import {PROFILE_ENV_OVERRIDES} from '../profiles/resolve.js'
 import {redactKey} from '../secrets/redact.js'
-import {table} from './table.js'
+import {type TableColumn, type TableOptions, renderTable, table} from './table.js'
 
 export interface ProfileView {
   name: string
@@ -96,16 +96,24 @@ function storedIn(location: ProfileView['api_key_location']): string {
   return location ? `  (${LOCATION_NOTES[location]})` : ''
 }
 
-/** One line per profile: `*` marks the active one, `[env]` that environment variables override it. */
-export function renderProfileList(views: ProfileView[]): string {
+const PROFILE_LIST_COLUMNS: TableColumn[] = [
+  {header: 'ACTIVE'},
+  {header: 'NAME'},
+  {header: 'ENV'},
+  {header: 'BASE URL', shrink: 'truncate', minWidth: 20},
+  {header: 'API KEY'},
+  {header: 'OVERRIDES', shrink: 'wrap'},
+]
+
+/** A row per profile: `*` marks the active one, `[env]` the environment variables overriding it. */
+export function renderProfileList(views: ProfileView[], options: TableOptions): string {
   const rows = views.map((view) => [
-    view.active ? '*' : ' ',
+    view.active ? '*' : '',
     view.name,
     view.env,
     view.base_url,
-    `key ${view.api_key}`,
+    view.api_key,
     view.env_overrides.length > 0 ? `[env] ${view.env_overrides.join(', ')}` : '',
   ])
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n')
+  return renderTable(PROFILE_LIST_COLUMNS, rows, options)
 }

@@ -77,6 +77,11 @@ export class LiveProgress implements SmokeProgress {
     this.print([`${mark} ${result.name}  ${this.fit(`${what}${duration}`, result.name.length + 4)}`])
   }
 
+  /** A line for the person (e.g. "Interrupted"), printed above the live lines so that none is left behind. */
+  notice(line: string): void {
+    this.print([line])
+  }
+
   /** Clears the live lines and stops redrawing; the stream is left at the start of a line. */
   close(): void {
     if (this.timer) clearInterval(this.timer)

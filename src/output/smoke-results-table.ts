@@ -1,21 +1,36 @@
 /**
  * The human rendering of a smoke report: one row per case (case, transaction, expected, got,
- * duration, result with the reason), then a summary line. Only draws; the report is the data.
+ * duration, result with the reason), then a summary line. On a terminal the table is fitted to
+ * its width (the long columns wrap; one block per case when even that cannot fit); in a pipe it
+ * is tab-separated under a header line. Only draws; the report is the data.
  */
 import {formatDuration} from '../duration.js'
 import type {CaseVerdict, SmokeReport} from '../smoke/runner.js'
+import {type TableColumn, type TableFormat, renderTable} from './table.js'
 
-export interface TableStyle {
+export interface ResultsTableStyle {
   /** ANSI colours for the result column (off for NO_COLOR and when stdout is not a terminal). */
   color: boolean
+  format: TableFormat
+  /** The terminal's width, for the aligned form. */
+  width?: number
 }
 
 const VERDICT_WORD: Record<CaseVerdict, string> = {passed: 'pass', failed: 'FAIL', error: 'ERROR', skipped: 'skip'}
 const VERDICT_COLOR: Record<CaseVerdict, string> = {passed: '\u001B[32m', failed: '\u001B[31m', error: '\u001B[31m', skipped: '\u001B[33m'}
 const RESET = '\u001B[0m'
 
-export function renderResultsTable(report: SmokeReport, style: TableStyle = {color: false}): string {
-  const header = ['CASE', 'TRANSACTION', 'EXPECTED', 'GOT', 'DURATION', 'RESULT']
+const COLUMNS: TableColumn[] = [
+  {header: 'CASE', shrink: 'wrap', minWidth: 12},
+  {header: 'TRANSACTION'},
+  {header: 'EXPECTED', shrink: 'wrap', minWidth: 16},
+  {header: 'GOT', shrink: 'wrap', minWidth: 16},
+  {header: 'DURATION'},
+  {header: 'RESULT', shrink: 'wrap', minWidth: 16},
+]
+const RESULT_COLUMN = COLUMNS.length - 1
+
+export function renderResultsTable(report: SmokeReport, style: ResultsTableStyle = {color: false, format: 'aligned'}): string {
   const rows = report.cases.map((result) => [
     result.name,
     result.transactionId ?? '-',
@@ -24,14 +39,12 @@ export function renderResultsTable(report: SmokeReport, style: TableStyle = {col
     result.verdict === 'skipped' ? '-' : formatDuration(result.durationMs),
     result.reason ? `${VERDICT_WORD[result.verdict]}: ${result.reason}` : VERDICT_WORD[result.verdict],
   ])
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)))
-  const line = (cells: string[], verdict?: CaseVerdict) =>
-    cells
-      .map((cell, column) => {
-        const padded = column === cells.length - 1 ? cell : cell.padEnd(widths[column])
-        return column === cells.length - 1 && verdict && style.color ? `${VERDICT_COLOR[verdict]}${padded}${RESET}` : padded
-      })
-      .join('  ')
+  const paint = (row: number, column: number, text: string) =>
+    column === RESULT_COLUMN ? `${VERDICT_COLOR[report.cases[row].verdict]}${text}${RESET}` : text
+  return renderTable(COLUMNS, rows, {format: style.format, width: style.width, paint: style.color ? paint : undefined, tooNarrow: 'blocks'})
+}
+
+export function renderResultsSummary(report: SmokeReport): string {
   const {summary} = report
   const totals = [
     `${summary.passed} passed`,
@@ -39,10 +52,6 @@ export function renderResultsTable(report: SmokeReport, style: TableStyle = {col
     ...(summary.errors > 0 ? [`${summary.errors} with errors`] : []),
     ...(summary.skipped > 0 ? [`${summary.skipped} skipped`] : []),
   ]
-  return [
-    line(header),
-    ...rows.map((row, index) => line(row, report.cases[index].verdict)),
-    '',
-    `${totals.join(', ')} of ${summary.total} case${summary.total === 1 ? '' : 's'} in ${formatDuration(report.durationMs)} (profile ${report.profile}, concurrency ${report.concurrency})`,
-  ].join('\n')
+  const shard = report.shard ? `, shard ${report.shard.index}/${report.shard.total}` : ''
+  return `${totals.join(', ')} of ${summary.total} case${summary.total === 1 ? '' : 's'} in ${formatDuration(report.durationMs)} (profile ${report.profile}, concurrency ${report.concurrency}${shard})`
 }

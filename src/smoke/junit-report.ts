@@ -60,14 +60,16 @@ export function renderJUnit(report: SmokeReport): string {
   const suite = basename(report.file, extname(report.file)) || 'smoke'
   const {summary} = report
   const counts = {tests: summary.total, failures: summary.failed, errors: summary.errors, skipped: summary.skipped, time: seconds(report.durationMs)}
+  const shard = report.shard ? `${report.shard.index}/${report.shard.total}` : undefined
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({name: 'paytx smoke', ...counts})}>`,
+    `<testsuites${attributes({name: shard ? `paytx smoke (shard ${shard})` : 'paytx smoke', ...counts})}>`,
     `  <testsuite${attributes({name: suite, ...counts, timestamp: report.startedAt, file: report.file})}>`,
     '    <properties>',
     `      <property${attributes({name: 'profile', value: report.profile})}/>`,
     `      <property${attributes({name: 'environment', value: report.environment})}/>`,
     `      <property${attributes({name: 'concurrency', value: report.concurrency})}/>`,
+    ...(shard ? [`      <property${attributes({name: 'shard', value: shard})}/>`] : []),
     '    </properties>',
     ...report.cases.map((result) => testcase(result, suite, report.file)),
     '  </testsuite>',

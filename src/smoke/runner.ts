@@ -12,6 +12,7 @@ import type {FlowResult} from '../flow/run-flow.js'
 import {type Reference, UnresolvedReferenceError, resolveReferences} from './references.js'
 import type {Scenario, SmokeCase} from './scenario.js'
 import {type CaseFaults, scopeToReference, uniqueCaseReference} from './case-faults.js'
+import type {Shard} from './shards.js'
 
 export type CaseVerdict = 'passed' | 'failed' | 'error' | 'skipped'
 
@@ -57,6 +58,8 @@ export interface SmokeReport {
   profile: string
   environment: string
   concurrency: number
+  /** The part of the file this run covered, when split over CI machines (`--shard`). */
+  shard?: Shard
   startedAt: string
   durationMs: number
   exitCode: number
@@ -78,6 +81,7 @@ export interface SmokeRunOptions {
   profile: string
   environment: string
   concurrency: number
+  shard?: Shard
   bail: boolean
   openBrowser: boolean
   signal?: AbortSignal
@@ -190,6 +194,7 @@ export async function runScenario(scenario: Scenario, cases: readonly SmokeCase[
     profile: options.profile,
     environment: options.environment,
     concurrency: Math.max(1, options.concurrency),
+    ...(options.shard ? {shard: options.shard} : {}),
     startedAt: new Date(startedAt).toISOString(),
     durationMs: now() - startedAt,
     exitCode: options.signal?.aborted ? EXIT.interrupted : runExitCode(ordered),
@@ -274,6 +279,8 @@ async function runCase(
   const caseStart = now()
   const result: SmokeCaseResult = {...baseResult(smokeCase), startedAt: new Date(caseStart).toISOString()}
   options.progress?.caseStarted(smokeCase)
+  // What the flow created before it stopped, so that an interrupted or failed case still names it.
+  const created: Partial<SmokeCaseResult> = {}
   try {
     let flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(earlier.get(reference.caseName), reference), {
       openBrowser: options.openBrowser,
@@ -287,13 +294,35 @@ async function runCase(
       removeFaults = await options.caseFaults.add(smokeCase.faults.map((rule) => scopeToReference(rule, reference)))
     }
     try {
-      const flow = await options.runFlow(flowOptions, (event) => options.progress?.caseEvent(smokeCase, event))
+      const flow = await options.runFlow(flowOptions, (event) => {
+        Object.assign(created, createdBy(event))
+        options.progress?.caseEvent(smokeCase, event)
+      })
       return {...result, ...judgeFlow(smokeCase, flow)}
     } finally {
       await removeFaults?.()
     }
   } catch (error) {
-    return {...result, ...describeCaseError(error), durationMs: now() - caseStart}
+    return {...result, ...created, ...describeCaseError(error), durationMs: now() - caseStart}
+  }
+}
+
+/** The ids (and last status read) an event of the flow reports. */
+function createdBy(event: FlowEvent): Partial<SmokeCaseResult> {
+  switch (event.kind) {
+    case 'customer-created':
+    case 'customer-reused':
+      return {customerId: event.customerId}
+    case 'card-tokenized':
+      return {cardId: event.cardId, cardLast4: event.last4}
+    case 'card-reused':
+      return {cardId: event.cardId}
+    case 'transaction-started':
+      return {transactionId: event.transactionId, status: event.status}
+    case 'status-read':
+      return {status: event.status}
+    default:
+      return {}
   }
 }
 

@@ -106,7 +106,9 @@ describe('profiles', () => {
   it('marks the profile in use with [env] when environment variables override it', async () => {
     const result = await runCli(['profile', 'list'], {configDir, env: {PAYTX_API_KEY: API_KEY, PAYTX_BASE_URL: 'http://127.0.0.1:1/v1'}})
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/^\*\s+local .*\[env\] PAYTX_API_KEY, PAYTX_BASE_URL$/m)
+    // In a pipe: tab-separated under a header line.
+    expect(result.stdout.split('\n')[0]).toBe('ACTIVE\tNAME\tENV\tBASE URL\tAPI KEY\tOVERRIDES')
+    expect(result.stdout).toMatch(/^\*\tlocal\tlocal\thttp:\/\/127\.0\.0\.1:4010\t[^\t]+\t\[env\] PAYTX_API_KEY, PAYTX_BASE_URL$/m)
     expectNoSecrets(result)
     const show = await runCli(['profile', 'show', '--json'], {configDir, env: {PAYTX_API_KEY: API_KEY}})
     expect(parseJsonOutput(show)).toMatchObject({name: 'local', env_overrides: ['PAYTX_API_KEY'], api_key: `${API_KEY.slice(0, 4)}…${API_KEY.slice(-4)}`})

@@ -46,10 +46,13 @@ describe('smoke run against the emulator', () => {
 
     const names = [...readFileSync(EXAMPLE, 'utf8').matchAll(/^ {2}- name: (\S+)/gm)].map((match) => match[1])
     expect(result.stderr).toContain(`Running ${names.length} cases of`)
+    // In a pipe: tab-separated rows under a header line, and the summary on stderr.
     const rows = result.stdout.split('\n')
-    expect(rows[0]).toMatch(/^CASE\s+TRANSACTION\s+EXPECTED\s+GOT\s+DURATION\s+RESULT$/)
-    for (const name of names) expect(rows.find((row) => row.startsWith(`${name} `)), name).toMatch(/\s+pass$/)
-    expect(result.stdout).toContain(`${names.length} passed, 0 failed of ${names.length} cases in`)
+    expect(rows[0]).toBe('CASE\tTRANSACTION\tEXPECTED\tGOT\tDURATION\tRESULT')
+    for (const name of names) expect(rows.find((row) => row.startsWith(`${name}\t`)), name).toMatch(/\tpass$/)
+    expect(rows.slice(1, -1).every((row) => row.split('\t').length === 6)).toBe(true)
+    expect(result.stderr).toContain(`${names.length} passed, 0 failed of ${names.length} cases in`)
+    expect(result.stdout).not.toContain('passed,')
     // Progress went to stderr (no terminal: one line per finished case), never to stdout.
     for (const name of names) expect(result.stderr).toContain(`✔ ${name}  `)
     expect(result.stdout).not.toContain('✔')

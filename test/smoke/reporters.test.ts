@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 
 import {escapeXmlAttribute, renderJUnit} from '../../src/smoke/junit-report.js'
 import {LiveProgress} from '../../src/output/smoke-live-progress.js'
-import {renderResultsTable} from '../../src/output/smoke-results-table.js'
+import {renderResultsSummary, renderResultsTable} from '../../src/output/smoke-results-table.js'
 import type {SmokeCaseResult, SmokeReport} from '../../src/smoke/runner.js'
 import type {SmokeCase} from '../../src/smoke/scenario.js'
 import {parseJUnit} from '../helpers/junit.js'
@@ -95,19 +95,58 @@ describe('JUnit report', () => {
 })
 
 describe('results table', () => {
+  const wide = {color: false, format: 'aligned', width: 200} as const
+
   it('shows case, transaction, expected, got, duration and the result with its reason, then totals', () => {
-    const lines = renderResultsTable(report).split('\n')
+    const lines = renderResultsTable(report, wide).split('\n')
     expect(lines[0]).toMatch(/^CASE\s+TRANSACTION\s+EXPECTED\s+GOT\s+DURATION\s+RESULT$/)
     expect(lines[1]).toMatch(/^dummy-paid\s+9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c\s+SETTLEMENT_COMPLETED, success\s+SETTLEMENT_COMPLETED, success, 4 webhooks\s+1\.2 s\s+pass$/)
     expect(lines[2]).toMatch(/^card-declined\s+tx_2\s+DECLINED\s+.*FAIL: status: expected DECLINED, got SETTLEMENT_COMPLETED$/)
     expect(lines[3]).toMatch(/ERROR: The service answered 500/)
     expect(lines[4]).toMatch(/^later\s+-\s+.*\s+-\s+skip: not run: --bail stopped the run$/)
-    expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 with errors, 1 skipped of 4 cases in 5.4 s (profile local, concurrency 4)')
+    expect(renderResultsSummary(report)).toBe('1 passed, 1 failed, 1 with errors, 1 skipped of 4 cases in 5.4 s (profile local, concurrency 4)')
+    expect(renderResultsSummary({...report, shard: {index: 2, total: 4}})).toMatch(/\(profile local, concurrency 4, shard 2\/4\)$/)
     // Columns line up: every row's transaction starts where the header's does.
     const column = lines[0].indexOf('TRANSACTION')
     expect(lines.slice(1, 5).every((line) => line[column - 1] === ' ' && line[column] !== ' ')).toBe(true)
-    expect(renderResultsTable(report)).not.toContain('\u001B[')
-    expect(renderResultsTable(report, {color: true})).toContain('\u001B[31mFAIL')
+    expect(renderResultsTable(report, wide)).not.toContain('\u001B[')
+    expect(renderResultsTable(report, {...wide, color: true})).toContain('\u001B[31mFAIL')
+  })
+
+  it('fits a terminal by wrapping EXPECTED, GOT and RESULT, every row lined up', () => {
+    const lines = renderResultsTable(report, {...wide, width: 150}).split('\n')
+    for (const line of lines) expect(line.length, line).toBeLessThan(150)
+    expect(lines[0]).toMatch(/^CASE\s+TRANSACTION\s+EXPECTED\s+GOT\s+DURATION\s+RESULT$/)
+    const resultAt = lines[0].indexOf('RESULT')
+    const failRows = lines.slice(lines.findIndex((line) => line.startsWith('card-declined')))
+    // The reason continues under RESULT on the next lines, not past the terminal's edge.
+    const reason = failRows.slice(0, 3).map((line) => line.slice(resultAt).trim())
+    expect(reason.join(' ')).toBe('FAIL: status: expected DECLINED, got SETTLEMENT_COMPLETED')
+    expect(failRows[1].slice(0, resultAt).trim()).toBe('success, 4 webhooks')
+  })
+
+  it('shows one block per case on a terminal too narrow for the columns', () => {
+    const text = renderResultsTable(report, {...wide, width: 60})
+    for (const line of text.split('\n')) expect(line.length, line).toBeLessThan(60)
+    const blocks = text.split('\n\n')
+    expect(blocks).toHaveLength(4)
+    expect(blocks[1].split('\n')).toEqual([
+      'card-declined',
+      '  transaction  tx_2',
+      '  expected     DECLINED',
+      '  got          SETTLEMENT_COMPLETED, success, 4 webhooks',
+      '  duration     1.2 s',
+      '  result       FAIL: status: expected DECLINED, got',
+      '               SETTLEMENT_COMPLETED',
+    ])
+  })
+
+  it('is tab-separated under a header line in a pipe', () => {
+    const lines = renderResultsTable(report, {color: true, format: 'tsv'}).split('\n')
+    expect(lines[0]).toBe('CASE\tTRANSACTION\tEXPECTED\tGOT\tDURATION\tRESULT')
+    expect(lines[1]).toBe('dummy-paid\t9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c\tSETTLEMENT_COMPLETED, success\tSETTLEMENT_COMPLETED, success, 4 webhooks\t1.2 s\tpass')
+    expect(lines).toHaveLength(5)
+    expect(lines.join('\n')).not.toContain('\u001B[')
   })
 })
 

@@ -20,6 +20,7 @@ import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
+import {table} from '../../output/table.js'
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
@@ -181,9 +182,7 @@ EXIT CODES
         ],
         ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: paytx emulator faults add)`],
       ]
-      const width = Math.max(...rows.map(([label]) => label.length))
-      const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
-      this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', ...lines].join('\n'))
+      this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', table(rows, {indent: '  '})].join('\n'))
     }
     if (!this.matchesLocalProfile(emulator)) {
       this.note(

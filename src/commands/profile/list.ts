@@ -7,7 +7,8 @@ export type ProfileListResult = {active: string; path: string; profiles: Profile
 export default class ProfileList extends BaseCommand<typeof ProfileList, ProfileListResult> {
   static override summary = 'List the profiles; * marks the one in use, [env] that environment variables override it.'
   static override description = `The profile in use is --profile, else PAYTX_PROFILE, else the active one (\`paytx profile use\`),
-else the built-in "local" profile. Keys are shown redacted.`
+else the built-in "local" profile. Keys are shown redacted. A table on a terminal, tab-separated
+under a header line in a pipe.`
 
   static override examples = ['<%= config.bin %> profile list', '<%= config.bin %> profile list --json']
 
@@ -23,7 +24,8 @@ else the built-in "local" profile. Keys are shown redacted.`
       return profileView(entry.name, entry.profile, {active: using, builtin: entry.builtin, envOverrides: using ? (overrides as never[]) : []})
     })
     if (!profiles.some((view) => view.active)) this.warnUser(`the selected profile "${inUse}" does not exist.`)
-    this.print(renderProfileList(profiles))
+    const {tableFormatFor, terminalWidth} = await import('../../output/table.js')
+    this.print(renderProfileList(profiles, {format: tableFormatFor(process.stdout), width: terminalWidth(process.stdout)}))
     return {active: inUse, path: store.path, profiles}
   }
 }

@@ -17,9 +17,9 @@ outcome (or by a person for "manual" cases), the redirect and webhooks caught on
 its own (a free port per case), and the final status read from the service. Cases run in
 parallel up to --concurrency; a case that refers to another's results runs after it.
 
-Progress goes to stderr (a live line per running case on a terminal); stdout gets a table (case,
-transaction, expected, got, duration, result with the reason), or one JSON report with --json.
---junit writes JUnit XML for CI.
+Progress goes to stderr (a live line per running case on a terminal); stdout gets a table (case, transaction, expected, got, duration, result with the reason) fitted to the terminal, or tab-separated under a header line in a pipe (the summary line then goes to stderr), or one JSON report with --json. --junit writes JUnit XML for CI.
+
+--shard 2/4 runs the second of four parts of the file, for a CI matrix: cases that refer to each other stay in one part, and the split depends on the file alone (the same on every machine). Without --shard, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (parallel:), CircleCI's CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT are read when set. The JUnit file and the JSON report name the shard; \`paytx smoke merge\` joins the JUnit files.
 
 On the local profile with nothing listening at its address, the emulator starts inside this
 process for the run. Outcomes other than "manual" need the emulator (a profile with env local).
@@ -36,6 +36,7 @@ EXIT CODES
     '<%= config.bin %> smoke run examples/smoke.yaml --concurrency 8 --junit smoke-results.xml',
     '<%= config.bin %> smoke run examples/smoke.yaml --only card-declined --json',
     '<%= config.bin %> smoke run sandbox-smoke.yaml --profile sandbox --concurrency 1 --bail',
+    '<%= config.bin %> smoke run examples/smoke.yaml --shard 2/4 --junit smoke-2.xml',
   ]
 
   static override args = {
@@ -57,14 +58,22 @@ EXIT CODES
       allowNo: true,
     }),
     yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
+    shard: Flags.string({
+      summary: 'Run one part of the file, <index>/<total> (e.g. 2/4); default from the CI’s parallel-job variables.',
+    }),
   }
 
   public async run(): Promise<SmokeReport> {
-    const options = toSmokeRunOptions(this.flags)
+    const {toSmokeRunOptions} = await import('../../smoke/run-options.js')
+    const options = toSmokeRunOptions(this.flags, process.env)
     const {loadScenario} = await import('../../smoke/scenario.js')
     const scenario = await loadScenario(this.args.file)
     const {selectCases, runScenario} = await import('../../smoke/runner.js')
-    const cases = selectCases(scenario, options.only)
+    const {casesOfShard} = await import('../../smoke/shards.js')
+    const cases = options.shard ? casesOfShard(scenario.cases, options.shard) : selectCases(scenario, options.only)
+    if (options.shard && cases.length === 0) {
+      this.note(`Shard ${options.shard.index}/${options.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
+    }
     for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
     if (options.junit !== undefined) await checkWritable(options.junit)
 
@@ -84,8 +93,10 @@ EXIT CODES
     const progress = new LiveProgress(process.stderr, {interactive, color: color && interactive})
 
     const interrupt = this.interruptSignal()
-    interrupt.addEventListener('abort', () => this.note('\nInterrupted: stopping the running cases (Ctrl-C again to quit at once).'), {once: true})
-    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${options.concurrency}).`)
+    // Through the progress display, above its live lines, so that no spinner frame is left behind.
+    interrupt.addEventListener('abort', () => progress.notice('Interrupted: stopping the running cases (Ctrl-C again to quit at once).'), {once: true})
+    const part = options.shard ? `, shard ${options.shard.index}/${options.shard.total} from ${options.shard.source}` : ''
+    this.note(`Running ${cases.length} case${cases.length === 1 ? '' : 's'} of ${scenario.file} on profile ${profile.name} (concurrency ${options.concurrency}${part}).`)
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
@@ -93,6 +104,7 @@ EXIT CODES
         profile: profile.name,
         environment: profile.profile.env,
         concurrency: options.concurrency,
+        shard: options.shard ? {index: options.shard.index, total: options.shard.total} : undefined,
         bail: options.bail,
         openBrowser: options.openBrowser,
         signal: interrupt,
@@ -109,8 +121,15 @@ EXIT CODES
       await writeFile(options.junit, renderJUnit(report))
       this.note(`JUnit report written to ${options.junit}.`)
     }
-    const {renderResultsTable} = await import('../../output/smoke-results-table.js')
-    this.print(renderResultsTable(report, {color: color && Boolean(process.stdout.isTTY)}))
+    const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}] = await Promise.all([
+      import('../../output/smoke-results-table.js'),
+      import('../../output/table.js'),
+    ])
+    const format = tableFormatFor(process.stdout)
+    this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(process.stdout)}))
+    // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
+    if (format === 'aligned') this.print(`\n${renderResultsSummary(report)}`)
+    else if (!this.jsonEnabled()) this.note(renderResultsSummary(report))
     this.setOutcomeExitCode(report.exitCode)
     return report
   }
@@ -127,30 +146,6 @@ async function caseFaultsOf(service: PaymentService, timeoutMs: number): Promise
         for (const rule of added) await client.remove(rule.id)
       }
     },
-  }
-}
-
-export type SmokeRunFlags = Interfaces.InferredFlags<typeof SmokeRun.flags>
-
-export interface SmokeRunOptions {
-  /** Case names to run (with the cases they refer to); empty runs all. */
-  only: string[]
-  concurrency: number
-  bail: boolean
-  junit: string | undefined
-  openBrowser: boolean
-  yes: boolean
-}
-
-/** The flags of `smoke run` as how to run the scenario; the file itself is checked by loadScenario. */
-export function toSmokeRunOptions(flags: SmokeRunFlags): SmokeRunOptions {
-  return {
-    only: flags.only ?? [],
-    concurrency: flags.concurrency,
-    bail: flags.bail,
-    junit: flags.junit,
-    openBrowser: flags.open,
-    yes: flags.yes,
   }
 }
 

@@ -2,31 +2,46 @@ import {Args} from '@oclif/core'
 
 import {type CheckoutSuccess, isFinalStatus} from '../../api/contract.js'
 import {outcomeExitCode} from '../../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, type LookupsJson, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
-export default class TransactionCheckoutSuccess extends BaseCommand<typeof TransactionCheckoutSuccess, CheckoutSuccess> {
+/** The service's answer with the id asked about, so that a loop over ids can tell results apart. */
+export type CheckoutSuccessResult = {id: string} & CheckoutSuccess
+
+export default class TransactionCheckoutSuccess extends TransactionLookupCommand<typeof TransactionCheckoutSuccess, CheckoutSuccessResult | LookupsJson<CheckoutSuccess, 'checkoutsuccess'>> {
   static override aliases = ['checkoutsuccess']
   static override summary = 'Tell whether a transaction succeeded, by exit code: 0 success, 3 final and not a success, 4 not final yet.'
   static override description = `Reads GET /v1/transaction/{id}/checkoutsuccess, the server-side answer a merchant must trust
-(the redirect alone says nothing about the outcome).
+(the redirect alone says nothing about the outcome). --json prints the service's answer with the
+transaction id added as "id".
 
-${EXIT_CODES_HELP}`
+Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal (ID, STATUS, FINAL, SUCCESS, REASON), tab-separated under a header line in a pipe, CSV with --csv, or with --json an array of {id, checkoutsuccess} or {id, error} in input order. A line that is not an id is reported and not sent. A 429 pauses every lookup for its Retry-After.
+
+${EXIT_CODES_HELP}
+
+${LOOKUP_EXIT_CODES_HELP('checkoutsuccess')}`
 
   static override examples = [
     '<%= config.bin %> transaction checkoutsuccess 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
     '<%= config.bin %> checkoutsuccess 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c --json && echo paid',
+    '<%= config.bin %> checkoutsuccess --from-file ticket-ids.txt --json',
   ]
 
   static override args = {
-    id: Args.string({description: 'Transaction id', required: true}),
+    id: Args.string({description: 'Transaction id; several may follow, and - reads ids from stdin, one per line'}),
   }
 
-  public async run(): Promise<CheckoutSuccess> {
+  static override flags = LOOKUP_FLAGS
+
+  public async run(): Promise<CheckoutSuccessResult | LookupsJson<CheckoutSuccess, 'checkoutsuccess'>> {
+    const options = await this.lookupOptions()
+    if (options.many) return this.answerMany(options, 'checkoutsuccess')
+    const {id} = options.targets[0]
     const service = await this.service()
-    const result = await service.checkoutSuccess(this.args.id)
-    this.print(renderCheckoutSuccess(this.args.id, result, this.profileUnderResult()))
+    const result = await service.checkoutSuccess(id)
+    this.print(renderCheckoutSuccess(id, result, this.profileUnderResult()))
     this.setOutcomeExitCode(outcomeExitCode({conclusive: result.success === true || isFinalStatus(result.status), success: result.success === true}))
-    return result
+    return {id, ...result}
   }
 }

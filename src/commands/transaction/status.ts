@@ -2,31 +2,41 @@ import {Args, Flags, type Interfaces} from '@oclif/core'
 
 import type {Transaction} from '../../api/contract.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
 import {commandLine} from '../../terminal/invoked-name.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, type LookupsJson, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
-export default class TransactionStatus extends BaseCommand<typeof TransactionStatus, Transaction> {
+export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | LookupsJson<Transaction, 'transaction'>> {
   static override aliases = ['status']
-  static override summary = 'Show a transaction: status, whether it is final and a success, amount, timestamps.'
+  static override summary = 'Show a transaction, or several: status, whether it is final and a success, amount, timestamps.'
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
 Read-only: never asks for confirmation, also on production.
 
-With --wait, reads the status again (with back-off) until it is conclusive, printing each change to stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless --until settled, which waits for SETTLEMENT_COMPLETED.
+Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal (ID, STATUS, FINAL, SUCCESS, AMOUNT in minor units, REFERENCE, UPDATED), tab-separated under a header line in a pipe, CSV with --csv, or with --json an array of {id, transaction} or {id, error} in input order. A line that is not an id (empty, over 200 characters, or with whitespace, a control character, /, ?, # or a backslash inside) is reported and not sent. A 429 pauses every lookup for its Retry-After.
 
-${EXIT_CODES_HELP}`
+With --wait, reads the status again (with back-off) until it is conclusive, printing each change to stderr, then prints the transaction; the exit code is then the verdict: 0 success, 3 final and not a success, 4 not conclusive within --wait-timeout. UNKNOWN (critical: the service cannot determine the state) is reported loudly and waited through. SETTLEMENT_REQUESTED counts as success unless --until settled, which waits for SETTLEMENT_COMPLETED.
+With several ids, --wait waits for all of them at once (at most --concurrency reads in flight), each change on stderr as "<id>: A → B", then prints the table; the exit code is that of the gravest outcome.
+
+${EXIT_CODES_HELP}
+
+${LOOKUP_EXIT_CODES_HELP('status')}`
 
   static override examples = [
     '<%= config.bin %> transaction status 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
     '<%= config.bin %> status 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c --profile production --json',
     '<%= config.bin %> status 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c --wait --until settled --wait-timeout 2m',
+    '<%= config.bin %> status 9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c 5f0c2d1e-8a7b-4c3d-9e2f-1a0b9c8d7e6f',
+    '<%= config.bin %> status --from-file ticket-ids.txt --concurrency 8 --csv > statuses.csv',
+    'grep -o "[0-9a-f-]\\{36\\}" tickets.log | <%= config.bin %> status - --json',
   ]
 
   static override args = {
-    id: Args.string({description: 'Transaction id', required: true}),
+    id: Args.string({description: 'Transaction id; several may follow, and - reads ids from stdin, one per line'}),
   }
 
   static override flags = {
+    ...LOOKUP_FLAGS,
     wait: Flags.boolean({summary: 'Poll until the status is conclusive; the exit code says how it ended.'}),
     // No defaults here: oclif counts a defaulted flag as given, which would trip dependsOn.
     'wait-timeout': Flags.string({summary: 'With --wait: give up after this long, e.g. 90s, 10m (default 10m).', dependsOn: ['wait']}),
@@ -37,20 +47,22 @@ ${EXIT_CODES_HELP}`
     }),
   }
 
-  public async run(): Promise<Transaction> {
+  public async run(): Promise<Transaction | LookupsJson<Transaction, 'transaction'>> {
+    const options = await this.lookupOptions()
+    const {timeoutMs, until} = await toStatusWaitOptions(this.flags)
+    if (options.many) return this.flags.wait ? this.waitForMany(options, {timeoutMs, until}) : this.answerMany(options, 'status')
+    const id = options.targets[0].id
     const service = await this.service()
     if (!this.flags.wait) {
-      const transaction = await service.getTransaction(this.args.id)
+      const transaction = await service.getTransaction(id)
       this.print(renderTransaction(transaction, this.profileUnderResult()))
       return transaction
     }
 
-    const {timeoutMs, until} = await toStatusWaitOptions(this.flags)
     const {waitForFinalStatus} = await import('../../flow/wait-for-status.js')
     const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
     const signal = this.interruptSignal()
-    const id = this.args.id
     let result
     try {
       result = await waitForFinalStatus<Transaction>(() => service.getTransaction(id), {

@@ -1,0 +1,48 @@
+/**
+ * `paytx smoke run`'s flags and environment as options, parsed without touching the world (the
+ * command reads the file and runs; tests call this with tables of flags and variables).
+ */
+import {InputError} from '../errors.js'
+import {type ShardChoice, parseShard, shardFromEnvironment} from './shards.js'
+
+export interface SmokeRunFlags {
+  concurrency: number
+  only?: string[]
+  bail: boolean
+  junit?: string
+  open: boolean
+  yes: boolean
+  shard?: string
+}
+
+export interface SmokeRunCommandOptions {
+  concurrency: number
+  only: string[]
+  bail: boolean
+  junit?: string
+  openBrowser: boolean
+  yes: boolean
+  /** The part of the file to run: from --shard, else the CI's parallel-job variables, else all. */
+  shard?: ShardChoice
+}
+
+export function toSmokeRunOptions(flags: SmokeRunFlags, env: Record<string, string | undefined>): SmokeRunCommandOptions {
+  const chosen = flags.shard === undefined ? shardFromEnvironment(env) : {...parseShard(flags.shard), source: `--shard ${flags.shard.trim()}`}
+  // One shard of one is the whole file: the run and its report need not name it.
+  const shard = chosen && chosen.total > 1 ? chosen : undefined
+  if (shard && flags.only?.length) {
+    throw new InputError(`--only and a shard (${shard.source}) cannot be combined: a shard is a part of the whole file.`, {
+      flag: '--only',
+      hint: 'Drop --only, or run without --shard (unset the CI variables, or pass --shard 1/1).',
+    })
+  }
+  return {
+    concurrency: flags.concurrency,
+    only: flags.only ?? [],
+    bail: flags.bail,
+    junit: flags.junit,
+    openBrowser: flags.open,
+    yes: flags.yes,
+    shard,
+  }
+}
