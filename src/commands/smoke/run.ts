@@ -1,6 +1,6 @@
 import {writeFile} from 'node:fs/promises'
 
-import {Args, Flags, type Interfaces} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
