@@ -8,6 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {approvalFormFields} from '../../src/test-mode/outcomes.js'
 import {type CliResult, type RunningCli, parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {standaloneDigits} from '../helpers/secrets.js'
 
 const APPROVE_PAN = '4024007108173153'
 const DECLINE_PAN = '4000000000000002'
@@ -178,7 +179,7 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
     expect(parseJsonOutput(statusJson)).toMatchObject({id: transaction.id, status: 'SETTLEMENT_COMPLETED', amount: '1499'})
     expectQuietSuccess(checkout)
     expect(parseJsonOutput(checkout)).toMatchObject({status: 'SETTLEMENT_COMPLETED', success: true})
-    for (const result of [status, statusJson, checkout]) expect(`${result.stdout}${result.stderr}`).not.toContain(CVV)
+    for (const result of [status, statusJson, checkout]) expect(`${result.stdout}${result.stderr}`).not.toMatch(standaloneDigits(CVV))
   })
 
   it('card: a CVV given at start is never shown; the declining test card ends DECLINED (checkoutsuccess exit 3)', async () => {
@@ -188,7 +189,7 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
       `${CVV}\n`,
     )
     expectQuietSuccess(result)
-    expect(`${result.stdout}${result.stderr}`).not.toContain(CVV)
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(standaloneDigits(CVV))
     const transaction = parseJsonOutput(result)
 
     await approve(transaction.details.approval_url, {action: 'pay'})
