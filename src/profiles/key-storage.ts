@@ -11,6 +11,7 @@ import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
 import {KEYCHAIN_SERVICE, runKeychain} from './keychain.js'
 import type {Profile} from './presets.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 export interface KeychainRead {
   keys: Partial<Record<KeyField, string>>
@@ -36,7 +37,7 @@ export async function readKeychainKeys(profile: Profile): Promise<KeychainRead> 
 export function describeUnreadableKeys(profileName: string, unreadable: KeychainRead['unreadable']): string {
   const names = unreadable.map(({field}) => KEY_NAMES[field]).join(' and ')
   const variables = unreadable.map(({field}) => (field === 'api_key' ? 'PAYTX_API_KEY' : 'PAYTX_PROXY_KEY')).join(' / ')
-  return `Warning: could not read the ${names} of profile "${profileName}" from the keychain: ${unreadable[0].reason}. Unlock the keychain, set ${variables} for this run, or store the key again with \`paytx profile add ${profileName}\`.`
+  return `Warning: could not read the ${names} of profile "${profileName}" from the keychain: ${unreadable[0].reason}. Unlock the keychain, set ${variables} for this run, or store the key again with \`${commandLine(`profile add ${profileName}`)}\`.`
 }
 
 export interface KeyPlacement {
