@@ -45,7 +45,7 @@ describe('hints name paytx as the user can run it', () => {
     symlinkSync(BIN, join(pathDir, 'paytx'))
     const result = await runScript(BIN, ['transaction', 'status'], {cwd: ROOT, env: {PATH: `${pathDir}:${process.env.PATH}`}})
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/Missing 1 required arg/)
+    expect(result.stderr).toMatch(/A transaction id is required/)
     const typo = await runScript(BIN, ['statsu'], {cwd: ROOT, env: {PATH: `${pathDir}:${process.env.PATH}`}})
     expect(typo.stderr).toContain('Hint: did you mean `paytx status`?')
   })

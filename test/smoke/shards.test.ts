@@ -1,6 +1,9 @@
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync} from 'node:fs'
 import {spawnSync} from 'node:child_process'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+
+import {buildSync} from 'esbuild'
 import {describe, expect, it} from 'vitest'
 
 import {InputError} from '../../src/errors.js'
@@ -71,14 +74,26 @@ describe('splitting a scenario into shards', () => {
   })
 
   it('gives the same shards in another Node process, with another time zone and locale', () => {
-    const script = `
-      const {readFileSync} = await import('node:fs')
-      const {parseScenarioText} = await import('./dist/smoke/scenario-source.js')
-      const {checkScenario} = await import('./dist/smoke/scenario.js')
-      const {splitIntoShards} = await import('./dist/smoke/shards.js')
-      const s = checkScenario(parseScenarioText('x.yaml', readFileSync(${JSON.stringify(EXAMPLE)}, 'utf8')))
-      process.stdout.write(JSON.stringify(splitIntoShards(s.cases, 3).map((shard) => shard.map((c) => c.name))))`
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: ROOT, env: {...process.env, TZ: 'Pacific/Chatham', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8'}, encoding: 'utf8'})
+    // The CLI ships bundled, so the other process runs the same source bundled by esbuild.
+    const script = join(mkdtempSync(join(tmpdir(), 'paytx-shards-')), 'split.cjs')
+    buildSync({
+      stdin: {
+        contents: `
+          import {readFileSync} from 'node:fs'
+          import {parseScenarioText} from './src/smoke/scenario-source.ts'
+          import {checkScenario} from './src/smoke/scenario.ts'
+          import {splitIntoShards} from './src/smoke/shards.ts'
+          const s = checkScenario(parseScenarioText('x.yaml', readFileSync(${JSON.stringify(EXAMPLE)}, 'utf8')))
+          process.stdout.write(JSON.stringify(splitIntoShards(s.cases, 3).map((shard) => shard.map((c) => c.name))))`,
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      outfile: script,
+    })
+    const child = spawnSync(process.execPath, [script], {cwd: ROOT, env: {...process.env, TZ: 'Pacific/Chatham', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8'}, encoding: 'utf8'})
     expect(child.stderr).toBe('')
     expect(JSON.parse(child.stdout)).toEqual(splitIntoShards(example().cases, 3).map(names))
   })
