@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 
-import type {Transaction} from '../../api/contract.js'
+import {type Transaction, isKnownStatus} from '../../api/contract.js'
 import {EXIT, InterruptedError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
@@ -41,6 +41,9 @@ ${EXIT_CODES_HELP}`
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(this.args.id)
       this.print(renderTransaction(transaction))
+      if (!isKnownStatus(transaction.status)) {
+        this.warnUser(`the service reported the status "${transaction.status}", which is none of the ten paytx knows; it is neither a success nor a failure to paytx.`)
+      }
       return transaction
     }
 
