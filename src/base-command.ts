@@ -23,6 +23,18 @@ export const EXIT_CODES_HELP = `EXIT CODES
   4    waiting ran out before a final status
   130  interrupted (Ctrl-C)`
 
+/** PAYTX_MAX_RESPONSE_BYTES: the size above which an answer of the service is cut off and reported. */
+function maxResponseBytes(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.PAYTX_MAX_RESPONSE_BYTES
+  if (raw === undefined || raw === '') return undefined
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) {
+    throw new InputError(`PAYTX_MAX_RESPONSE_BYTES must be a whole number of bytes greater than 0 (got "${raw}").`, {
+      hint: 'For example PAYTX_MAX_RESPONSE_BYTES=52428800 allows answers of up to 50 MB.',
+    })
+  }
+  return Number(raw)
+}
+
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
 
@@ -109,6 +121,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       {profileName: name, profile},
       {
         timeoutMs: this.timeoutMs(),
+        maxResponseBytes: maxResponseBytes(process.env),
         log: verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
         secrets: this.secrets,
       },
@@ -154,6 +167,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const validate = (answer: string) => (answer.trim() === '' ? `${flag} is required` : (ask.validate?.(answer.trim()) ?? true))
     const answer = ask.secret ? await prompts.askSecret(ask.message, {validate}) : await prompts.ask(ask.message, {validate})
     return answer.trim()
+  }
+
+  /**
+   * The one JSON document of --json, written as plain JSON. oclif's own `logJson` colours it with
+   * a walk that runs out of stack on large or deep values; answers are capped in size and depth
+   * before they get here, and JSON.stringify handles what is left.
+   */
+  override logJson(json: unknown): void {
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
   }
 
   /** Human output goes to stdout only when --json is off. */

@@ -6,6 +6,7 @@
 import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
 
 export type HttpMethod = 'GET' | 'POST'
@@ -28,7 +29,12 @@ export interface HttpClientOptions {
   random?: () => number
   /** Base of the exponential back-off, in ms. */
   backoffBaseMs?: number
+  /** An answer longer than this is cut off and reported instead of being read whole. */
+  maxResponseBytes?: number
 }
+
+/** Far more than any answer of the service; `--max-response-size` or PAYTX_MAX_RESPONSE_BYTES raise it. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 
 export interface HttpRequest {
   method: HttpMethod
@@ -86,6 +92,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -96,6 +104,11 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -119,6 +132,24 @@ function defaultHint(status: number, method: HttpMethod): string | undefined {
   }
   return undefined
 }
+
+/**
+ * paytx never follows a redirect (the API key would go wherever it points), so a 3xx means the
+ * base URL is not the API's own address.
+ */
+function redirectHint(location: string | undefined): string {
+  return `paytx does not follow redirects, so that keys are sent nowhere else: the profile’s base URL is probably wrong${
+    location ? '' : ' (the answer did not say where to)'
+  }. Check it with \`paytx profile show\` and set the right one with \`paytx profile add <name> --base-url <url>\` or PAYTX_BASE_URL.`
+}
+
+/** A body that is not JSON, for the --verbose log: long pages are shown up to a bound. */
+function verboseText(text: string): string {
+  const shown = text.length > VERBOSE_TEXT_CHARS ? `${text.slice(0, VERBOSE_TEXT_CHARS)}\n  … (${text.length - VERBOSE_TEXT_CHARS} more characters)` : text
+  return shown.replace(/\n/g, '\n  ')
+}
+
+const VERBOSE_TEXT_CHARS = 64 * 1024
 
 function bodySnippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -164,7 +195,7 @@ export function shouldRetry(method: HttpMethod, outcome: AttemptOutcome, attempt
   return outcome.retryAfterMs === undefined ? backoff() : {retry: true, delayMs: Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS)}
 }
 
-/** An attempt that got an answer, read whole. */
+/** An attempt that got an answer, read whole (or up to the size limit). */
 interface Answer {
   kind: 'answered'
   status: number
@@ -173,15 +204,21 @@ interface Answer {
   /** The body as JSON; undefined when empty or not JSON. */
   body: unknown
   isJson: boolean
+  /** The body is JSON nested deeper than any answer of the service: it is not read as JSON. */
+  tooDeep: boolean
+  /** The body passed the size limit; `text` holds its beginning only. */
+  overLimit: boolean
 }
 
-/** An attempt that got no answer. */
+/** An attempt that got no answer, or only the beginning of one. */
 interface Failure {
   kind: 'failed'
   error: unknown
   code?: string
   timedOut: boolean
   beforeSending: boolean
+  /** The status line arrived, then the body stopped after this many bytes. */
+  cutOff?: {status: number; bytes: number}
 }
 
 function retryView(attempt: Answer | Failure): AttemptOutcome {
@@ -189,17 +226,95 @@ function retryView(attempt: Answer | Failure): AttemptOutcome {
   return {kind: 'answered', status: attempt.status, retryAfterMs: parseRetryAfter(attempt.headers['retry-after'])}
 }
 
-function readAnswer(status: number, headers: Answer['headers'], text: string): Answer {
-  if (text.length === 0) return {kind: 'answered', status, headers, text, body: undefined, isJson: true}
+function readAnswer(status: number, headers: Answer['headers'], text: string, overLimit: boolean): Answer {
+  const answer = {kind: 'answered' as const, status, headers, text, overLimit, tooDeep: false}
+  if (text.length === 0) return {...answer, body: undefined, isJson: true}
+  // Checked before parsing, so that no later walk (redaction, printing) meets a body too deep for it.
+  if (jsonNestingDepth(text) > MAX_JSON_NESTING) return {...answer, body: undefined, isJson: false, tooDeep: true}
   try {
-    return {kind: 'answered', status, headers, text, body: JSON.parse(text), isJson: true}
+    return {...answer, body: JSON.parse(text), isJson: true}
   } catch {
-    return {kind: 'answered', status, headers, text, body: undefined, isJson: false}
+    return {...answer, body: undefined, isJson: false}
   }
 }
 
+/** The body as text, read until `limitBytes`; past it the rest is dropped and the connection closed. */
+async function readCappedText(body: Dispatcher.ResponseData['body'], limitBytes: number, received: {bytes: number}): Promise<{text: string; overLimit: boolean}> {
+  const chunks: Buffer[] = []
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received.bytes += chunk.length
+    if (received.bytes > limitBytes) {
+      body.destroy()
+      return {text: Buffer.concat(chunks).toString('utf8'), overLimit: true}
+    }
+    chunks.push(chunk)
+  }
+  return {text: Buffer.concat(chunks).toString('utf8'), overLimit: false}
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+function isHtml(headers: Answer['headers'], text: string): boolean {
+  return /html/i.test(headerValue(headers['content-type']) ?? '') || /^\s*<(!doctype html|html)/i.test(text)
+}
+
+/** An HTML page (a proxy's 502) as one line: its title, else its first heading, else its first text. */
+function htmlHeadline(html: string): string {
+  const inner = (tag: string) => new RegExp(`<${tag}[^>]*>([\\s\\S]{0,2000}?)</${tag}>`, 'i').exec(html)?.[1]
+  const text = (inner('title') ?? inner('h1') ?? html).replace(/<[^>]*>/g, ' ')
+  return bodySnippet(text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'))
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`
+}
+
+/**
+ * The service's `details` as `path: message` entries, however it nests them: objects add their
+ * keys to the path, an object with a `message` is that message, lists of strings stay lists.
+ */
+export function flattenDetails(details: unknown): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  const add = (path: string, message: string) => {
+    const existing = out[path]
+    out[path] = existing === undefined ? message : [...(Array.isArray(existing) ? existing : [existing]), message]
+  }
+  const pending: {path: string; value: unknown}[] = [{path: '', value: details}]
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    const {path, value} = next
+    const at = (key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
+    if (value === null || value === undefined) continue
+    if (typeof value !== 'object') {
+      add(path || 'details', String(value))
+    } else if (Array.isArray(value)) {
+      if (value.every((item) => typeof item === 'string')) for (const item of value) add(path || 'details', item)
+      else value.forEach((item, index) => pending.push({path: itemPath(item) ?? at(index), value: itemMessage(item) ?? item}))
+    } else if (typeof (value as {message?: unknown}).message === 'string') {
+      add(itemPath(value) ?? (path || 'details'), (value as {message: string}).message)
+    } else {
+      for (const [key, item] of Object.entries(value)) pending.push({path: at(key), value: item})
+    }
+  }
+  return out
+}
+
+/** The field an entry of a details list names, as services write it (`field`, `path`, `name`). */
+function itemPath(item: unknown): string | undefined {
+  if (!item || typeof item !== 'object') return undefined
+  const {field, path, name} = item as Record<string, unknown>
+  const named = [field, path, name].find((value) => typeof value === 'string' || Array.isArray(value))
+  return Array.isArray(named) ? named.map(String).join('.') : (named as string | undefined)
+}
+
+function itemMessage(item: unknown): string | undefined {
+  const message = item && typeof item === 'object' ? (item as {message?: unknown}).message : undefined
+  return typeof message === 'string' ? message : undefined
+}
+
 export class HttpClient {
-  private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs'>> &
+  private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs' | 'maxResponseBytes'>> &
     HttpClientOptions
   private readonly retryPolicy: RetryPolicy
   private dispatcher?: Dispatcher
@@ -207,7 +322,7 @@ export class HttpClient {
   private readonly secrets: (string | undefined)[]
 
   constructor(options: HttpClientOptions = {}) {
-    this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options}
+    this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options, maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES}
     this.retryPolicy = {maxTries: this.options.maxTries, backoffBaseMs: this.options.backoffBaseMs, random: options.random ?? Math.random}
     this.secrets = [...(options.secrets ?? [])]
   }
@@ -261,6 +376,7 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       this.logRequest(req, headers, attempt)
       const outcome = await this.attempt(dispatcher, req, headers, payload)
+      if (outcome.kind === 'answered' && outcome.overLimit) throw this.tooLargeError(req, outcome)
       const decision = shouldRetry(req.method, retryView(outcome), attempt, this.retryPolicy)
       if (decision.retry) {
         await this.sleep(decision.delayMs)
@@ -283,6 +399,8 @@ export class HttpClient {
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs)
     const attemptStarted = Date.now()
     let answer: Answer
+    let status: number | undefined
+    const received = {bytes: 0}
     try {
       const target = new URL(req.url)
       const response = await dispatcher.request({
@@ -293,23 +411,36 @@ export class HttpClient {
         body: payload,
         signal: controller.signal,
       })
-      answer = readAnswer(response.statusCode, response.headers, await response.body.text())
+      status = response.statusCode
+      const {text, overLimit} = await readCappedText(response.body, this.options.maxResponseBytes, received)
+      answer = readAnswer(response.statusCode, response.headers, text, overLimit)
     } catch (error) {
       const code = errorCode(error)
       const timedOut = controller.signal.aborted
-      this.log(`← ${timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`}`)
-      return {kind: 'failed', error, code, timedOut, beforeSending: !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)}
+      const cutOff = status === undefined ? undefined : {status, bytes: received.bytes}
+      this.log(
+        `← ${cutOff ? `${statusLine(cutOff.status)}, cut off after ${cutOff.bytes} bytes: ` : ''}${
+          timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`
+        }`,
+      )
+      return {kind: 'failed', error, code, timedOut, cutOff, beforeSending: !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)}
     } finally {
       clearTimeout(timer)
     }
     this.log(`← ${statusLine(answer.status)} in ${Date.now() - attemptStarted} ms`)
-    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? JSON.stringify(redactBody(answer.body)) : '(empty body)') : bodySnippet(answer.text)}`)
+    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? JSON.stringify(redactBody(answer.body)) : '(empty body)') : verboseText(answer.text)}`)
     return answer
   }
 
   /** A 2xx with a JSON body is the result; anything else becomes the error to show. */
   private accept<T>(req: HttpRequest, answer: Answer, totals: {durationMs: number; tries: number}): HttpResponse<T> {
-    if (answer.status < 200 || answer.status >= 300) throw this.serviceError(req, answer.status, answer.isJson ? answer.body : undefined, answer.text)
+    if (answer.status < 200 || answer.status >= 300) throw this.serviceError(req, answer)
+    if (answer.tooDeep) {
+      throw new ResponseError(
+        `The service answered ${statusLine(answer.status)} to ${req.method} ${new URL(req.url).pathname} with a body paytx does not understand: it is nested deeper than ${MAX_JSON_NESTING} levels.`,
+        'Check that the profile’s base URL points at the service (`paytx profile show`).',
+      )
+    }
     if (!answer.isJson) {
       throw new ResponseError(
         `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), this.secrets)}`,
@@ -319,17 +450,31 @@ export class HttpClient {
     return {status: answer.status, headers: answer.headers, body: answer.body as T, ...totals}
   }
 
-  private serviceError(req: HttpRequest, status: number, body: unknown, text: string): ServiceError {
+  private tooLargeError(req: HttpRequest, answer: Answer): ResponseError {
+    const limit = formatBytes(this.options.maxResponseBytes)
+    return new ResponseError(
+      `The service's answer (${statusLine(answer.status)}) to ${req.method} ${new URL(req.url).pathname} is larger than ${limit}: paytx stopped reading it there and used none of it.`,
+      `If an answer that large is expected, raise the limit with PAYTX_MAX_RESPONSE_BYTES (in bytes; now ${this.options.maxResponseBytes}).${
+        req.method === 'POST' ? ' The request did reach the service: check what happened before sending it again.' : ''
+      }`,
+    )
+  }
+
+  private serviceError(req: HttpRequest, answer: Answer): ServiceError {
+    const {status, text, headers} = answer
+    const body = answer.isJson ? answer.body : undefined
     const object = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined
-    const serviceMessage =
-      typeof object?.message === 'string' ? object.message : text.length > 0 ? bodySnippet(text) : undefined
+    const html = !object && isHtml(headers, text)
+    const location = status >= 300 && status < 400 ? headerValue(headers.location) : undefined
+    let serviceMessage: string | undefined
+    if (typeof object?.message === 'string') serviceMessage = object.message
+    else if (html) serviceMessage = `${htmlHeadline(text)} (an HTML page${this.options.log ? ', shown above' : '; --verbose shows it'})`
+    else if (text.length > 0) serviceMessage = bodySnippet(text)
     const code = object?.code === undefined ? undefined : String(object.code)
-    const details =
-      object?.details && typeof object.details === 'object' && !Array.isArray(object.details)
-        ? (object.details as Record<string, string | string[]>)
-        : undefined
+    const details = object?.details && typeof object.details === 'object' ? flattenDetails(object.details) : undefined
     const scrub = (s: string) => scrubSecrets(s, this.secrets)
-    const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${
+    const pointedAt = location === undefined ? '' : `, pointing at ${new URL(location, req.url).href}`
+    const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
       serviceMessage ? `: ${scrub(serviceMessage)}` : ''
     }`
     return new ServiceError({
@@ -340,7 +485,7 @@ export class HttpClient {
       serviceMessage: serviceMessage === undefined ? undefined : scrub(serviceMessage),
       details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
       message,
-      hint: defaultHint(status, req.method),
+      hint: status >= 300 && status < 400 ? redirectHint(location) : defaultHint(status, req.method),
     })
   }
 
@@ -350,7 +495,11 @@ export class HttpClient {
     const where = `${target.protocol}//${target.host}`
     const afterTries = tries > 1 ? ` after ${tries} tries` : ''
     let message: string
-    if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
+    if (failure.cutOff) {
+      const {status, bytes} = failure.cutOff
+      const ended = timedOut ? `nothing more came within ${this.options.timeoutMs} ms` : 'the connection closed'
+      message = `The answer from ${where} was cut off: ${statusLine(status)} arrived, then ${ended} after ${bytes} bytes of the body${afterTries}.`
+    } else if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
     else if (code === 'ECONNREFUSED') message = `Could not connect to ${where}: connection refused${afterTries}.`
     else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host ${target.hostname}${afterTries}.`
     else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${afterTries}.`
@@ -363,6 +512,8 @@ export class HttpClient {
         'The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: `paytx status <id>`; look for your merchant reference).'
     } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
       hint = 'Nothing listens there. Start the emulator with `paytx emulator start`, or pick another profile with --profile.'
+    } else if (failure.cutOff) {
+      hint = 'Try again; if it keeps happening, something between paytx and the service (a proxy, a load balancer) cuts answers off.'
     } else if (timedOut) {
       hint = 'Try again, or allow more time with --timeout.'
     } else {
