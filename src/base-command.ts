@@ -11,6 +11,7 @@ import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {ProfileStore} from './profiles/store.js'
+import {visibleLines, visibleText} from './terminal/visible-text.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -122,7 +123,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       {
         timeoutMs: this.timeoutMs(),
         maxResponseBytes: maxResponseBytes(process.env),
-        log: verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+        log: verbose ? (line) => process.stderr.write(`${visibleLines(line)}\n`) : undefined,
         secrets: this.secrets,
       },
     )
@@ -185,7 +186,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Hints, progress and warnings: always stderr, never under stdout's data. */
   protected note(text: string): void {
-    process.stderr.write(`${scrubSecrets(text, this.secrets)}\n`)
+    process.stderr.write(`${visibleLines(scrubSecrets(text, this.secrets))}\n`)
   }
 
   protected warnUser(text: string): void {
@@ -242,7 +243,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return undefined
     }
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
-    process.stderr.write(`${failure.text}\n`)
+    process.stderr.write(`${visibleLines(failure.text)}\n`)
     const verbose = (this.flags as {verbose?: boolean} | undefined)?.verbose || process.env.DEBUG
     if (verbose && err.stack && !(err instanceof PaytxError)) process.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
     return undefined
@@ -269,7 +270,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
           const field = detailField(key)
           const flag = this.fieldFlags[field]
           const text = Array.isArray(value) ? value.join('; ') : String(value)
-          lines.push(`  ${field}${flag ? ` (${flag})` : ''}: ${scrub(text)}`)
+          lines.push(`  ${visibleText(field)}${flag ? ` (${flag})` : ''}: ${visibleText(scrub(text))}`)
           if (flag) fields[field] = flag
         }
         if (Object.keys(fields).length > 0) json.flags = fields

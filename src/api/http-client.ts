@@ -8,6 +8,7 @@ import type {Dispatcher} from 'undici'
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export type HttpMethod = 'GET' | 'POST'
 
@@ -475,7 +476,7 @@ export class HttpClient {
     const scrub = (s: string) => scrubSecrets(s, this.secrets)
     const pointedAt = location === undefined ? '' : `, pointing at ${new URL(location, req.url).href}`
     const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
-      serviceMessage ? `: ${scrub(serviceMessage)}` : ''
+      serviceMessage ? `: ${visibleText(scrub(serviceMessage))}` : ''
     }`
     return new ServiceError({
       status,

@@ -4,6 +4,7 @@
  */
 import {formatDuration} from '../duration.js'
 import type {CaseVerdict, SmokeReport} from '../smoke/runner.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export interface TableStyle {
   /** ANSI colours for the result column (off for NO_COLOR and when stdout is not a terminal). */
@@ -17,12 +18,12 @@ const RESET = '\u001B[0m'
 export function renderResultsTable(report: SmokeReport, style: TableStyle = {color: false}): string {
   const header = ['CASE', 'TRANSACTION', 'EXPECTED', 'GOT', 'DURATION', 'RESULT']
   const rows = report.cases.map((result) => [
-    result.name,
+    visibleText(result.name),
     result.transactionId ?? '-',
     result.expected,
-    result.got ?? '-',
+    visibleText(result.got ?? '-'),
     result.verdict === 'skipped' ? '-' : formatDuration(result.durationMs),
-    result.reason ? `${VERDICT_WORD[result.verdict]}: ${result.reason}` : VERDICT_WORD[result.verdict],
+    result.reason ? `${VERDICT_WORD[result.verdict]}: ${visibleText(result.reason)}` : VERDICT_WORD[result.verdict],
   ])
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)))
   const line = (cells: string[], verdict?: CaseVerdict) =>

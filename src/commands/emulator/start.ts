@@ -9,6 +9,7 @@ import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
+import {visibleLines} from '../../terminal/visible-text.js'
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
@@ -218,7 +219,7 @@ EXIT CODES
   }
 
   private emitLine(line: string): void {
-    process.stdout.write(`${line}\n`)
+    process.stdout.write(`${visibleLines(line)}\n`)
   }
 }
 
