@@ -1,23 +1,14 @@
-import {request} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningCli, startCli} from '../helpers/cli.js'
+import {postJson} from '../helpers/post-json.js'
 
 const running: RunningCli[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
 })
 
-function send(url: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {method: 'POST', agent: false, headers: {'content-type': 'application/json'}}, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode!))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const send = async (url: string, body: string) => (await postJson(url, body)).status
 
 /** Clears the screen, retitles the window, and starts a fake line of its own. */
 const HOSTILE = {type: 'transaction\u001b[2J', id: 'tx-1\u001b]0;pwned\u0007', status: 'DECLINED\r\nSETTLEMENT_COMPLETED\u009b31m'}

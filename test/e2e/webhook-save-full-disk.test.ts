@@ -1,22 +1,13 @@
 import {execFileSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
-import {request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {startCli} from '../helpers/cli.js'
+import {postJson} from '../helpers/post-json.js'
 
-function send(url: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {method: 'POST', agent: false, headers: {'content-type': 'application/json'}}, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode!))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const send = async (url: string, body: string) => (await postJson(url, body)).status
 
 /** Fills the file system under `dir` to the last byte, so the next write fails part-way. */
 function fill(dir: string): string {
