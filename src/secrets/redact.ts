@@ -63,11 +63,22 @@ const MAX_PAN_DIGITS = 19
  * number followed by an amount, say), the longest card number from the left is found.
  */
 export function maskCardNumbers(text: string): string {
+  // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case costs one scan.
+  if (!holdsDigits(text, MIN_PAN_DIGITS)) return text
   if (!UUID.test(text)) return maskCardNumbersIn(text)
   return text
     .split(UUID)
     .map((part, index) => (index % 2 === 1 ? part : maskCardNumbersIn(part)))
     .join('')
+}
+
+function holdsDigits(text: string, count: number): boolean {
+  let found = 0
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index)
+    if (char >= 0x30 && char <= 0x39 && ++found >= count) return true
+  }
+  return false
 }
 
 function maskCardNumbersIn(text: string): string {
