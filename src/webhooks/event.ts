@@ -22,39 +22,38 @@ export function readWebhookEvent(body: unknown): WebhookEvent {
   }
 }
 
-/** Receivers de-duplicate by (transaction id, status): the same status may be delivered twice. */
-export function webhookDedupKey(event: WebhookEvent): string | undefined {
-  if (!event.transactionId) return undefined
-  return `${event.transactionId}\u0000${event.status ?? ''}`
-}
+/** More statuses than a transaction can pass through: a sender inventing new ones cannot grow an entry. */
+const STATUSES_PER_TRANSACTION = 16
 
 /**
- * Remembers the (transaction id, status) pairs seen so far and says whether one is a repeat.
- * Bounded so that a long-running listener keeps a flat memory profile: pairs are kept in two
- * generations of `capacity / 2` each, and the older generation is dropped whole when the newer
- * one fills, so a pair is remembered for at least the next `capacity / 2` webhooks and every
- * check stays O(1).
+ * Receivers de-duplicate by (transaction id, status): the same status may be delivered twice.
+ * Remembers the statuses seen per transaction, for the `maxTransactions` transactions heard of
+ * most recently (a Map in least-recently-used order), so a long-running listener keeps a flat
+ * memory profile while a transaction still in motion is never forgotten, and each check is O(1).
  */
 export class DuplicateDetector {
-  private current = new Set<string>()
-  private previous = new Set<string>()
-  private readonly generationSize: number
+  private readonly statusesByTransaction = new Map<string, string[]>()
 
-  constructor(capacity = 100_000) {
-    this.generationSize = Math.max(1, Math.floor(capacity / 2))
-  }
+  constructor(private readonly maxTransactions = 50_000) {}
 
   /** True when this event's (transaction id, status) was seen before; events without either are never duplicates. */
   isDuplicate(event: WebhookEvent): boolean {
-    if (!event.status) return false
-    const key = webhookDedupKey(event)
-    if (key === undefined) return false
-    if (this.current.has(key) || this.previous.has(key)) return true
-    if (this.current.size >= this.generationSize) {
-      this.previous = this.current
-      this.current = new Set()
+    const {transactionId, status} = event
+    if (!status || !transactionId) return false
+    const seen = this.statusesByTransaction.get(transactionId)
+    if (seen) {
+      // Moved to the most recent end.
+      this.statusesByTransaction.delete(transactionId)
+      this.statusesByTransaction.set(transactionId, seen)
+      if (seen.includes(status)) return true
+      seen.push(status)
+      if (seen.length > STATUSES_PER_TRANSACTION) seen.shift()
+      return false
     }
-    this.current.add(key)
+    this.statusesByTransaction.set(transactionId, [status])
+    if (this.statusesByTransaction.size > this.maxTransactions) {
+      this.statusesByTransaction.delete(this.statusesByTransaction.keys().next().value!)
+    }
     return false
   }
 }
