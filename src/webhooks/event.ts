@@ -27,34 +27,42 @@ const STATUSES_PER_TRANSACTION = 16
 
 /**
  * Receivers de-duplicate by (transaction id, status): the same status may be delivered twice.
- * Remembers the statuses seen per transaction, for the `maxTransactions` transactions heard of
- * most recently (a Map in least-recently-used order), so a long-running listener keeps a flat
- * memory profile while a transaction still in motion is never forgotten, and each check is O(1).
+ * Remembers the statuses seen per transaction for the transactions heard of most recently, so a
+ * long-running listener keeps a flat memory profile while a transaction still in motion is not
+ * forgotten. Transactions are kept in two generations of `maxTransactions / 2`: one heard of
+ * again moves to the newer generation, and the older one is dropped whole when the newer fills.
+ * (A single Map in least-recently-used order would be simpler, but V8 makes finding its oldest
+ * entry slow after many deletions.) Every check is O(1).
  */
 export class DuplicateDetector {
-  private readonly statusesByTransaction = new Map<string, string[]>()
+  private current = new Map<string, string[]>()
+  private previous = new Map<string, string[]>()
+  private readonly generationSize: number
 
-  constructor(private readonly maxTransactions = 50_000) {}
+  constructor(maxTransactions = 100_000) {
+    this.generationSize = Math.max(1, Math.floor(maxTransactions / 2))
+  }
 
   /** True when this event's (transaction id, status) was seen before; events without either are never duplicates. */
   isDuplicate(event: WebhookEvent): boolean {
     const {transactionId, status} = event
     if (!status || !transactionId) return false
-    const seen = this.statusesByTransaction.get(transactionId)
-    if (seen) {
-      // Moved to the most recent end.
-      this.statusesByTransaction.delete(transactionId)
-      this.statusesByTransaction.set(transactionId, seen)
-      if (seen.includes(status)) return true
-      seen.push(status)
-      if (seen.length > STATUSES_PER_TRANSACTION) seen.shift()
-      return false
-    }
-    this.statusesByTransaction.set(transactionId, [status])
-    if (this.statusesByTransaction.size > this.maxTransactions) {
-      this.statusesByTransaction.delete(this.statusesByTransaction.keys().next().value!)
-    }
+    const statuses = this.current.get(transactionId) ?? this.remember(transactionId)
+    if (statuses.includes(status)) return true
+    statuses.push(status)
+    if (statuses.length > STATUSES_PER_TRANSACTION) statuses.shift()
     return false
+  }
+
+  /** The statuses of a transaction not heard of in this generation: carried over from the last one, or none yet. */
+  private remember(transactionId: string): string[] {
+    const statuses = this.previous.get(transactionId) ?? []
+    if (this.current.size >= this.generationSize) {
+      this.previous = this.current
+      this.current = new Map()
+    }
+    this.current.set(transactionId, statuses)
+    return statuses
   }
 }
 
