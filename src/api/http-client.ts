@@ -276,7 +276,7 @@ function formatBytes(bytes: number): string {
  * The service's `details` as `path: message` entries, however it nests them: objects add their
  * keys to the path, an object with a `message` is that message, lists of strings stay lists.
  */
-export function flattenDetails(details: unknown): Record<string, string | string[]> {
+function flattenDetails(details: unknown): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   const add = (path: string, message: string) => {
     const existing = out[path]
