@@ -18,6 +18,7 @@ import {colorWanted, productionBanner} from './terminal/production-banner.js'
 import {requireFlag} from './input/required-flag.js'
 import {isInteractive} from './terminal/interactive.js'
 import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
+import {visibleLines, visibleText} from './terminal/visible-text.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -29,6 +30,18 @@ export const EXIT_CODES_HELP = `EXIT CODES
   3    the payment is final and not a success
   4    waiting ran out before a final status
   130  interrupted (Ctrl-C or SIGTERM)`
+
+/** PAYTX_MAX_RESPONSE_BYTES: the size above which an answer of the service is cut off and reported. */
+function maxResponseBytes(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.PAYTX_MAX_RESPONSE_BYTES
+  if (raw === undefined || raw === '') return undefined
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) {
+    throw new InputError(`PAYTX_MAX_RESPONSE_BYTES must be a whole number of bytes greater than 0 (got "${raw}").`, {
+      hint: 'For example PAYTX_MAX_RESPONSE_BYTES=52428800 allows answers of up to 50 MB.',
+    })
+  }
+  return Number(raw)
+}
 
 /** The global flags, parsed and checked once in `init()`. */
 export interface GlobalOptions {
@@ -177,7 +190,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
       {profileName: name, profile},
       {
         timeoutMs: this.globals.requestTimeoutMs,
-        log: this.globals.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+        maxResponseBytes: maxResponseBytes(process.env),
+        log: this.globals.verbose ? (line) => process.stderr.write(`${visibleLines(line)}\n`) : undefined,
         secrets: this.secrets,
         ...shared,
       },
@@ -224,6 +238,15 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     return answer.trim()
   }
 
+  /**
+   * The one JSON document of --json, written as plain JSON. oclif's own `logJson` colours it with
+   * a walk that runs out of stack on large or deep values; answers are capped in size and depth
+   * before they get here, and JSON.stringify handles what is left.
+   */
+  override logJson(json: unknown): void {
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+  }
+
   /** Human output goes to stdout only when --json is off. */
   protected print(text: string): void {
     if (!this.jsonEnabled()) process.stdout.write(`${text}\n`)
@@ -231,7 +254,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
 
   /** Hints, progress and warnings: always stderr, never under stdout's data. */
   protected note(text: string): void {
-    process.stderr.write(`${scrubSecrets(text, this.secrets)}\n`)
+    process.stderr.write(`${visibleLines(scrubSecrets(text, this.secrets))}\n`)
   }
 
   protected warnUser(text: string): void {
@@ -296,7 +319,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
       return undefined
     }
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
-    process.stderr.write(`${failure.text}\n`)
+    process.stderr.write(`${visibleLines(failure.text)}\n`)
     const verbose = this.globals?.verbose || process.env.DEBUG
     if (verbose && err.stack && !(err instanceof PaytxError)) process.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
     return undefined
@@ -320,7 +343,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
           const field = detailField(key)
           const flag = this.fieldFlags[field]
           const text = Array.isArray(value) ? value.join('; ') : String(value)
-          lines.push(`  ${field}${flag ? ` (${flag})` : ''}: ${scrub(text)}`)
+          lines.push(`  ${visibleText(field)}${flag ? ` (${flag})` : ''}: ${visibleText(scrub(text))}`)
           if (flag) fields[field] = flag
         }
         if (Object.keys(fields).length > 0) json.flags = fields

@@ -7,8 +7,10 @@ import type {Dispatcher} from 'undici'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
 import type {RequestGate} from './request-gate.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
 import {commandLine} from '../terminal/invoked-name.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 /** The methods paytx sends; only GET is ever retried after it may have reached the service. */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
@@ -34,7 +36,12 @@ export interface HttpClientOptions {
   backoffBaseMs?: number
   /** Shared with the other requests of the command: bounds those in flight; a 429 to one holds them all back. */
   gate?: RequestGate
+  /** An answer longer than this is cut off and reported instead of being read whole. */
+  maxResponseBytes?: number
 }
+
+/** Far more than any answer of the service; `--max-response-size` or PAYTX_MAX_RESPONSE_BYTES raise it. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 
 export interface HttpRequest {
   method: HttpMethod
@@ -95,6 +102,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -105,6 +114,11 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -128,6 +142,24 @@ function defaultHint(status: number, method: HttpMethod): string | undefined {
   }
   return undefined
 }
+
+/**
+ * paytx never follows a redirect (the API key would go wherever it points), so a 3xx means the
+ * base URL is not the API's own address.
+ */
+function redirectHint(location: string | undefined): string {
+  return `paytx does not follow redirects, so that keys are sent nowhere else: the profile’s base URL is probably wrong${
+    location ? '' : ' (the answer did not say where to)'
+  }. Check it with \`${commandLine('profile show')}\` and set the right one with \`${commandLine('profile add <name> --base-url <url>')}\` or PAYTX_BASE_URL.`
+}
+
+/** A body that is not JSON, for the --verbose log: long pages are shown up to a bound. */
+function verboseText(text: string): string {
+  const shown = text.length > VERBOSE_TEXT_CHARS ? `${text.slice(0, VERBOSE_TEXT_CHARS)}\n  … (${text.length - VERBOSE_TEXT_CHARS} more characters)` : text
+  return shown.replace(/\n/g, '\n  ')
+}
+
+const VERBOSE_TEXT_CHARS = 64 * 1024
 
 function bodySnippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -173,7 +205,7 @@ export function shouldRetry(method: HttpMethod, outcome: AttemptOutcome, attempt
   return outcome.retryAfterMs === undefined ? backoff() : {retry: true, delayMs: Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS)}
 }
 
-/** An attempt that got an answer, read whole. */
+/** An attempt that got an answer, read whole (or up to the size limit). */
 export interface Answer {
   kind: 'answered'
   status: number
@@ -182,15 +214,21 @@ export interface Answer {
   /** The body as JSON; undefined when empty or not JSON. */
   body: unknown
   isJson: boolean
+  /** The body is JSON nested deeper than any answer of the service: it is not read as JSON. */
+  tooDeep: boolean
+  /** The body passed the size limit; `text` holds its beginning only. */
+  overLimit: boolean
 }
 
-/** An attempt that got no answer. */
+/** An attempt that got no answer, or only the beginning of one. */
 interface Failure {
   kind: 'failed'
   error: unknown
   code?: string
   timedOut: boolean
   beforeSending: boolean
+  /** The status line arrived, then the body stopped after this many bytes. */
+  cutOff?: {status: number; bytes: number}
 }
 
 function retryView(attempt: Answer | Failure): AttemptOutcome {
@@ -198,17 +236,95 @@ function retryView(attempt: Answer | Failure): AttemptOutcome {
   return {kind: 'answered', status: attempt.status, retryAfterMs: parseRetryAfter(attempt.headers['retry-after'])}
 }
 
-function readAnswer(status: number, headers: Answer['headers'], text: string): Answer {
-  if (text.length === 0) return {kind: 'answered', status, headers, text, body: undefined, isJson: true}
+function readAnswer(status: number, headers: Answer['headers'], text: string, overLimit: boolean): Answer {
+  const answer = {kind: 'answered' as const, status, headers, text, overLimit, tooDeep: false}
+  if (text.length === 0) return {...answer, body: undefined, isJson: true}
+  // Checked before parsing, so that no later walk (redaction, printing) meets a body too deep for it.
+  if (jsonNestingDepth(text) > MAX_JSON_NESTING) return {...answer, body: undefined, isJson: false, tooDeep: true}
   try {
-    return {kind: 'answered', status, headers, text, body: JSON.parse(text), isJson: true}
+    return {...answer, body: JSON.parse(text), isJson: true}
   } catch {
-    return {kind: 'answered', status, headers, text, body: undefined, isJson: false}
+    return {...answer, body: undefined, isJson: false}
   }
 }
 
+/** The body as text, read until `limitBytes`; past it the rest is dropped and the connection closed. */
+async function readCappedText(body: Dispatcher.ResponseData['body'], limitBytes: number, received: {bytes: number}): Promise<{text: string; overLimit: boolean}> {
+  const chunks: Buffer[] = []
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received.bytes += chunk.length
+    if (received.bytes > limitBytes) {
+      body.destroy()
+      return {text: Buffer.concat(chunks).toString('utf8'), overLimit: true}
+    }
+    chunks.push(chunk)
+  }
+  return {text: Buffer.concat(chunks).toString('utf8'), overLimit: false}
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+function isHtml(headers: Answer['headers'], text: string): boolean {
+  return /html/i.test(headerValue(headers['content-type']) ?? '') || /^\s*<(!doctype html|html)/i.test(text)
+}
+
+/** An HTML page (a proxy's 502) as one line: its title, else its first heading, else its first text. */
+function htmlHeadline(html: string): string {
+  const inner = (tag: string) => new RegExp(`<${tag}[^>]*>([\\s\\S]{0,2000}?)</${tag}>`, 'i').exec(html)?.[1]
+  const text = (inner('title') ?? inner('h1') ?? html).replace(/<[^>]*>/g, ' ')
+  return bodySnippet(text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'))
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`
+}
+
+/**
+ * The service's `details` as `path: message` entries, however it nests them: objects add their
+ * keys to the path, an object with a `message` is that message, lists of strings stay lists.
+ */
+function flattenDetails(details: unknown): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  const add = (path: string, message: string) => {
+    const existing = out[path]
+    out[path] = existing === undefined ? message : [...(Array.isArray(existing) ? existing : [existing]), message]
+  }
+  const pending: {path: string; value: unknown}[] = [{path: '', value: details}]
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    const {path, value} = next
+    const at = (key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
+    if (value === null || value === undefined) continue
+    if (typeof value !== 'object') {
+      add(path || 'details', String(value))
+    } else if (Array.isArray(value)) {
+      if (value.every((item) => typeof item === 'string')) for (const item of value) add(path || 'details', item)
+      else value.forEach((item, index) => pending.push({path: itemPath(item) ?? at(index), value: itemMessage(item) ?? item}))
+    } else if (typeof (value as {message?: unknown}).message === 'string') {
+      add(itemPath(value) ?? (path || 'details'), (value as {message: string}).message)
+    } else {
+      for (const [key, item] of Object.entries(value)) pending.push({path: at(key), value: item})
+    }
+  }
+  return out
+}
+
+/** The field an entry of a details list names, as services write it (`field`, `path`, `name`). */
+function itemPath(item: unknown): string | undefined {
+  if (!item || typeof item !== 'object') return undefined
+  const {field, path, name} = item as Record<string, unknown>
+  const named = [field, path, name].find((value) => typeof value === 'string' || Array.isArray(value))
+  return Array.isArray(named) ? named.map(String).join('.') : (named as string | undefined)
+}
+
+function itemMessage(item: unknown): string | undefined {
+  const message = item && typeof item === 'object' ? (item as {message?: unknown}).message : undefined
+  return typeof message === 'string' ? message : undefined
+}
+
 export class HttpClient {
-  private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs'>> &
+  private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs' | 'maxResponseBytes'>> &
     HttpClientOptions
   private readonly retryPolicy: RetryPolicy
   private dispatcher?: Dispatcher
@@ -216,7 +332,7 @@ export class HttpClient {
   private readonly secrets: (string | undefined)[]
 
   constructor(options: HttpClientOptions = {}) {
-    this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options}
+    this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options, maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES}
     this.retryPolicy = {maxTries: this.options.maxTries, backoffBaseMs: this.options.backoffBaseMs, random: options.random ?? Math.random}
     this.secrets = [...(options.secrets ?? [])]
   }
@@ -280,6 +396,7 @@ export class HttpClient {
       const leaveGate = await this.options.gate?.enter()
       this.logRequest(req, headers, attempt)
       const outcome = await this.attempt(dispatcher, req, headers, payload).finally(leaveGate)
+      if (outcome.kind === 'answered' && outcome.overLimit) throw this.tooLargeError(req, outcome)
       const decision = shouldRetry(req.method, retryView(outcome), attempt, this.retryPolicy)
       if (decision.retry) {
         if (outcome.kind === 'answered' && outcome.status === 429) this.options.gate?.pauseFor(decision.delayMs)
@@ -304,6 +421,8 @@ export class HttpClient {
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs)
     const attemptStarted = Date.now()
     let answer: Answer
+    let status: number | undefined
+    const received = {bytes: 0}
     try {
       const target = new URL(req.url)
       const response = await dispatcher.request({
@@ -314,23 +433,36 @@ export class HttpClient {
         body: payload,
         signal: controller.signal,
       })
-      answer = readAnswer(response.statusCode, response.headers, await response.body.text())
+      status = response.statusCode
+      const {text, overLimit} = await readCappedText(response.body, this.options.maxResponseBytes, received)
+      answer = readAnswer(response.statusCode, response.headers, text, overLimit)
     } catch (error) {
       const code = errorCode(error)
       const timedOut = controller.signal.aborted
-      this.log(`← ${timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`}`)
-      return {kind: 'failed', error, code, timedOut, beforeSending: !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)}
+      const cutOff = status === undefined ? undefined : {status, bytes: received.bytes}
+      this.log(
+        `← ${cutOff ? `${statusLine(cutOff.status)}, cut off after ${cutOff.bytes} bytes: ` : ''}${
+          timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`
+        }`,
+      )
+      return {kind: 'failed', error, code, timedOut, cutOff, beforeSending: !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)}
     } finally {
       clearTimeout(timer)
     }
     this.log(`← ${statusLine(answer.status)} in ${Date.now() - attemptStarted} ms`)
-    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? JSON.stringify(redactBody(answer.body)) : '(empty body)') : bodySnippet(answer.text)}`)
+    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? JSON.stringify(redactBody(answer.body)) : '(empty body)') : verboseText(answer.text)}`)
     return answer
   }
 
   /** A 2xx with a JSON body is the result; anything else becomes the error to show. */
   private accept<T>(req: HttpRequest, answer: Answer, totals: {durationMs: number; tries: number}): HttpResponse<T> {
     if (answer.status < 200 || answer.status >= 300) throw this.serviceError(req, answer)
+    if (answer.tooDeep) {
+      throw new ResponseError(
+        `The service answered ${statusLine(answer.status)} to ${req.method} ${new URL(req.url).pathname} with a body paytx does not understand: it is nested deeper than ${MAX_JSON_NESTING} levels.`,
+        `Check that the profile’s base URL points at the service (\`${commandLine('profile show')}\`).`,
+      )
+    }
     if (!answer.isJson) {
       throw new ResponseError(
         `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), this.secrets)}`,
@@ -340,24 +472,36 @@ export class HttpClient {
     return {status: answer.status, headers: answer.headers, body: answer.body as T, ...totals}
   }
 
+  private tooLargeError(req: HttpRequest, answer: Answer): ResponseError {
+    const limit = formatBytes(this.options.maxResponseBytes)
+    return new ResponseError(
+      `The service's answer (${statusLine(answer.status)}) to ${req.method} ${new URL(req.url).pathname} is larger than ${limit}: paytx stopped reading it there and used none of it.`,
+      `If an answer that large is expected, raise the limit with PAYTX_MAX_RESPONSE_BYTES (in bytes; now ${this.options.maxResponseBytes}).${
+        req.method === 'POST' ? ' The request did reach the service: check what happened before sending it again.' : ''
+      }`,
+    )
+  }
+
   /**
    * The error to show for an answer that is not a success, with the service's code, message and
    * details; `shownBody` (scrubbed by the caller) goes with it for commands that show the body.
    */
   serviceError(req: HttpRequest, answer: Answer, shownBody?: unknown): ServiceError {
-    const {status, text} = answer
+    const {status, text, headers} = answer
     const body = answer.isJson ? answer.body : undefined
     const object = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined
-    const serviceMessage =
-      typeof object?.message === 'string' ? object.message : text.length > 0 ? bodySnippet(text) : undefined
+    const html = !object && isHtml(headers, text)
+    const location = status >= 300 && status < 400 ? headerValue(headers.location) : undefined
+    let serviceMessage: string | undefined
+    if (typeof object?.message === 'string') serviceMessage = object.message
+    else if (html) serviceMessage = `${htmlHeadline(text)} (an HTML page${this.options.log ? ', shown above' : '; --verbose shows it'})`
+    else if (text.length > 0) serviceMessage = bodySnippet(text)
     const code = object?.code === undefined ? undefined : String(object.code)
-    const details =
-      object?.details && typeof object.details === 'object' && !Array.isArray(object.details)
-        ? (object.details as Record<string, string | string[]>)
-        : undefined
+    const details = object?.details && typeof object.details === 'object' ? flattenDetails(object.details) : undefined
     const scrub = (s: string) => scrubSecrets(s, this.secrets)
-    const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${
-      serviceMessage ? `: ${scrub(serviceMessage)}` : ''
+    const pointedAt = location === undefined ? '' : `, pointing at ${new URL(location, req.url).href}`
+    const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
+      serviceMessage ? `: ${visibleText(scrub(serviceMessage))}` : ''
     }`
     return new ServiceError({
       status,
@@ -367,7 +511,7 @@ export class HttpClient {
       serviceMessage: serviceMessage === undefined ? undefined : scrub(serviceMessage),
       details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
       message,
-      hint: defaultHint(status, req.method),
+      hint: status >= 300 && status < 400 ? redirectHint(location) : defaultHint(status, req.method),
       body: shownBody,
     })
   }
@@ -378,7 +522,11 @@ export class HttpClient {
     const where = `${target.protocol}//${target.host}`
     const afterTries = tries > 1 ? ` after ${tries} tries` : ''
     let message: string
-    if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
+    if (failure.cutOff) {
+      const {status, bytes} = failure.cutOff
+      const ended = timedOut ? `nothing more came within ${this.options.timeoutMs} ms` : 'the connection closed'
+      message = `The answer from ${where} was cut off: ${statusLine(status)} arrived, then ${ended} after ${bytes} bytes of the body${afterTries}.`
+    } else if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
     else if (code === 'ECONNREFUSED') message = `Could not connect to ${where}: connection refused${afterTries}.`
     else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host ${target.hostname}${afterTries}.`
     else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${afterTries}.`
@@ -391,6 +539,8 @@ export class HttpClient {
         `The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: \`${commandLine('status <id>')}\`; look for your merchant reference).`
     } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
       hint = `Nothing listens there. Start the emulator with \`${commandLine('emulator start')}\`, or pick another profile with --profile.`
+    } else if (failure.cutOff) {
+      hint = 'Try again; if it keeps happening, something between paytx and the service (a proxy, a load balancer) cuts answers off.'
     } else if (timedOut) {
       hint = 'Try again, or allow more time with --timeout.'
     } else {

@@ -271,6 +271,55 @@ export const serviceErrorBodySchema = once(() =>
   z.object({code: z.string().optional(), message: z.string(), details: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional()}),
 )
 
+// ---------------------------------------------------------------------------------------------
+// Answers as the CLI reads them: only the fields paytx relies on are checked, so that a service
+// adding fields never breaks it, while one that answers 200 with something else is caught before
+// "(no id)" or "Status undefined" can be shown as a success. Extra fields are kept as they came.
+// ---------------------------------------------------------------------------------------------
+
+const answerString = z.string({error: (issue) => (issue.input === undefined ? 'is missing (a string)' : 'must be a string')}).min(1, {error: 'must not be empty'})
+const optionalAnswerString = z.string({error: 'must be a string'}).nullish()
+
+const customerAnswerSchema = once(() => z.looseObject({id: optionalAnswerString, _id: optionalAnswerString}))
+
+const cardAnswerSchema = once(() => z.looseObject({id: optionalAnswerString, _id: optionalAnswerString, token: optionalAnswerString}))
+
+const transactionAnswerSchema = once(() =>
+  z.looseObject({
+    id: optionalAnswerString,
+    _id: optionalAnswerString,
+    status: answerString,
+    status_reason: optionalAnswerString,
+    amount: z.union([z.string(), z.number()], {error: 'must be a string of minor units'}).nullish(),
+    details: z.looseObject({approval_url: optionalAnswerString, redirect_url: optionalAnswerString}, {error: 'must be an object'}).nullish(),
+  }),
+)
+
+const checkoutSuccessAnswerSchema = once(() =>
+  z.looseObject({status: answerString, status_reason: optionalAnswerString, success: z.boolean({error: 'must be true or false'})}),
+)
+
+/** Each answer's schema, and the fields of which one must name the object (`id` or `_id`, as in the spec's examples). */
+const ANSWER_SCHEMAS = {
+  customer: {schema: customerAnswerSchema, idKeys: ['id', '_id']},
+  card: {schema: cardAnswerSchema, idKeys: ['id', '_id', 'token']},
+  transaction: {schema: transactionAnswerSchema, idKeys: ['id', '_id']},
+  checkoutsuccess: {schema: checkoutSuccessAnswerSchema, idKeys: []},
+}
+
+export type AnswerKind = keyof typeof ANSWER_SCHEMAS
+
+/** What in a 2xx answer paytx cannot use, by field path (`status`, `details.approval_url`); none when it fits. */
+export function answerIssues(kind: AnswerKind, body: unknown): ValidationIssue[] {
+  const {schema, idKeys} = ANSWER_SCHEMAS[kind]
+  const issues = issuesOf(schema(), body)
+  const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
+  if (record && idKeys.length > 0 && !idKeys.some((key) => typeof record[key] === 'string' && record[key] !== '')) {
+    issues.unshift({path: idKeys[0], message: `is missing (a string; ${idKeys.join(', ')} accepted)`})
+  }
+  return issues
+}
+
 /** The webhook body the emulator sends: type and ids plus the whole transaction. */
 export const transactionWebhookSchema = once(() => transactionSchema().partial().extend({type: z.string()}))
 

@@ -17,7 +17,8 @@ import {
   readId,
 } from './contract.js'
 import {InputError, ResponseError} from '../errors.js'
-import {HttpClient, type HttpClientOptions, joinUrl} from './http-client.js'
+import {HttpClient, type HttpClientOptions, type HttpResponse, type HttpRequest, joinUrl} from './http-client.js'
+import {type AnswerKind, answerIssues} from './schemas.js'
 import type {Profile} from '../profiles/presets.js'
 import {commandLine} from '../terminal/invoked-name.js'
 
@@ -27,11 +28,23 @@ export interface ServiceTarget {
   profile: Profile
 }
 
-function requireObject<T>(value: unknown, what: string): T {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ResponseError(`The service answered without a ${what} object.`, `Check the profile’s base URL (\`${commandLine('profile show')}\`).`)
-  }
-  return value as T
+/**
+ * The answer's body when it has the fields paytx relies on (extra fields kept); otherwise a
+ * ResponseError naming the first field that does not fit, so that a 200 of the wrong shape is
+ * never shown as a success.
+ */
+function understood<T>(kind: AnswerKind, response: HttpResponse, request: {method: string; url: string}): T {
+  const issues = answerIssues(kind, response.body)
+  if (issues.length === 0) return response.body as T
+  const [first] = issues
+  const path = first.path === '(body)' ? `the body (a ${kind} object)` : first.path
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1, 4).map((issue) => issue.path).join(', ')})` : ''
+  throw new ResponseError(
+    `The service answered ${response.status} with a body paytx does not understand (${request.method} ${new URL(request.url).pathname}): ${path} ${first.message}${more}.`,
+    `${
+      request.method === 'POST' ? `The request did reach the service, so the ${kind} may have been created: check before sending it again. ` : ''
+    }Check that the profile’s base URL points at the service and not at another server (\`${commandLine('profile show')}\`); run with --verbose to see the answer.`,
+  )
 }
 
 /**
@@ -82,13 +95,17 @@ export class PaymentService {
     return {[profile.api_key_header]: profile.api_key}
   }
 
+  /** Sends the request and checks that the answer has what paytx relies on. */
+  private async ask<T>(kind: AnswerKind, request: HttpRequest): Promise<T> {
+    return understood<T>(kind, await this.http.request(request), request)
+  }
+
   private apiUrl(path: string): string {
     return joinUrl(this.target.profile.base_url, path)
   }
 
   async createCustomer(body: CustomerRequest): Promise<Customer> {
-    const response = await this.http.request<Customer>({method: 'POST', url: this.apiUrl(API_PATHS.customer), headers: this.apiHeaders(), body})
-    return requireObject<Customer>(response.body, 'customer')
+    return this.ask<Customer>('customer', {method: 'POST', url: this.apiUrl(API_PATHS.customer), headers: this.apiHeaders(), body})
   }
 
   /** The card proxy needs its own address, id and key; an input error names what the profile lacks. */
@@ -127,32 +144,19 @@ export class PaymentService {
     this.assertCardProxyConfigured()
     const {profile} = this.target
     const url = joinUrl(profile.h2h_url!, API_PATHS.tokenize(profile.proxy_id!))
-    const response = await this.http.request<Card>({method: 'POST', url, headers: {[PROXY_KEY_HEADER]: profile.proxy_key!}, body})
-    return requireObject<Card>(response.body, 'card')
+    return this.ask<Card>('card', {method: 'POST', url, headers: {[PROXY_KEY_HEADER]: profile.proxy_key!}, body})
   }
 
   async startTransaction(body: TransactionStartRequest): Promise<Transaction> {
-    const response = await this.http.request<Transaction>({
-      method: 'POST',
-      url: this.apiUrl(API_PATHS.transactionStart),
-      headers: this.apiHeaders(),
-      body,
-    })
-    return withoutCardCvv(requireObject<Transaction>(response.body, 'transaction'))
+    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'POST', url: this.apiUrl(API_PATHS.transactionStart), headers: this.apiHeaders(), body}))
   }
 
   async getTransaction(id: string): Promise<Transaction> {
-    const response = await this.http.request<Transaction>({method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()})
-    return withoutCardCvv(requireObject<Transaction>(response.body, 'transaction'))
+    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()}))
   }
 
   async checkoutSuccess(id: string): Promise<CheckoutSuccess> {
-    const response = await this.http.request<CheckoutSuccess>({
-      method: 'GET',
-      url: this.apiUrl(API_PATHS.checkoutSuccess(id)),
-      headers: this.apiHeaders(),
-    })
-    return requireObject<CheckoutSuccess>(response.body, 'checkoutsuccess')
+    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(id)), headers: this.apiHeaders()})
   }
 }
 

@@ -7,6 +7,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {ServiceErrorBody} from '../api/contract.js'
 import type {ValidationIssue} from '../api/schemas.js'
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 
 /** An answer with the service's error object; `code` is the HTTP status as three digits. */
 export class ApiError extends Error {
@@ -64,6 +65,10 @@ function tooLarge(maxBytes: number): ApiError {
 
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new ApiError(400, 'The request body is empty; send a JSON object.', {body: 'is required (a JSON object)'})
+  // Refused before parsing, so that no later walk (validation, storing, webhooks) meets it.
+  if (jsonNestingDepth(text) > MAX_JSON_NESTING) {
+    throw new ApiError(400, `The request body is nested deeper than ${MAX_JSON_NESTING} levels.`, {body: `must not nest deeper than ${MAX_JSON_NESTING} levels`})
+  }
   try {
     return JSON.parse(text)
   } catch (error) {

@@ -12,6 +12,7 @@ import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {escapeHtml, renderHtmlDocument} from '../http/html.js'
+import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {listen} from '../http/listen.js'
 import {DuplicateDetector, WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
 
@@ -220,7 +221,9 @@ class WebhookInbox {
     if (req.method !== 'POST') return this.reject(req, res, 405, 'Only POST is accepted on the webhook address.')
     let body: unknown
     try {
-      body = JSON.parse((await readCappedBody(req, WEBHOOK_BODY_LIMIT_BYTES)).toString('utf8'))
+      const text = (await readCappedBody(req, WEBHOOK_BODY_LIMIT_BYTES)).toString('utf8')
+      if (jsonNestingDepth(text) > MAX_JSON_NESTING) return this.reject(req, res, 400, `The body is nested deeper than ${MAX_JSON_NESTING} levels.`)
+      body = JSON.parse(text)
     } catch (error) {
       if (error instanceof BodyTooLargeError) return this.reject(req, res, 413, error.message)
       if (error instanceof SyntaxError) return this.reject(req, res, 400, 'The body is not JSON.')

@@ -5,6 +5,7 @@
  */
 import {formatDuration} from '../duration.js'
 import type {FlowEvent, FlowStepName} from '../flow/events.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export type LineTone = 'done' | 'failed' | 'info' | 'warning'
 
@@ -82,8 +83,9 @@ function waitingText(remainingMs: number): string {
   return `for the redirect: complete the payment in the browser; ${formatTimeLeft(remainingMs)} left (Ctrl-C to stop)`
 }
 
+/** Values carry text from outside (a redirect's `error`, a service message): shown, never acted on by the terminal. */
 function line(tone: LineTone, label: StepLabel, value: string): EventLine {
-  return {tone, label, value}
+  return {tone, label, value: visibleText(value)}
 }
 
 function describeVerdict(event: Extract<FlowEvent, {kind: 'verdict'}>): EventLine {

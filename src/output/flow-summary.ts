@@ -12,11 +12,9 @@ function describeRedirect(redirect: FlowResult['redirect']): string {
   return `received (transaction_id=${redirect.transactionId})`
 }
 
-function describeWebhooks(result: FlowResult): string {
+function describeWebhooks(result: FlowResult): string | string[] {
   if (result.webhooks.length === 0) return 'none received here'
-  return result.webhooks
-    .map((hook) => `${hook.receivedAt.slice(11, 23)}  ${hook.type}  ${hook.status ?? '(no status)'}${hook.duplicate ? '  duplicate' : ''}`)
-    .join(`\n${' '.repeat('Transaction'.length + 2)}`)
+  return result.webhooks.map((hook) => `${hook.receivedAt.slice(11, 23)}  ${hook.type}  ${hook.status ?? '(no status)'}${hook.duplicate ? '  duplicate' : ''}`)
 }
 
 export function renderFlowSummary(result: FlowResult): string {

@@ -7,6 +7,7 @@
 import {formatDuration} from '../duration.js'
 import type {CaseVerdict, SmokeReport} from '../smoke/runner.js'
 import {type TableColumn, type TableFormat, renderTable} from './table.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export interface ResultsTableStyle {
   /** ANSI colours for the result column (off for NO_COLOR and when stdout is not a terminal). */
@@ -32,12 +33,12 @@ const RESULT_COLUMN = COLUMNS.length - 1
 
 export function renderResultsTable(report: SmokeReport, style: ResultsTableStyle = {color: false, format: 'aligned'}): string {
   const rows = report.cases.map((result) => [
-    result.name,
+    visibleText(result.name),
     result.transactionId ?? '-',
     result.expected,
-    result.got ?? '-',
+    visibleText(result.got ?? '-'),
     result.verdict === 'skipped' ? '-' : formatDuration(result.durationMs),
-    result.reason ? `${VERDICT_WORD[result.verdict]}: ${result.reason}` : VERDICT_WORD[result.verdict],
+    result.reason ? `${VERDICT_WORD[result.verdict]}: ${visibleText(result.reason)}` : VERDICT_WORD[result.verdict],
   ])
   const paint = (row: number, column: number, text: string) =>
     column === RESULT_COLUMN ? `${VERDICT_COLOR[report.cases[row].verdict]}${text}${RESET}` : text

@@ -4,11 +4,24 @@
  * header line, one record per line; CSV where a spreadsheet is the reader.
  */
 
-/** Aligned `label  value` lines; empty values are left out. */
-export function table(rows: [string, string | undefined][], options: {indent?: string} = {}): string {
-  const shown = rows.filter(([, value]) => value !== undefined && value !== '')
+import {visibleText} from '../terminal/visible-text.js'
+
+/** A cell: one line, or several (a list), each shown under the one before. */
+export type TableValue = string | readonly string[] | undefined
+
+/**
+ * Aligned `label  value` lines; empty values are left out. Values (often from outside) are shown
+ * with control characters escaped, so none can break a line or draw one of its own.
+ */
+export function table(rows: [string, TableValue][], options: {indent?: string} = {}): string {
+  const shown = rows.filter((row): row is [string, string | readonly string[]] => row[1] !== undefined && row[1] !== '' && row[1].length > 0)
   const width = Math.max(...shown.map(([label]) => label.length))
-  return shown.map(([label, value]) => `${options.indent ?? ''}${label.padEnd(width)}  ${value}`).join('\n')
+  return shown
+    .map(([label, value]) => {
+      const lines = typeof value === 'string' ? [value] : value
+      return lines.map((line, index) => `${options.indent ?? ''}${(index === 0 ? label : '').padEnd(width)}  ${visibleText(line)}`).join('\n')
+    })
+    .join('\n')
 }
 
 export type TableFormat = 'aligned' | 'tsv' | 'csv'
@@ -53,9 +66,9 @@ export function renderTable(columns: readonly TableColumn[], rows: readonly (rea
   return renderAligned(columns, rows, options)
 }
 
-/** A cell on one line: tabs and line breaks inside become spaces. */
+/** A cell on one line: tabs and line breaks inside become spaces, other control characters escapes. */
 function flatCell(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ')
+  return visibleText(text.replace(/[\t\r\n]+/g, ' '))
 }
 
 function csvCell(text: string): string {

@@ -4,15 +4,28 @@
  */
 import {table} from './table.js'
 import type {ProfileLabel} from '../profiles/presets.js'
-import {type CheckoutSuccess, type Transaction, formatMinorUnits, isFinalStatus, isSuccessStatus, readId} from '../api/contract.js'
+import {type CheckoutSuccess, type Transaction, formatMinorUnits, isFinalStatus, isKnownStatus, isSuccessStatus, readId} from '../api/contract.js'
 
 export {table} from './table.js'
 
+const UNKNOWN_CRITICAL = 'UNKNOWN (critical: the state cannot be determined at present; not final)'
+
+/** A status outside the contract's ten: shown as such, never called a success or a failure. */
+function unlistedStatus(status: string): string {
+  return `${status} (a status paytx does not know)`
+}
+
 export function describeStatus(status: string): string {
-  const final = isFinalStatus(status)
-  const success = isSuccessStatus(status)
-  if (status === 'UNKNOWN') return 'UNKNOWN (critical: the state cannot be determined at present; not final)'
-  return `${status} (${final ? 'final' : 'not final'}, ${success ? 'success' : 'not a success'})`
+  if (status === 'UNKNOWN') return UNKNOWN_CRITICAL
+  if (!isKnownStatus(status)) return unlistedStatus(status)
+  return `${status} (${isFinalStatus(status) ? 'final' : 'not final'}, ${isSuccessStatus(status) ? 'success' : 'not a success'})`
+}
+
+/** For checkoutsuccess, whose `success` field alone says whether it succeeded: the status says only whether it is final. */
+function describeCheckoutStatus(status: string): string {
+  if (status === 'UNKNOWN') return UNKNOWN_CRITICAL
+  if (!isKnownStatus(status)) return unlistedStatus(status)
+  return `${status} (${isFinalStatus(status) ? 'final' : 'not final'})`
 }
 
 export function formatAmount(amount: string | number | undefined): string {
@@ -50,7 +63,7 @@ export function renderTransaction(tx: Transaction, profile?: ProfileLabel): stri
 export function renderCheckoutSuccess(id: string, result: CheckoutSuccess, profile?: ProfileLabel): string {
   return table([
     ['Transaction', id],
-    ['Status', describeStatus(result.status)],
+    ['Status', describeCheckoutStatus(result.status)],
     ['Reason', result.status_reason],
     ['Success', result.success ? 'yes' : 'no'],
     profileRow(profile),

@@ -4,6 +4,7 @@
  */
 import type {ForwardResult} from '../webhooks/forwarder.js'
 import type {WebhookCounts, WebhookReport} from '../webhooks/listener.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export interface WebhookLine {
   event: 'webhook'
@@ -120,5 +121,5 @@ export function renderWebhookLine(line: WebhookLine | MalformedLine): string {
   }
   if (line.duplicate) parts.push('duplicate')
   if (line.forward) parts.push(describeForward(line.forward))
-  return parts.join('  ')
+  return parts.map(visibleText).join('  ')
 }

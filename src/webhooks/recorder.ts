@@ -5,7 +5,7 @@
  * answered: a webhook acknowledged with 2xx is in the file even if the listener is killed, and a
  * burst costs one system call instead of one per webhook.
  */
-import {closeSync, fsyncSync, openSync, writeSync} from 'node:fs'
+import {closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync} from 'node:fs'
 
 import {TurnBatch} from '../terminal/turn-batch.js'
 
@@ -27,13 +27,26 @@ export interface WebhookRecord {
 
 export type Recorded = (error?: Error) => void
 
+function endsWithNewline(fd: number, size: number): boolean {
+  const last = Buffer.alloc(1)
+  readSync(fd, last, 0, 1, size - 1)
+  return last[0] === 0x0a
+}
+
 export class WebhookRecorder {
   private fd: number | undefined
+  /** Where the last whole line ends: a failed write is cut back to here, so every line parses. */
+  private wholeLinesEnd: number
+  /** The file may end in part of a line that could not be cut back: the next record starts on a new line. */
+  private mayEndMidLine: boolean
   private readonly pending = new TurnBatch<{line: string; done: Recorded}>((entries) => this.write(entries))
 
   /** Opens (creating it readable by the owner alone) or appends to `path`; throws the fs error. */
   constructor(readonly path: string) {
-    this.fd = openSync(path, 'a', 0o600)
+    this.fd = openSync(path, 'a+', 0o600)
+    this.wholeLinesEnd = fstatSync(this.fd).size
+    // A file left by an earlier run may end mid-line (killed while writing).
+    this.mayEndMidLine = this.wholeLinesEnd > 0 && !endsWithNewline(this.fd, this.wholeLinesEnd)
   }
 
   /** Queues a record; `done` runs once it is written (or failed to be). */
@@ -51,16 +64,30 @@ export class WebhookRecorder {
   }
 
   private write(entries: {line: string; done: Recorded}[]): void {
-    const data = Buffer.from(`${entries.map((entry) => entry.line).join('\n')}\n`)
+    const data = Buffer.from(`${this.mayEndMidLine ? '\n' : ''}${entries.map((entry) => entry.line).join('\n')}\n`)
     let failure: Error | undefined
     try {
       if (this.fd === undefined) throw new Error(`the save file ${this.path} is closed`)
       let written = 0
       while (written < data.length) written += writeSync(this.fd, data, written)
+      this.wholeLinesEnd += data.length
+      this.mayEndMidLine = false
     } catch (error) {
       failure = error as Error
+      this.rollBack()
     }
     for (const entry of entries) entry.done(failure)
+  }
+
+  /** Drops the part of a record a failed write (a full disk) left behind. */
+  private rollBack(): void {
+    if (this.fd === undefined) return
+    try {
+      ftruncateSync(this.fd, this.wholeLinesEnd)
+      this.mayEndMidLine = false
+    } catch {
+      this.mayEndMidLine = true
+    }
   }
 
   close(): void {

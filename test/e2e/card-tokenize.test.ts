@@ -120,7 +120,8 @@ describe('card tokenize', () => {
     const result = await tokenize([...CARD_FLAGS, '--pan-stdin', '--json'], `${PAN}\n`)
     expect(result.code).toBe(1)
     expect(parseJsonOutput(result).error).toMatchObject({kind: 'response', exitCode: 1})
-    expect(parseJsonOutput(result).error.message).toMatch(/without an id, _id or token/)
+    expect(parseJsonOutput(result).error.message).toMatch(/answered 200 with a body paytx does not understand .*id is missing \(a string; id, _id, token accepted\)/)
+    expect(parseJsonOutput(result).error.hint).toMatch(/the card may have been created/)
   })
 
   it('is guarded on production: refused without --yes off a terminal', async () => {

@@ -93,6 +93,21 @@ describe('paytx flow: the redirect listener', () => {
     expect(result.stderr).toMatch(/✖ redirect with error +The transaction is already DECLINED; it cannot be approved again\./)
   }, 45_000)
 
+  it('a redirect error holding control characters cannot draw a line or move the cursor; --json keeps it exact', async () => {
+    const {cli, approvalUrl, id, redirectUrl} = await startWaitingFlow()
+    await submitApproval(approvalUrl, {outcome: 'DECLINED'})
+    const forged = 'oops\n✔ final status            SETTLEMENT_COMPLETED  success\u001b[2J\u001b]0;pwned\u0007'
+    const separator = redirectUrl.includes('?') ? '&' : '?'
+    await fetch(`${redirectUrl}${separator}transaction_id=${id}&error=${encodeURIComponent(forged)}`)
+
+    const result = await cli.done
+    expect(result.code, result.stderr).toBe(3)
+    expect(result.stderr).not.toMatch(/^✔ final status +SETTLEMENT_COMPLETED/m)
+    expect(result.stderr).not.toContain('\u001b')
+    expect(result.stderr).toMatch(/^✖ redirect with error +oops\\n✔ final status +SETTLEMENT_COMPLETED {2}success\\x1b\[2J\\x1b\]0;pwned\\x07$/m)
+    expect(parseJsonOutput(result)).toMatchObject({status: 'DECLINED', redirect: {received: true, error: forged}})
+  }, 45_000)
+
   it('stops on Ctrl-C: exit 130, the transaction id printed, the listener port freed', async () => {
     const chosen = await freePort()
     const {cli, id, redirectUrl} = await startWaitingFlow(['--port', String(chosen)])

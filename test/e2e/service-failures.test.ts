@@ -104,7 +104,7 @@ describe('service and network failures', () => {
     server.reply(() => true, {status: 200, text: '<html><body>Welcome to nginx</body></html>', headers: {'content-type': 'text/html'}})
     const result = await createCustomer('--verbose')
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/answered 200 to POST .* but the body is not JSON: <html><body>Welcome to nginx/)
+    expect(result.stderr).toMatch(/answered 200 OK to POST .* but the body is not JSON: <html><body>Welcome to nginx/)
     expect(result.stderr).not.toMatch(/\n\s+at /)
     expectNoSecrets(result)
   })

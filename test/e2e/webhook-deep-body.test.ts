@@ -1,27 +1,17 @@
 import {mkdtempSync, readFileSync} from 'node:fs'
-import {request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningCli, startCli} from '../helpers/cli.js'
+import {postJson} from '../helpers/post-json.js'
 
 const running: RunningCli[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
 })
 
-function send(url: string, body: string): Promise<{status: number; text: string}> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {method: 'POST', agent: false, headers: {'content-type': 'application/json'}}, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
-      res.on('end', () => resolve({status: res.statusCode!, text}))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const send = postJson
 
 /** About 10 KB of JSON nested 5,000 deep, holding a card number at the bottom. */
 const DEEP_BODY = `${'{"a":'.repeat(5_000)}{"pan":"4024 0071 0817 3153"}${'}'.repeat(5_000)}`

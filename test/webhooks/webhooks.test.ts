@@ -19,13 +19,32 @@ describe('DuplicateDetector', () => {
     expect(seen({status: 'PENDING'})).toBe(false)
   })
 
-  it('remembers at least half its capacity of recent pairs and forgets older ones, in bounded memory', () => {
+  it('remembers at least half its capacity of recent transactions and forgets older ones, in bounded memory', () => {
     const detector = new DuplicateDetector(10)
-    const seen = (id: string) => detector.isDuplicate(readWebhookEvent({id, status: 'PENDING'}))
+    const seen = (id: string, status = 'PENDING') => detector.isDuplicate(readWebhookEvent({id, status}))
     for (let i = 0; i < 10; i++) expect(seen(`tx-${i}`)).toBe(false)
     for (let i = 5; i < 10; i++) expect(seen(`tx-${i}`)).toBe(true)
     for (let i = 10; i < 15; i++) expect(seen(`tx-${i}`)).toBe(false)
     expect(seen('tx-0')).toBe(false)
+  })
+
+  it('never forgets a transaction still in motion, however many others pass by', () => {
+    const detector = new DuplicateDetector(1000)
+    const seen = (id: string, status: string) => detector.isDuplicate(readWebhookEvent({id, status}))
+    expect(seen('busy', 'INITIATED')).toBe(false)
+    // 300,000 webhooks of other transactions, the busy one among them now and then.
+    for (let i = 0; i < 300_000; i++) {
+      expect(seen(`tx-${i}`, 'PENDING')).toBe(false)
+      if (i % 250 === 0) seen('busy', i % 500 === 0 ? 'IN_PROGRESS' : 'PENDING')
+    }
+    expect(seen('busy', 'INITIATED')).toBe(true)
+  })
+
+  it('keeps a bounded number of statuses per transaction, whatever a sender invents', () => {
+    const detector = new DuplicateDetector(10)
+    for (let i = 0; i < 1000; i++) expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: `S${i}`}))).toBe(false)
+    expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: 'S999'}))).toBe(true)
+    expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: 'S0'}))).toBe(false)
   })
 })
 

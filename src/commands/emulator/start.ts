@@ -21,6 +21,7 @@ import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
 import {table} from '../../output/table.js'
+import {visibleLines} from '../../terminal/visible-text.js'
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
@@ -220,7 +221,7 @@ EXIT CODES
   }
 
   private emitLine(line: string): void {
-    process.stdout.write(`${line}\n`)
+    process.stdout.write(`${visibleLines(line)}\n`)
   }
 }
 

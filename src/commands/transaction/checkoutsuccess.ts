@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 
-import {type CheckoutSuccess, isFinalStatus} from '../../api/contract.js'
+import {type CheckoutSuccess, isFinalStatus, isKnownStatus} from '../../api/contract.js'
 import {outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
@@ -13,8 +13,9 @@ export default class TransactionCheckoutSuccess extends TransactionLookupCommand
   static override aliases = ['checkoutsuccess']
   static override summary = 'Tell whether a transaction succeeded, by exit code: 0 success, 3 final and not a success, 4 not final yet.'
   static override description = `Reads GET /v1/transaction/{id}/checkoutsuccess, the server-side answer a merchant must trust
-(the redirect alone says nothing about the outcome). --json prints the service's answer with the
-transaction id added as "id".
+(the redirect alone says nothing about the outcome). The answer's success field decides the exit code;
+a status paytx does not know is shown as such, with a warning. --json prints the service's answer
+with the transaction id added as "id".
 
 Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal (ID, STATUS, FINAL, SUCCESS, REASON), tab-separated under a header line in a pipe, CSV with --csv, or with --json an array of {id, checkoutsuccess} or {id, error} in input order. A line that is not an id is reported and not sent. A 429 pauses every lookup for its Retry-After.
 
@@ -41,6 +42,11 @@ ${LOOKUP_EXIT_CODES_HELP('checkoutsuccess')}`
     const service = await this.service()
     const result = await service.checkoutSuccess(id)
     this.print(renderCheckoutSuccess(id, result, this.profileUnderResult()))
+    if (!isKnownStatus(result.status)) {
+      this.warnUser(
+        `the service reported the status "${result.status}", which is none of the ten paytx knows; going by its success field (${result.success ? 'true' : 'false'}).`,
+      )
+    }
     this.setOutcomeExitCode(outcomeExitCode({conclusive: result.success === true || isFinalStatus(result.status), success: result.success === true}))
     return {id, ...result}
   }

@@ -1,6 +1,6 @@
 import {Args, Flags, type Interfaces} from '@oclif/core'
 
-import type {Transaction} from '../../api/contract.js'
+import {type Transaction, isKnownStatus} from '../../api/contract.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
@@ -56,6 +56,9 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(id)
       this.print(renderTransaction(transaction, this.profileUnderResult()))
+      if (!isKnownStatus(transaction.status)) {
+        this.warnUser(`the service reported the status "${transaction.status}", which is none of the ten paytx knows; it is neither a success nor a failure to paytx.`)
+      }
       return transaction
     }
 

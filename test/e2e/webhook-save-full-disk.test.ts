@@ -1,0 +1,64 @@
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {startCli} from '../helpers/cli.js'
+import {postJson} from '../helpers/post-json.js'
+
+const send = async (url: string, body: string) => (await postJson(url, body)).status
+
+/** Fills the file system under `dir` to the last byte, so the next write fails part-way. */
+function fill(dir: string): string {
+  const filler = join(dir, 'filler')
+  try {
+    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1024'], {stdio: 'ignore'})
+  } catch {
+    // dd stops with an error once the disk is full: that is the point.
+  }
+  return filler
+}
+
+const webhook = (id: string) => JSON.stringify({type: 'transaction', id, status: 'INITIATED', padding: 'p'.repeat(6000)})
+
+/**
+ * A small tmpfs (the tests run as root, as in CI), mounted for this test and unmounted after it.
+ * A write that fails half-way (a full disk) must not leave a line that does not parse.
+ */
+describe('webhook listen --save on a full disk', () => {
+  const mountPoint = mkdtempSync(join(tmpdir(), 'paytx-full-disk-'))
+  let mounted = false
+  beforeAll(() => {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint])
+    mounted = true
+  })
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [mountPoint])
+    rmSync(mountPoint, {recursive: true, force: true})
+  })
+
+  it('a write cut short is rolled back: once space is freed, every line of the file parses', async () => {
+    const dir = join(mountPoint, 'save')
+    mkdirSync(dir)
+    const file = join(dir, 'webhooks.ndjson')
+    const cli = startCli(['webhook', 'listen', '--port', '0', '--json', '--save', file])
+    try {
+      const url = (await cli.waitForStdout(/"url":"([^"]+)"/))[1]
+      expect(await send(url, webhook('tx-1'))).toBe(200)
+      const filler = fill(mountPoint)
+      // The record no longer fits: part of it may be written before the disk is full.
+      expect(await send(url, webhook('tx-2'))).toBe(500)
+      await cli.waitForStderr(/could not|record|save/i)
+      rmSync(filler)
+      expect(await send(url, webhook('tx-3'))).toBe(200)
+      await cli.waitForStdout(/"tx-3"/)
+      const lines = readFileSync(file, 'utf8').split('\n')
+      expect(lines.at(-1)).toBe('')
+      const records = lines.slice(0, -1).map((line) => JSON.parse(line))
+      expect(records.map((record) => record.body.id)).toEqual(['tx-1', 'tx-3'])
+    } finally {
+      await cli.stop('SIGKILL')
+    }
+  })
+})
