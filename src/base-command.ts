@@ -148,7 +148,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
       this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
       const {name, profile} = this.cachedProfile
-      if (profile.env === 'production') this.note(productionBanner(name, profile.base_url, {color: colorWanted(process.stderr)}))
+      // paytx's own line, coloured on purpose: written as it is, not escaped as outside text is.
+      if (profile.env === 'production') process.stderr.write(`${productionBanner(name, profile.base_url, {color: colorWanted(process.stderr)})}\n`)
       // Started now, so that the keychain answers while the command loads what it needs.
       this.keychainKeys = this.fillKeysFromKeychain(this.cachedProfile)
     }

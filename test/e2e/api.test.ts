@@ -205,6 +205,6 @@ describe('paytx api', () => {
     expect(result.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/v1\/customer/)
     expect(result.stderr).toMatch(/x-apikey: sk_l…XcR7/i)
     expect(result.stderr).toMatch(/authorization: sk_l…XcR7/i)
-    expect(result.stderr).toMatch(/← 200 in \d+ ms/)
+    expect(result.stderr).toMatch(/← 200 OK in \d+ ms/)
   })
 })
