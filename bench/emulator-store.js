@@ -25,7 +25,7 @@ const TARGET_RSS_MB = 150
 const TARGET_P99_MS = 5
 const API_KEY = 'sk_test_paytx_emulator_local_key'
 
-if (!existsSync(join(root, 'dist', 'emulator', 'server.js'))) {
+if (!existsSync(join(root, 'dist', 'main.js'))) {
   console.error('Build first: npm run build')
   process.exit(2)
 }

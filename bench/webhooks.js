@@ -29,7 +29,7 @@ const ROUND_SECONDS = 4
 const ROUNDS = 5
 const TOKEN = 'bench-webhook-token-0123456789'
 
-if (!existsSync(join(root, 'dist', 'commands', 'webhook', 'listen.js'))) {
+if (!existsSync(join(root, 'dist', 'main.js'))) {
   console.error('Build first: npm run build')
   process.exit(2)
 }

@@ -4,9 +4,9 @@
 // nothing); esbuild only strips the types.
 //
 // What is built comes from package.json, where oclif looks for it:
-// - oclif.commands (the explicit strategy): its target exports, under its identifier, an object
-//   of command ids to classes, generated here from the files under src/commands, so a new
-//   command file is picked up with no edit;
+// - oclif.commands (./dist/commands): every file under src/commands becomes its own entry,
+//   dist/commands/<topic>/<verb>.js, so a new command file is picked up with no edit, and a
+//   command loads its own module graph only (code the commands share sits in common chunks);
 // - oclif.hooks: each target ./dist/X.js is built from src/X.ts;
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
 // Code imported dynamically (undici, ora, prompts, the emulator) becomes chunks of its own, still
@@ -24,7 +24,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const srcDir = join(root, 'src')
 const commandsDir = join(srcDir, 'commands')
 const {oclif} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-const COMMANDS_INDEX = 'paytx:commands-index'
+if (oclif.commands !== './dist/commands') throw new Error('package.json: oclif.commands must be ./dist/commands, where this build writes the commands')
 
 function filesUnder(dir) {
   return readdirSync(dir, {withFileTypes: true})
@@ -43,27 +43,9 @@ function entryFor(target) {
   return {in: join(srcDir, `${out}.ts`), out}
 }
 
-/** Command id for a file under src/commands, by oclif's own rule: folders are topics, `index` names the topic itself. */
-function commandId(file) {
-  const parts = relative(commandsDir, file).replace(/\.ts$/, '').split(sep)
-  if (parts.at(-1) === 'index') parts.pop()
-  return parts.join(':')
-}
-
-/** The module behind the explicit strategy's target: every command file's default export, under its id. */
-function commandsIndexSource() {
-  const files = sourceFiles(commandsDir)
-  const imports = files.map((file, index) => `import command${index} from ${JSON.stringify(file)}`)
-  const entries = files.map((file, index) => `  ${JSON.stringify(commandId(file))}: command${index},`)
-  return `${imports.join('\n')}\n\nexport const ${oclif.commands.identifier} = {\n${entries.join('\n')}\n}\n`
-}
-
-const commandsIndexPlugin = {
-  name: 'commands-index',
-  setup(builder) {
-    builder.onResolve({filter: new RegExp(`^${COMMANDS_INDEX}$`)}, () => ({path: COMMANDS_INDEX, namespace: 'paytx'}))
-    builder.onLoad({filter: /.*/, namespace: 'paytx'}, () => ({contents: commandsIndexSource(), loader: 'ts', resolveDir: root}))
-  },
+/** Each command file as an entry: src/commands/x/y.ts is built to dist/commands/x/y.js, where oclif looks. */
+function commandEntries() {
+  return sourceFiles(commandsDir).map((file) => ({in: file, out: relative(srcDir, file).replace(/\.ts$/, '').split(sep).join('/')}))
 }
 
 /**
@@ -133,7 +115,7 @@ await build({
   absWorkingDir: root,
   entryPoints: [
     {in: join(srcDir, 'main.ts'), out: 'main'},
-    {in: COMMANDS_INDEX, out: entryFor(oclif.commands.target).out},
+    ...commandEntries(),
     ...hookTargets.map(entryFor),
     ...scriptEntries(),
   ],
@@ -148,6 +130,6 @@ await build({
   external: ['libsql', 'open', 'typescript'],
   // Bundled CommonJS (oclif, undici) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
-  plugins: [commandsIndexPlugin, commonJsNamedExportsPlugin],
+  plugins: [commonJsNamedExportsPlugin],
   logLevel: 'warning',
 })

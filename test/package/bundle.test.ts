@@ -1,6 +1,6 @@
 /**
- * The bundle `npm run build` writes (scripts/build.js): every command file is a command, found by
- * oclif's explicit strategy, and the bundle needs no package at run time but the few it leaves
+ * The bundle `npm run build` writes (scripts/build.js): every command file is a command, built to
+ * dist/commands/ where oclif finds it, and the bundle needs no package at run time but the few it leaves
  * outside on purpose. Reads the current build (`npm run build` first).
  */
 import {readFileSync, readdirSync} from 'node:fs'
@@ -48,7 +48,7 @@ describe('the bundle', () => {
     expect([...imported].filter((name) => !LEFT_OUTSIDE.includes(name))).toEqual([])
   })
 
-  it('runs a command that loads its module from the commands index', async () => {
+  it('runs a command from its own built file', async () => {
     const result = await runCli(['profile', 'list', '--json'])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
