@@ -9,7 +9,7 @@
 //   command loads its own module graph only (code the commands share sits in common chunks);
 // - oclif.hooks: each target ./dist/X.js is built from src/X.ts;
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
-// Code imported dynamically (undici, ora, prompts, the emulator) becomes chunks of its own, still
+// Code imported dynamically (ora, prompts, the emulator) becomes chunks of its own, still
 // loaded only when used. libsql stays outside the bundle (its native binary is found next to its
 // package), and so does `open` (it runs the xdg-open script it ships).
 import {spawnSync} from 'node:child_process'
@@ -83,7 +83,7 @@ function isCommonJs(file) {
 }
 
 /**
- * `await import('undici')` gives the CommonJS package's exports as named exports in Node, but a
+ * `await import('proper-lockfile')` gives the CommonJS package's exports as named exports in Node, but a
  * chunk esbuild splits off for a CommonJS package exports only `default`. This puts the names
  * back: the dynamically imported package goes through a module that re-exports each of its
  * exports by name (listed by loading the package here, at build time).
@@ -128,7 +128,7 @@ await build({
   target: 'node20',
   // typescript: oclif reads tsconfig with it only when developing a plugin from source.
   external: ['libsql', 'open', 'typescript'],
-  // Bundled CommonJS (oclif, undici) calls require() for Node's own modules.
+  // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
   plugins: [commonJsNamedExportsPlugin],
   logLevel: 'warning',

@@ -1,11 +1,12 @@
 /**
- * The one HTTP client of paytx, on undici's public API (loaded lazily). JSON in and out, any 2xx
- * accepted, connect and total timeouts, and retries that never repeat a request that may have
+ * The one HTTP client of paytx, on Node's own HTTP (`src/http/outgoing.ts`). JSON in and out, any
+ * 2xx accepted, connect and total timeouts, and retries that never repeat a request that may have
  * reached the service (`shouldRetry`).
  */
-import type {Dispatcher} from 'undici'
+import type {IncomingMessage} from 'node:http'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
+import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
 import type {RequestGate} from './request-gate.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
@@ -29,7 +30,6 @@ export interface HttpClientOptions {
   secretHeaderNames?: readonly string[]
   /** Values scrubbed from every log line and error message (keys, PAN). */
   secrets?: readonly (string | undefined)[]
-  dispatcher?: Dispatcher
   sleep?: (ms: number) => Promise<void>
   random?: () => number
   /** Base of the exponential back-off, in ms. */
@@ -69,7 +69,7 @@ const CONNECT_ERROR_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
+  OUTGOING_ERROR.connectTimeout,
 ])
 
 /** A Retry-After longer than this is not waited for in full. */
@@ -232,7 +232,7 @@ interface Failure {
 }
 
 function retryView(attempt: Answer | Failure): AttemptOutcome {
-  if (attempt.kind === 'failed') return {kind: 'failed', beforeSending: attempt.beforeSending, clientDestroyed: attempt.code === 'UND_ERR_DESTROYED'}
+  if (attempt.kind === 'failed') return {kind: 'failed', beforeSending: attempt.beforeSending, clientDestroyed: attempt.code === OUTGOING_ERROR.destroyed}
   return {kind: 'answered', status: attempt.status, retryAfterMs: parseRetryAfter(attempt.headers['retry-after'])}
 }
 
@@ -249,7 +249,7 @@ function readAnswer(status: number, headers: Answer['headers'], text: string, ov
 }
 
 /** The body as text, read until `limitBytes`; past it the rest is dropped and the connection closed. */
-async function readCappedText(body: Dispatcher.ResponseData['body'], limitBytes: number, received: {bytes: number}): Promise<{text: string; overLimit: boolean}> {
+async function readCappedText(body: IncomingMessage, limitBytes: number, received: {bytes: number}): Promise<{text: string; overLimit: boolean}> {
   const chunks: Buffer[] = []
   for await (const chunk of body as AsyncIterable<Buffer>) {
     received.bytes += chunk.length
@@ -327,14 +327,16 @@ export class HttpClient {
   private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs' | 'maxResponseBytes'>> &
     HttpClientOptions
   private readonly retryPolicy: RetryPolicy
-  private dispatcher?: Dispatcher
-  private ownsDispatcher = false
+  private readonly connections: Connections
+  /** `destroy()` was called: what fails from now on failed because paytx is stopping. */
+  private stopping = false
   private readonly secrets: (string | undefined)[]
 
   constructor(options: HttpClientOptions = {}) {
     this.options = {connectTimeoutMs: 10_000, timeoutMs: 30_000, maxTries: 3, backoffBaseMs: 250, ...options, maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES}
     this.retryPolicy = {maxTries: this.options.maxTries, backoffBaseMs: this.options.backoffBaseMs, random: options.random ?? Math.random}
     this.secrets = [...(options.secrets ?? [])]
+    this.connections = new Connections({connectTimeoutMs: this.options.connectTimeoutMs})
   }
 
   /** Values learnt after construction (a PAN typed at a prompt) to scrub from logs and errors. */
@@ -342,29 +344,14 @@ export class HttpClient {
     this.secrets.push(...values)
   }
 
-  /** The injected dispatcher, or an Agent of our own created on first use (undici is loaded only then). */
-  private async dispatcherInUse(): Promise<Dispatcher> {
-    if (this.dispatcher) return this.dispatcher
-    if (this.options.dispatcher) {
-      this.dispatcher = this.options.dispatcher
-    } else {
-      const {Agent} = await import('undici')
-      this.dispatcher = new Agent({connect: {timeout: this.options.connectTimeoutMs}, keepAliveTimeout: 4000})
-      this.ownsDispatcher = true
-    }
-    return this.dispatcher
-  }
-
   async close(): Promise<void> {
-    if (this.dispatcher && this.ownsDispatcher) await this.dispatcher.close()
-    this.dispatcher = undefined
+    this.connections.close()
   }
 
   /** Stops at once: requests still running fail instead of being waited for (Ctrl-C). */
   async destroy(): Promise<void> {
-    const dispatcher = this.dispatcher
-    this.dispatcher = undefined
-    if (dispatcher && this.ownsDispatcher) await dispatcher.destroy()
+    this.stopping = true
+    this.connections.destroy()
   }
 
   private log(line: string): void {
@@ -387,7 +374,6 @@ export class HttpClient {
    * status (`paytx api` shows error bodies too); only a request that got no answer throws.
    */
   async exchange(req: HttpRequest): Promise<{answer: Answer; durationMs: number; tries: number}> {
-    const dispatcher = await this.dispatcherInUse()
     const headers: Record<string, string> = {accept: 'application/json', ...req.headers}
     const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body))
     if (payload !== undefined) headers['content-type'] ??= 'application/json'
@@ -395,7 +381,7 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       const leaveGate = await this.options.gate?.enter()
       this.logRequest(req, headers, attempt)
-      const outcome = await this.attempt(dispatcher, req, headers, payload).finally(leaveGate)
+      const outcome = await this.attempt(req, headers, payload).finally(leaveGate)
       if (outcome.kind === 'answered' && outcome.overLimit) throw this.tooLargeError(req, outcome)
       const decision = shouldRetry(req.method, retryView(outcome), attempt, this.retryPolicy)
       if (decision.retry) {
@@ -416,7 +402,7 @@ export class HttpClient {
   }
 
   /** One try, bounded by the total timeout: the answer read whole, or why there was none. */
-  private async attempt(dispatcher: Dispatcher, req: HttpRequest, headers: Record<string, string>, payload: string | undefined): Promise<Answer | Failure> {
+  private async attempt(req: HttpRequest, headers: Record<string, string>, payload: string | undefined): Promise<Answer | Failure> {
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs)
     const attemptStarted = Date.now()
@@ -424,20 +410,12 @@ export class HttpClient {
     let status: number | undefined
     const received = {bytes: 0}
     try {
-      const target = new URL(req.url)
-      const response = await dispatcher.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: req.method,
-        headers,
-        body: payload,
-        signal: controller.signal,
-      })
-      status = response.statusCode
+      const response = await this.connections.send({url: req.url, method: req.method, headers, body: payload, signal: controller.signal})
+      status = response.status
       const {text, overLimit} = await readCappedText(response.body, this.options.maxResponseBytes, received)
-      answer = readAnswer(response.statusCode, response.headers, text, overLimit)
+      answer = readAnswer(response.status, response.headers, text, overLimit)
     } catch (error) {
-      const code = errorCode(error)
+      const code = this.stopping ? OUTGOING_ERROR.destroyed : errorCode(error)
       const timedOut = controller.signal.aborted
       const cutOff = status === undefined ? undefined : {status, bytes: received.bytes}
       this.log(
@@ -445,7 +423,8 @@ export class HttpClient {
           timedOut ? `timed out after ${this.options.timeoutMs} ms` : `failed: ${code ?? (error as Error).message}`
         }`,
       )
-      return {kind: 'failed', error, code, timedOut, cutOff, beforeSending: !timedOut && code !== undefined && CONNECT_ERROR_CODES.has(code)}
+      const neverSent = error instanceof OutgoingError && !error.sent
+      return {kind: 'failed', error, code, timedOut, cutOff, beforeSending: !timedOut && status === undefined && (neverSent || (code !== undefined && CONNECT_ERROR_CODES.has(code)))}
     } finally {
       clearTimeout(timer)
     }
@@ -529,7 +508,7 @@ export class HttpClient {
     } else if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
     else if (code === 'ECONNREFUSED') message = `Could not connect to ${where}: connection refused${afterTries}.`
     else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host ${target.hostname}${afterTries}.`
-    else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${afterTries}.`
+    else if (code === OUTGOING_ERROR.connectTimeout) message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${afterTries}.`
     else message = `The connection to ${where} failed (${code ?? (failure.error as Error).message})${afterTries}.`
 
     const mayHaveReachedService = req.method !== 'GET' && !failure.beforeSending

@@ -7,6 +7,7 @@
 import type {Product} from '../api/contract.js'
 import {NetworkError, ResponseError} from '../errors.js'
 import {statusLine} from '../api/http-client.js'
+import {Connections, OutgoingError} from '../http/outgoing.js'
 import {approvalFormFields} from '../test-mode/outcomes.js'
 import {commandLine} from '../terminal/invoked-name.js'
 
@@ -19,27 +20,30 @@ async function browserRequest(
   url: string,
   init: {method: 'GET' | 'POST'; body?: string; timeoutMs: number; signal?: AbortSignal},
 ): Promise<{status: number; location?: string; text: string}> {
-  const {request} = await import('undici')
   const timeout = AbortSignal.timeout(init.timeoutMs)
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+  const connections = new Connections({connectTimeoutMs: init.timeoutMs})
   try {
-    const response = await request(url, {
+    const response = await connections.send({
+      url,
       method: init.method,
       body: init.body,
       headers: init.body === undefined ? {accept: 'text/html'} : {accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded'},
       signal,
     })
-    const text = await response.body.text()
-    const location = response.headers.location
-    return {status: response.statusCode, location: Array.isArray(location) ? location[0] : location, text}
+    const chunks: Buffer[] = []
+    for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(chunk)
+    return {status: response.status, location: response.headers.location, text: Buffer.concat(chunks).toString('utf8')}
   } catch (error) {
     if (init.signal?.aborted) throw init.signal.reason
     const what = timeout.aborted ? `no answer within ${init.timeoutMs} ms` : (error as Error).message
     throw new NetworkError(`${init.method} ${url} failed: ${what}.`, {
       hint: 'Check that the emulator is running and reachable at the profile’s base URL.',
-      mayHaveReachedService: init.method === 'POST',
+      mayHaveReachedService: init.method === 'POST' && !(error instanceof OutgoingError && !error.sent),
       cause: error,
     })
+  } finally {
+    connections.close()
   }
 }
 

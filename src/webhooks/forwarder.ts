@@ -3,7 +3,7 @@
  * headers as they came (minus hop-by-hop headers), exactly once: a forward is a POST that may
  * have reached the endpoint, so it is never retried. Failures become a result, never a throw.
  */
-import type {Dispatcher} from 'undici'
+import {Connections, OUTGOING_ERROR} from '../http/outgoing.js'
 
 export interface ForwardResult {
   url: string
@@ -50,45 +50,41 @@ function describeFailure(error: unknown): string {
   const code = (error as {code?: string}).code ?? (error as {cause?: {code?: string}}).cause?.code
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'ECONNREFUSED') return 'connection refused (is the endpoint running?)'
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timed out'
-  if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_ABORTED') return 'interrupted'
+  if (code === OUTGOING_ERROR.connectTimeout || code === 'ABORT_ERR' || (error as Error)?.name === 'TimeoutError') return 'timed out'
+  if (code === OUTGOING_ERROR.destroyed) return 'interrupted'
   return code ? `${message} (${code})` : message
 }
 
 export class WebhookForwarder {
-  private dispatcher?: Dispatcher
-  private undici?: typeof import('undici')
+  private readonly connections: Connections
+  private stopping = false
 
   constructor(
     readonly url: string,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.connections = new Connections({connectTimeoutMs: timeoutMs})
+  }
 
   async forward(rawBody: Buffer, rawHeaders: readonly string[]): Promise<ForwardResult> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     try {
-      if (!this.undici) this.undici = await import('undici')
-      this.dispatcher ??= new this.undici.Agent({connect: {timeout: this.timeoutMs}, keepAliveTimeout: 4000})
-      const response = await this.undici.request(this.url, {
-        method: 'POST',
-        headers: forwardableHeaders(rawHeaders),
-        body: rawBody,
-        dispatcher: this.dispatcher,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      })
-      await response.body.dump()
-      return {url: this.url, status: response.statusCode, duration_ms: elapsed()}
+      // The whole exchange, answer included, within the timeout.
+      const signal = AbortSignal.timeout(this.timeoutMs)
+      const response = await this.connections.send({url: this.url, method: 'POST', headers: forwardableHeaders(rawHeaders), body: rawBody, signal})
+      for await (const _chunk of response.body) {
+        // The endpoint's answer is not kept, only its status.
+      }
+      return {url: this.url, status: response.status, duration_ms: elapsed()}
     } catch (error) {
-      return {url: this.url, error: describeFailure(error), duration_ms: elapsed()}
+      return {url: this.url, error: this.stopping ? 'interrupted' : describeFailure(error), duration_ms: elapsed()}
     }
   }
 
   /** Stops at once: forwards still running fail as interrupted. */
   async destroy(): Promise<void> {
-    const dispatcher = this.dispatcher
-    this.dispatcher = undefined
-    if (dispatcher) await dispatcher.destroy()
+    this.stopping = true
+    this.connections.destroy()
   }
 }

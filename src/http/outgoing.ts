@@ -1,0 +1,181 @@
+/**
+ * paytx's outgoing requests, on Node's own `node:http` and `node:https`: nothing to load at
+ * start-up and a native parser (undici, the alternative, costs a package load and the compilation
+ * of its WebAssembly parser on every command). One request at a time is `send()`; a
+ * `Connections` pool keeps connections alive between the requests of one command, bounds the
+ * time to connect, tells whether a failed request had left the machine, and stops everything at
+ * once on Ctrl-C. Redirects are never followed.
+ */
+import {Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest} from 'node:http'
+import {Agent as HttpsAgent, request as httpsRequest} from 'node:https'
+import type {Socket} from 'node:net'
+import type {TLSSocket} from 'node:tls'
+
+/** Error codes of the failures this module raises itself. */
+export const OUTGOING_ERROR = {
+  /** The connection was not open within the connect timeout. */
+  connectTimeout: 'PAYTX_CONNECT_TIMEOUT',
+  /** `Connections.destroy()` stopped the request (paytx is stopping). */
+  destroyed: 'PAYTX_REQUEST_DESTROYED',
+} as const
+
+export interface OutgoingRequest {
+  url: string | URL
+  method: string
+  /**
+   * Header names and values: an object, or a list of name/value pairs as they arrived (case and
+   * order kept; `Host` and `Content-Length` are added).
+   */
+  headers?: Record<string, string> | readonly string[]
+  body?: string | Buffer
+  /** Ends the request (a total timeout, Ctrl-C); the promise rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+export interface OutgoingAnswer {
+  status: number
+  headers: IncomingHttpHeaders
+  /** The body, to be read (or `resume()`d) by the caller. */
+  body: IncomingMessage
+}
+
+/** Thrown for every request that got no answer; `sent` says whether its bytes may have left. */
+export class OutgoingError extends Error {
+  readonly code?: string
+
+  constructor(
+    cause: unknown,
+    /** The connection had opened: the request, or part of it, may have reached the other side. */
+    readonly sent: boolean,
+  ) {
+    super((cause as Error)?.message ?? String(cause), {cause})
+    this.name = 'OutgoingError'
+    this.code = (cause as {code?: unknown})?.code === undefined ? undefined : String((cause as {code?: unknown}).code)
+  }
+}
+
+function codedError(message: string, code: string): Error {
+  return Object.assign(new Error(message), {code})
+}
+
+/** The headers of a pass-through request: the list as given, plus what the new connection needs. */
+function listedHeaders(list: readonly string[], target: URL, body: string | Buffer | undefined): string[] {
+  const out = [...list]
+  const has = (name: string) => out.some((value, index) => index % 2 === 0 && value.toLowerCase() === name)
+  if (!has('host')) out.push('Host', target.host)
+  if (body !== undefined && !has('content-length')) out.push('Content-Length', String(Buffer.byteLength(body)))
+  return out
+}
+
+export interface ConnectionsOptions {
+  /** Time allowed to open the TCP (and TLS) connection. */
+  connectTimeoutMs: number
+  /** How long an idle connection is kept for the next request (the server's Keep-Alive hint may shorten it). */
+  keepAliveMs?: number
+}
+
+/** A pool of kept-alive connections, to any number of hosts, over HTTP and HTTPS. */
+export class Connections {
+  private agents?: {http: HttpAgent; https: HttpsAgent}
+  private readonly running = new Set<ClientRequest>()
+  private destroyed = false
+
+  constructor(private readonly options: ConnectionsOptions) {}
+
+  private agentFor(protocol: string): HttpAgent {
+    // Idle connections do not keep paytx running (Node unrefs them), so a command ends as soon as its work is done.
+    const settings = {keepAlive: true, timeout: this.options.keepAliveMs ?? 4000}
+    this.agents ??= {http: new HttpAgent(settings), https: new HttpsAgent(settings)}
+    return protocol === 'https:' ? this.agents.https : this.agents.http
+  }
+
+  /** Sends one request; resolves when the status line and headers have arrived. */
+  send(req: OutgoingRequest): Promise<OutgoingAnswer> {
+    const target = typeof req.url === 'string' ? new URL(req.url) : req.url
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      return Promise.reject(new OutgoingError(codedError(`Unsupported protocol ${target.protocol}`, 'ERR_INVALID_PROTOCOL'), false))
+    }
+    if (this.destroyed) return Promise.reject(new OutgoingError(codedError('The request was stopped', OUTGOING_ERROR.destroyed), false))
+    if (req.signal?.aborted) return Promise.reject(req.signal.reason)
+
+    return new Promise<OutgoingAnswer>((resolve, reject) => {
+      let connected = false
+      let connectTimer: NodeJS.Timeout | undefined
+      let settled = false
+      let client: ClientRequest
+      const fail = (error: unknown) => {
+        clearTimeout(connectTimer)
+        if (settled) return
+        settled = true
+        this.running.delete(client)
+        req.signal?.removeEventListener('abort', onAbort)
+        if (req.signal?.aborted) reject(req.signal.reason)
+        else reject(error instanceof OutgoingError ? error : new OutgoingError(error, connected))
+      }
+      const onAbort = () => client.destroy(codedError('The request was aborted', 'ABORT_ERR'))
+
+      try {
+        const headers = Array.isArray(req.headers) ? listedHeaders(req.headers, target, req.body) : {...(req.headers as Record<string, string> | undefined)}
+        if (!Array.isArray(headers) && req.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
+          headers['content-length'] = String(Buffer.byteLength(req.body))
+        }
+        const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+        client = send(target, {method: req.method, headers: headers as Record<string, string>, agent: this.agentFor(target.protocol)})
+      } catch (error) {
+        // A header Node refuses (a control character in a value): nothing was sent.
+        reject(new OutgoingError(error, false))
+        return
+      }
+      this.running.add(client)
+      req.signal?.addEventListener('abort', onAbort, {once: true})
+
+      client.on('socket', (socket: Socket) => {
+        const secure = target.protocol === 'https:'
+        if (!socket.connecting && (!secure || (socket as TLSSocket).encrypted)) {
+          connected = true // a kept-alive connection, already open
+          return
+        }
+        connectTimer = setTimeout(
+          () => client.destroy(codedError(`No connection within ${this.options.connectTimeoutMs} ms`, OUTGOING_ERROR.connectTimeout)),
+          this.options.connectTimeoutMs,
+        )
+        socket.once(secure ? 'secureConnect' : 'connect', () => {
+          clearTimeout(connectTimer)
+          connected = true
+        })
+      })
+      client.on('error', fail)
+      client.on('response', (response) => {
+        clearTimeout(connectTimer)
+        settled = true
+        req.signal?.removeEventListener('abort', onAbort)
+        // The body is the caller's to read; a later abort still ends it (signal → destroy).
+        if (req.signal) {
+          const endBody = () => response.destroy(req.signal?.reason as Error)
+          req.signal.addEventListener('abort', endBody, {once: true})
+          response.once('close', () => req.signal?.removeEventListener('abort', endBody))
+        }
+        response.once('close', () => this.running.delete(client))
+        resolve({status: response.statusCode ?? 0, headers: response.headers, body: response})
+      })
+      client.end(req.body)
+    })
+  }
+
+  /** Stops at once: requests still running fail with `OUTGOING_ERROR.destroyed`, kept connections close. */
+  destroy(): void {
+    this.destroyed = true
+    for (const client of this.running) client.destroy(codedError('The request was stopped', OUTGOING_ERROR.destroyed))
+    this.running.clear()
+    this.agents?.http.destroy()
+    this.agents?.https.destroy()
+    this.agents = undefined
+  }
+
+  /** Closes the idle kept connections; requests still running finish. */
+  close(): void {
+    for (const agent of [this.agents?.http, this.agents?.https]) {
+      for (const sockets of Object.values(agent?.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy()
+    }
+  }
+}
