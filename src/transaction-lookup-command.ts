@@ -8,7 +8,7 @@ import {type Command, Flags} from '@oclif/core'
 
 import {BaseCommand} from './base-command.js'
 import {EXIT, InputError} from './errors.js'
-import type {CheckoutSuccess, Transaction} from './api/contract.js'
+import type {CheckoutSuccess, Transaction} from './api/schemas.js'
 import type {LookupResult} from './api/lookup-many.js'
 import type {PaymentService} from './api/service.js'
 import type {WaitResult, WaitUntil} from './flow/wait-for-status.js'

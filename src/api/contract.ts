@@ -2,9 +2,9 @@
  * The service's contract, defined once: products, statuses, the final and success sets, field
  * names, and the pure rules every side (CLI, emulator, flow, tests) applies to them.
  *
- * This module has no run-time dependencies so that fast read-only commands can import it freely;
- * the zod schemas, and the request and response types derived from them, live in `schemas.ts`,
- * loaded only where input is validated.
+ * This module imports nothing, so that fast read-only commands can import it freely; the zod
+ * schemas, and the request and response types derived from them (`z.infer`, so that the types
+ * and the run-time checks cannot disagree), live in `schemas.ts`, which builds on this one.
  */
 
 export const PRODUCTS = ['card', 'sofort', 'dummy'] as const
@@ -106,24 +106,6 @@ export const CUSTOMER_OPTIONAL_FIELDS = ['fax_number', 'house_number_suffix', 's
 export const CUSTOMER_TITLES = ['mr', 'ms'] as const
 export const CUSTOMER_GENDERS = ['male', 'female'] as const
 export const CUSTOMER_INITIAL_STATUS = 'unverified'
-
-/**
- * The request and response shapes, derived from the zod schemas (`z.infer`) so that the types and
- * the runtime checks cannot disagree. Type-only: importing them costs nothing at run time.
- */
-export type {
-  Card,
-  CardRequest,
-  CheckoutSuccess,
-  Customer,
-  CustomerRequest,
-  ServiceErrorBody,
-  SofortSender,
-  Transaction,
-  TransactionDetailsRequest,
-  TransactionStartRequest,
-  TransactionWebhook,
-} from './schemas.js'
 
 /** Read an id the way every known client does: `id`, then `_id` (then `token` for cards). */
 export function readId(value: unknown, keys: readonly string[] = ['id', '_id']): string | undefined {

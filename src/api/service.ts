@@ -3,22 +3,10 @@
  * address, credentials and headers for each. Knows nothing of oclif; the flow and smoke runner
  * use it as the commands do.
  */
-import {
-  API_PATHS,
-  CARD_ID_KEYS,
-  type Card,
-  type CardRequest,
-  type CheckoutSuccess,
-  type Customer,
-  type CustomerRequest,
-  PROXY_KEY_HEADER,
-  type Transaction,
-  type TransactionStartRequest,
-  readId,
-} from './contract.js'
+import {API_PATHS, CARD_ID_KEYS, PROXY_KEY_HEADER, readId} from './contract.js'
+import {type Card, type CardRequest, type CheckoutSuccess, type Customer, type CustomerRequest, type Transaction, type TransactionStartRequest, type AnswerKind, answerIssues} from './schemas.js'
 import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, type HttpResponse, type HttpRequest, joinUrl} from './http-client.js'
-import {type AnswerKind, answerIssues} from './schemas.js'
 import type {Profile} from '../profiles/presets.js'
 import {commandLine} from '../terminal/invoked-name.js'
 

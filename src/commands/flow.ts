@@ -1,6 +1,7 @@
 import {Flags, type Interfaces} from '@oclif/core'
 
-import {type CustomerRequest, PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
+import {PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
+import type {CustomerRequest} from '../api/schemas.js'
 import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'

@@ -5,7 +5,7 @@
  */
 import type {ServerResponse} from 'node:http'
 
-import type {SofortSender} from '../api/contract.js'
+import type {SofortSender} from '../api/schemas.js'
 import {appendQuery, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from './http-exchange.js'
 import {type TransactionLifecycle, isAwaitingApproval} from './lifecycle.js'
 import {type ApprovalPageContext, decideApproval, renderApprovalPage, renderErrorPage} from './pages.js'

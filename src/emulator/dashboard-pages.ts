@@ -4,7 +4,8 @@
  * Plain forms that work without JavaScript; every value goes through `escapeHtml`. Rendering is
  * pure; the routes (dashboard-routes.ts) read the store and act.
  */
-import {STATUSES, type Transaction, formatMinorUnits, isFinalStatus, isSuccessStatus} from '../api/contract.js'
+import {STATUSES, formatMinorUnits, isFinalStatus, isSuccessStatus} from '../api/contract.js'
+import type {Transaction} from '../api/schemas.js'
 import {escapeHtml, renderHtmlDocument} from '../http/html.js'
 import {displayWebhookUrl} from './events.js'
 import type {StatusChange, WebhookDelivery} from './store.js'

@@ -4,8 +4,7 @@
  */
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
-import type {ServiceErrorBody} from '../api/contract.js'
-import type {ValidationIssue} from '../api/schemas.js'
+import type {ServiceErrorBody, ValidationIssue} from '../api/schemas.js'
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 

@@ -5,7 +5,7 @@
  */
 import {existsSync, readFileSync, renameSync, rmSync} from 'node:fs'
 
-import type {Customer} from '../api/contract.js'
+import type {Customer} from '../api/schemas.js'
 import {type LifecycleSettings, nextMoveDueAt} from './lifecycle.js'
 import {StoreError} from './start-errors.js'
 import {EmulatorStore, type PaymentProfile, type StoredCard, type StoredTransaction, type WebhookDelivery} from './store.js'

@@ -7,7 +7,8 @@
  */
 import {randomUUID} from 'node:crypto'
 
-import type {SofortSender, Transaction, TransactionStatus} from '../api/contract.js'
+import type {TransactionStatus} from '../api/contract.js'
+import type {SofortSender, Transaction} from '../api/schemas.js'
 import {formatExactDuration} from '../duration.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import type {Clock} from './clock.js'

@@ -7,25 +7,8 @@
  */
 import {randomUUID} from 'node:crypto'
 
-import {
-  API_PATHS,
-  CUSTOMER_EMPTY_FIELDS,
-  CUSTOMER_OPTIONAL_FIELDS,
-  CUSTOMER_INITIAL_STATUS,
-  CUSTOMER_REQUEST_FIELDS,
-  type CheckoutSuccess,
-  type Customer,
-  type Product,
-  type SofortSender,
-  type Transaction,
-  type TransactionStartRequest,
-  cardBrand,
-  isSuccessStatus,
-  lastFour,
-  sofortDescriptorProblem,
-  transliterateDescriptor,
-} from '../api/contract.js'
-import {type ValidationIssue, validateCardRequest, validateCustomerRequest, validateTransactionStartRequest} from '../api/schemas.js'
+import {API_PATHS, CUSTOMER_EMPTY_FIELDS, CUSTOMER_OPTIONAL_FIELDS, CUSTOMER_INITIAL_STATUS, CUSTOMER_REQUEST_FIELDS, type Product, cardBrand, isSuccessStatus, lastFour, sofortDescriptorProblem, transliterateDescriptor} from '../api/contract.js'
+import {type CheckoutSuccess, type Customer, type SofortSender, type Transaction, type TransactionStartRequest, type ValidationIssue, validateCardRequest, validateCustomerRequest, validateTransactionStartRequest} from '../api/schemas.js'
 import type {Clock} from './clock.js'
 import {ApiError, validationError} from './http-exchange.js'
 import type {TransactionLifecycle} from './lifecycle.js'

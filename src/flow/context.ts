@@ -3,7 +3,8 @@
  * takes the redirect and the webhooks, the timer, and what the flow has found out so far. Every
  * step reports through `emit` and is timed through `runStep`.
  */
-import {type CheckoutSuccess, isFinalStatus} from '../api/contract.js'
+import {isFinalStatus} from '../api/contract.js'
+import type {CheckoutSuccess} from '../api/schemas.js'
 import type {PaymentService} from '../api/service.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import type {BrowserOpenResult} from '../terminal/browser.js'

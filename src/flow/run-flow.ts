@@ -8,7 +8,8 @@
  * terminals: progress leaves as typed events (`events.ts`); the `flow` command and the smoke
  * runner both call `runFlow` and render them.
  */
-import type {Product, Transaction} from '../api/contract.js'
+import type {Product} from '../api/contract.js'
+import type {Transaction} from '../api/schemas.js'
 import type {PaymentService} from '../api/service.js'
 import {EXIT, InterruptedError, PaytxError} from '../errors.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'

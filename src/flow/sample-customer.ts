@@ -2,7 +2,7 @@
  * The customer a flow creates on local and sandbox profiles when none is given: complete and
  * valid for every rule the service is known to apply (api-notes), and obviously a test person.
  */
-import type {CustomerRequest} from '../api/contract.js'
+import type {CustomerRequest} from '../api/schemas.js'
 
 export function sampleCustomer(organisation: string | undefined): CustomerRequest {
   return {

@@ -2,8 +2,8 @@
  * Turns `paytx customer create` input (a --data object, one flag per field, the profile's
  * organisation) into a customer request, and its problems into messages naming the flags.
  */
-import {CUSTOMER_REQUEST_FIELDS, CUSTOMER_REQUIRED_FIELDS, type CustomerRequest, type CustomerRequestField} from '../api/contract.js'
-import type {ValidationIssue} from '../api/schemas.js'
+import {CUSTOMER_REQUEST_FIELDS, CUSTOMER_REQUIRED_FIELDS, type CustomerRequestField} from '../api/contract.js'
+import type {CustomerRequest, ValidationIssue} from '../api/schemas.js'
 
 export interface InputProblem {
   flag?: string

@@ -1,5 +1,6 @@
 /** Human rendering of a created customer; --json prints the service's object as it came. */
-import {type Customer, readId} from '../api/contract.js'
+import {readId} from '../api/contract.js'
+import type {Customer} from '../api/schemas.js'
 import {table} from './table.js'
 
 export function renderCustomer(customer: Customer): string {

@@ -3,7 +3,8 @@
  * result for the ids that failed. Aligned on a terminal (times as "5m ago", like gh), TSV in a
  * pipe and CSV when asked (times exact, as the service gave them).
  */
-import {type CheckoutSuccess, type Transaction, isFinalStatus, isSuccessStatus} from '../api/contract.js'
+import {isFinalStatus, isSuccessStatus} from '../api/contract.js'
+import type {CheckoutSuccess, Transaction} from '../api/schemas.js'
 import type {LookupResult} from '../api/lookup-many.js'
 import {formatAge} from '../duration.js'
 import {type TableColumn, type TableOptions, renderTable} from './table.js'

@@ -4,7 +4,8 @@
  */
 import {table} from './table.js'
 import type {ProfileLabel} from '../profiles/presets.js'
-import {type CheckoutSuccess, type Transaction, formatMinorUnits, isFinalStatus, isKnownStatus, isSuccessStatus, readId} from '../api/contract.js'
+import {formatMinorUnits, isFinalStatus, isKnownStatus, isSuccessStatus, readId} from '../api/contract.js'
+import type {CheckoutSuccess, Transaction} from '../api/schemas.js'
 
 export {table} from './table.js'
 

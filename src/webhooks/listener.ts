@@ -8,7 +8,7 @@
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 
-import type {Transaction} from '../api/contract.js'
+import type {Transaction} from '../api/schemas.js'
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {listen} from '../http/listen.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'

@@ -10,7 +10,7 @@ import type {AddressInfo} from 'node:net'
 import type {Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import type {Transaction} from '../../src/api/contract.js'
+import type {Transaction} from '../../src/api/schemas.js'
 import {SOFORT_TEST_BANKS, approvalFormFields} from '../../src/test-mode/outcomes.js'
 import {type ApprovalDecision, type ApprovalPageContext, decideApproval, renderApprovalPage} from '../../src/emulator/pages.js'
 import {type BrowserPage, launchBrowser, openPage} from '../helpers/browser.js'

@@ -7,7 +7,7 @@
 import type {Browser} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import type {Transaction} from '../../src/api/contract.js'
+import type {Transaction} from '../../src/api/schemas.js'
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {type BrowserPage, launchBrowser, openPage} from '../helpers/browser.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import type {Transaction} from '../../src/api/contract.js'
+import type {Transaction} from '../../src/api/schemas.js'
 import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../src/test-mode/outcomes.js'
 import {
   type ApprovalPageContext,

@@ -1,10 +1,10 @@
 import {Flags, type Interfaces} from '@oclif/core'
 
-import {type CardRequest, cardBrand, lastFour, normalizePan} from '../../api/contract.js'
+import {cardBrand, lastFour, normalizePan} from '../../api/contract.js'
+import type {CardRequest, CardAnswerField} from '../../api/schemas.js'
 import {InputError, InputErrors} from '../../errors.js'
 import {cardId} from '../../api/service.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
-import type {CardAnswerField} from '../../api/schemas.js'
 import {CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'

@@ -1,6 +1,7 @@
 import {Flags, type Interfaces} from '@oclif/core'
 
-import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type Customer, type CustomerRequest, type CustomerRequestField} from '../../api/contract.js'
+import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type CustomerRequestField} from '../../api/contract.js'
+import type {Customer, CustomerRequest} from '../../api/schemas.js'
 import {InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {

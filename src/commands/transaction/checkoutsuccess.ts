@@ -1,6 +1,7 @@
 import {Args} from '@oclif/core'
 
-import {type CheckoutSuccess, isFinalStatus, isKnownStatus} from '../../api/contract.js'
+import {isFinalStatus, isKnownStatus} from '../../api/contract.js'
+import type {CheckoutSuccess} from '../../api/schemas.js'
 import {outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'

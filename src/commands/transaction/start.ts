@@ -1,6 +1,7 @@
 import {Flags, type Interfaces} from '@oclif/core'
 
-import {PRODUCTS, type Product, type Transaction, type TransactionStartRequest, readId} from '../../api/contract.js'
+import {PRODUCTS, type Product, readId} from '../../api/contract.js'
+import type {Transaction, TransactionStartRequest} from '../../api/schemas.js'
 import {InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {

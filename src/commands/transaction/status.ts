@@ -1,6 +1,7 @@
 import {Args, Flags, type Interfaces} from '@oclif/core'
 
-import {type Transaction, isKnownStatus} from '../../api/contract.js'
+import {isKnownStatus} from '../../api/contract.js'
+import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'

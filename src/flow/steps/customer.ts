@@ -1,5 +1,6 @@
 /** The flow's first step: the customer given by id, created from the given data, or a sample one. */
-import {type CustomerRequest, readId} from '../../api/contract.js'
+import {readId} from '../../api/contract.js'
+import type {CustomerRequest} from '../../api/schemas.js'
 import {ResponseError} from '../../errors.js'
 import {type FlowContext, runStep} from '../context.js'
 

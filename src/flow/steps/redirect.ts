@@ -3,7 +3,8 @@
  * transaction that ends without a redirect (abandoned, or an approval finished elsewhere) must
  * not leave the flow waiting until the deadline.
  */
-import {type CheckoutSuccess, isConclusiveStatus} from '../../api/contract.js'
+import {isConclusiveStatus} from '../../api/contract.js'
+import type {CheckoutSuccess} from '../../api/schemas.js'
 import {type FlowContext, abortable, recordStep} from '../context.js'
 import type {RedirectReceived} from '../redirect-listener.js'
 import {isRetriableReadError} from '../wait-for-status.js'

@@ -3,7 +3,8 @@
  * conclusive (each webhook makes it read at once), then the whole transaction, whose status wins
  * when it is further on. The webhook of that last status gets a moment to arrive.
  */
-import {type CheckoutSuccess, type Transaction, isFinalStatus, isSuccessStatus} from '../../api/contract.js'
+import {isFinalStatus, isSuccessStatus} from '../../api/contract.js'
+import type {CheckoutSuccess, Transaction} from '../../api/schemas.js'
 import {type FlowContext, abortable, recordStep} from '../context.js'
 import {isConclusiveFor, waitForFinalStatus} from '../wait-for-status.js'
 import type {RedirectWait} from './redirect.js'
