@@ -1,6 +1,6 @@
 import {Flags, type Interfaces} from '@oclif/core'
 
-import {PRODUCTS, type Product, luhnValid, normalizePan} from '../api/contract.js'
+import {PRODUCTS, type Product, normalizePan} from '../api/contract.js'
 import type {CustomerRequest} from '../api/schemas.js'
 import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
@@ -10,6 +10,7 @@ import type {FlowResult} from '../flow/run-flow.js'
 import {parseDuration} from '../duration.js'
 import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 import {unknownCustomerKeys} from '../input/customer-request.js'
+import {cardAnswerChecks} from '../input/card-request.js'
 import {commandLine} from '../terminal/invoked-name.js'
 import {requireFlag} from '../input/required-flag.js'
 import type {Environment} from '../profiles/presets.js'
@@ -135,24 +136,15 @@ ${EXIT_CODES_HELP}`
     }
     const production = this.profile().profile.env === 'production'
     const asking = card && flags.card === undefined && production && this.interactive()
-    if (asking) {
-      stdin.pan ??= await this.requireValue('--pan-stdin', undefined, {
-        message: 'Card number (hidden):',
-        secret: true,
-        validate: (value) => (luhnValid(normalizePan(value)) ? true : 'not a valid card number'),
-      })
-    }
+    // Each answer is checked as it is typed, by the rules `card tokenize` uses.
+    const checks = asking ? await cardAnswerChecks() : undefined
+    if (checks) stdin.pan ??= await this.requireValue('--pan-stdin', undefined, {message: 'Card number (hidden)', secret: true, validate: checks.pan})
     this.addSecrets(stdin.pan, stdin.pan === undefined ? undefined : normalizePan(stdin.pan), stdin.cvv)
-    if (!asking) return {flags, stdin}
-    return {
-      flags: {
-        ...flags,
-        'expiry-month': await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12):'}),
-        'expiry-year': await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits):'}),
-        'holder-name': await this.requireValue('--holder-name', flags['holder-name'], {message: 'Cardholder name:'}),
-      },
-      stdin,
-    }
+    if (!checks) return {flags, stdin}
+    const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12', validate: checks.expiryMonth})
+    const year = await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits)', allowed: 'four digits', validate: checks.expiryYear(month)})
+    const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card', validate: checks.holderName})
+    return {flags: {...flags, 'expiry-month': month, 'expiry-year': year, 'holder-name': holder}, stdin}
   }
 }
 

@@ -1,5 +1,5 @@
 /** Turns `paytx card tokenize` input into a card request, and its problems into messages naming the flags. */
-import type {ValidationIssue} from '../api/schemas.js'
+import type {CardAnswerField, ValidationIssue} from '../api/schemas.js'
 import type {InputProblem} from './customer-request.js'
 
 export type PanSource = '--pan-stdin' | 'prompt'
@@ -37,4 +37,38 @@ export function cardIssuesToProblems(issues: ValidationIssue[], sources: {panSou
     field: issue.path,
     message: issue.message,
   }))
+}
+
+/** A prompt's check of its answer: true, or the problem to show under the prompt. */
+export type AnswerCheck = (value: string) => true | string
+
+/**
+ * The checks of card values typed at prompts (`card tokenize`, and `flow` on production), each
+ * answer checked as it is typed, by the rules the request is checked by before sending; problems
+ * name the field asked for, as no flag was typed. The year's check needs the month answered before it.
+ */
+export async function cardAnswerChecks(now: Date = new Date()): Promise<{
+  pan: AnswerCheck
+  expiryMonth: AnswerCheck
+  expiryYear: (month: string) => AnswerCheck
+  holderName: AnswerCheck
+}> {
+  const [{cardExpiryIssue, cardFieldIssue}, {normalizePan}] = await Promise.all([import('../api/schemas.js'), import('../api/contract.js')])
+  const checked =
+    (field: CardAnswerField, extra?: (value: string) => string | undefined): AnswerCheck =>
+    (value) => {
+      const problem = cardFieldIssue(field, value) ?? extra?.(value)
+      return problem ? `${CARD_FIELD_NAMES[field]} ${problem}` : true
+    }
+  const pan = checked('pan')
+  return {
+    pan: (value) => pan(normalizePan(value)),
+    expiryMonth: checked('expiry_month'),
+    expiryYear: (month) =>
+      checked('expiry_year', (answer) => {
+        const issue = cardExpiryIssue(month, answer, now)
+        return issue && (issue.path === 'expiry_year' ? issue.message : `is, with expiry month ${normalizeExpiryMonth(month)}, in the past: the card has expired`)
+      }),
+    holderName: checked('holder_name'),
+  }
 }

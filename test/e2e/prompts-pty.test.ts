@@ -102,6 +102,46 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     expect(server.requests.at(-1)?.headers['x-apikey']).toBe(API_KEY)
   })
 
+  it('flow on a production profile asks for the card, checking each answer as it is typed like card tokenize; declining sends nothing', async () => {
+    const configDir = tempConfigDir()
+    const added = runInPty(
+      ['profile', 'add', 'live', '--env', 'production', '--base-url', `${server.url}/v1`, '--h2h-url', `${server.url}/h2h`, '--proxy-id', '1234567890123456', '--organisation', 'org-1', '--payment-profile', 'pp-1', '--insecure-storage'],
+      {configDir},
+    )
+    await added.waitFor(/API key/)
+    added.type(`${API_KEY}\r`)
+    await added.waitFor(/Card proxy key/)
+    added.type(`${PROXY_KEY}\r`)
+    expect(await added.exited).toBe(0)
+
+    const lastYear = String(new Date().getUTCFullYear() - 1)
+    const session = runInPty(['flow', '--profile', 'live', '--product', 'card', '--amount', '100', '--customer', CUSTOMER_ID, '--webhook', 'none', '--no-open'], {configDir})
+    await session.waitFor(/Card number \(hidden\)/)
+    session.type('4024 0071 0817 3154\r')
+    await session.waitFor(/Card number is not a valid card number/)
+    session.type(`${PAN}\r`)
+    await session.waitFor(/Expiry month \(01-12\)/)
+    session.type('13\r')
+    await session.waitFor(/Expiry month must be a month from 01 to 12/)
+    session.type('\x7f\x7f7\r')
+    await session.waitFor(/Expiry year \(four digits\)/)
+    session.type(`${lastYear}\r`)
+    await session.waitFor(new RegExp(`Expiry year is in the past; use ${Number(lastYear) + 1} or later`))
+    session.type(`${'\x7f'.repeat(4)}2030\r`)
+    await session.waitFor(/Name on the card/)
+    session.type('\r')
+    await session.waitFor(/Name on the card is required/)
+    session.type('Jane Doe\r')
+    await session.waitFor(/production/i)
+    await session.waitFor(/\(y\/N\)/)
+    session.type('n\r')
+    expect(await session.exited).toBe(2)
+    expect(session.output()).toMatch(/Cancelled; nothing was sent/)
+    expect(session.output()).not.toMatch(/--expiry|--holder/)
+    expect(session.output()).not.toContain(PAN)
+    expect(server.requests).toHaveLength(0)
+  })
+
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
     const session = runInPty(['transaction', 'start', '--product', 'card', '--card', CARD_ID, '--amount', '100', '--customer', CUSTOMER_ID, '--redirect-url', 'https://shop.example.com/return'], {
       env: {PAYTX_BASE_URL: `${server.url}/v1`},

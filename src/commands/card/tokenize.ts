@@ -1,11 +1,11 @@
 import {Flags, type Interfaces} from '@oclif/core'
 
 import {cardBrand, lastFour, normalizePan} from '../../api/contract.js'
-import type {CardRequest, CardAnswerField} from '../../api/schemas.js'
+import type {CardRequest} from '../../api/schemas.js'
 import {InputError, InputErrors} from '../../errors.js'
 import {cardId} from '../../api/service.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
-import {CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
+import {type AnswerCheck, CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardAnswerChecks, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
@@ -54,25 +54,14 @@ ${EXIT_CODES_HELP}`
     service.assertCardProxyConfigured()
 
     // Each answer typed at a prompt is checked at once, and its problems name the field, not a flag.
-    const {cardExpiryIssue, cardFieldIssue} = await import('../../api/schemas.js')
+    const checks = await cardAnswerChecks()
     const given = {customer: flags.customer, expiry_month: flags['expiry-month'], expiry_year: flags['expiry-year'], holder_name: flags['holder-name']}
     const prompted = new Set(Object.keys(given).filter((field) => !given[field as keyof typeof given]))
-    const checked = (field: CardAnswerField, extra?: (value: string) => string | undefined) => (value: string) => {
-      const problem = cardFieldIssue(field, value) ?? extra?.(value)
-      return problem ? `${CARD_FIELD_NAMES[field]} ${problem}` : true
-    }
     const customer = await this.requireValue('--customer', flags.customer, {message: 'Customer id'})
-    const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12', validate: checked('expiry_month')})
-    const year = await this.requireValue('--expiry-year', flags['expiry-year'], {
-      message: 'Expiry year (four digits)',
-      allowed: 'four digits',
-      validate: checked('expiry_year', (answer) => {
-        const issue = cardExpiryIssue(month, answer)
-        return issue && (issue.path === 'expiry_year' ? issue.message : `is, with expiry month ${normalizeExpiryMonth(month)}, in the past: the card has expired`)
-      }),
-    })
-    const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card', validate: checked('holder_name')})
-    const stdin = await this.readPan(checked('pan'))
+    const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12', validate: checks.expiryMonth})
+    const year = await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits)', allowed: 'four digits', validate: checks.expiryYear(month)})
+    const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card', validate: checks.holderName})
+    const stdin = await this.readPan(checks.pan)
     if (stdin.source === 'prompt') prompted.add('pan')
     else this.fieldFlags.pan = stdin.source
     for (const field of prompted) this.fieldFlags[field] = CARD_FIELD_NAMES[field]
@@ -97,7 +86,7 @@ ${EXIT_CODES_HELP}`
   }
 
   /** The PAN from --pan-stdin or a hidden prompt; never echoed. */
-  private async readPan(validate: (value: string) => true | string): Promise<{pan: string; source: PanSource}> {
+  private async readPan(validate: AnswerCheck): Promise<{pan: string; source: PanSource}> {
     const {flags} = this
     let raw: string
     let source: PanSource
@@ -107,7 +96,7 @@ ${EXIT_CODES_HELP}`
       source = '--pan-stdin'
     } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
-      raw = await askSecret('Card number (hidden)', {validate: (value) => validate(normalizePan(value))})
+      raw = await askSecret('Card number (hidden)', {validate})
       source = 'prompt'
     } else {
       throw new InputError('The card number is required: pipe it with --pan-stdin (or run in a terminal to type it at a hidden prompt).', {
