@@ -13,6 +13,8 @@ import {ROOT, runCli} from '../helpers/cli.js'
 
 /** Packages the bundle imports at run time instead of containing them (see scripts/build.js). */
 const LEFT_OUTSIDE = ['open', 'libsql']
+/** Loaded with require() in the keychain's child process: a native module, never bundled. */
+const REQUIRED_NATIVE = ['@napi-rs/keyring']
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
@@ -46,6 +48,12 @@ describe('the bundle', () => {
       }
     }
     expect([...imported].filter((name) => !LEFT_OUTSIDE.includes(name))).toEqual([])
+  })
+
+  it('depends at install time only on what it loads at run time: the packages left outside, the native keychain and the oclif plugins', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    const plugins: string[] = manifest.oclif.plugins
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([...LEFT_OUTSIDE, ...REQUIRED_NATIVE, ...plugins].sort())
   })
 
   it('runs a command from its own built file', async () => {
