@@ -230,6 +230,25 @@ describe('keys with no keychain to use (no Secret Service on the session bus)', 
     expect(storedProfile(configDir, 'acme-live').api_key).toBe(API_KEY)
   })
 
+  it('the keychain process starts without NODE_OPTIONS and NODE_EXTRA_CA_CERTS: it makes no connection, and they only slow it down', async () => {
+    const configDir = tempConfigDir()
+    // A preload that records every Node process it runs in.
+    const seen = join(configDir, 'processes.log')
+    const preload = join(configDir, 'record.cjs')
+    writeFileSync(preload, `require('node:fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({argv: process.argv.slice(1)}) + '\\n')`)
+    const added = await runCli(['profile', 'add', 'acme-live', '--env', 'production', '--api-key-stdin'], {
+      configDir,
+      input: `${API_KEY}\n`,
+      env: {NODE_OPTIONS: `--require ${preload}`},
+    })
+    expect(added.code, added.stderr).toBe(0)
+    // The keychain was asked (and was not there), so its process did run.
+    expect(added.stderr).toContain('The keychain is not available')
+    const processes = readFileSync(seen, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as {argv: string[]})
+    expect(processes).toHaveLength(1)
+    expect(processes[0].argv[0]).toMatch(/run\.js$/)
+  })
+
   it('--insecure-storage: no notice, and the keychain is not even asked', async () => {
     const configDir = tempConfigDir()
     const added = await runCli(['profile', 'add', 'acme-live', '--env', 'production', '--api-key-stdin', '--insecure-storage'], {configDir, input: `${API_KEY}\n`})
