@@ -72,6 +72,22 @@ const CONNECT_ERROR_CODES = new Set([
   OUTGOING_ERROR.connectTimeout,
 ])
 
+/**
+ * TLS failures that trying again cannot mend: the service's certificate is not one Node trusts
+ * for that name. What each means, for the message.
+ */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a self-signed authority Node does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its issuer is not an authority Node trusts',
+  UNABLE_TO_GET_ISSUER_CERT: 'its issuer is not an authority Node trusts',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its issuer is not an authority Node trusts',
+  CERT_HAS_EXPIRED: 'it has expired',
+  CERT_NOT_YET_VALID: 'it is not valid yet (check this machine’s clock)',
+  CERT_REVOKED: 'it has been revoked',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'it was issued for another host name',
+}
+
 /** A Retry-After longer than this is not waited for in full. */
 const MAX_RETRY_AFTER_MS = 30_000
 
@@ -175,6 +191,8 @@ export type AttemptOutcome =
       beforeSending: boolean
       /** The client was destroyed (paytx is stopping). */
       clientDestroyed?: boolean
+      /** Trying again cannot help (the service's certificate is not trusted). */
+      permanent?: boolean
     }
 
 export interface RetryPolicy {
@@ -198,7 +216,7 @@ export function shouldRetry(method: HttpMethod, outcome: AttemptOutcome, attempt
   if (attempt >= policy.maxTries) return {retry: false}
   const backoff = (): RetryDecision => ({retry: true, delayMs: Math.round(policy.backoffBaseMs * 2 ** (attempt - 1) * (0.5 + policy.random()))})
   if (outcome.kind === 'failed') {
-    if (outcome.clientDestroyed) return {retry: false}
+    if (outcome.clientDestroyed || outcome.permanent) return {retry: false}
     return method === 'GET' || outcome.beforeSending ? backoff() : {retry: false}
   }
   if (method !== 'GET' || !(outcome.status >= 500 || outcome.status === 429)) return {retry: false}
@@ -232,7 +250,9 @@ interface Failure {
 }
 
 function retryView(attempt: Answer | Failure): AttemptOutcome {
-  if (attempt.kind === 'failed') return {kind: 'failed', beforeSending: attempt.beforeSending, clientDestroyed: attempt.code === OUTGOING_ERROR.destroyed}
+  if (attempt.kind === 'failed') {
+    return {kind: 'failed', beforeSending: attempt.beforeSending, clientDestroyed: attempt.code === OUTGOING_ERROR.destroyed, permanent: attempt.code !== undefined && (attempt.code in CERTIFICATE_PROBLEMS || attempt.code === 'EPROTO')}
+  }
   return {kind: 'answered', status: attempt.status, retryAfterMs: parseRetryAfter(attempt.headers['retry-after'])}
 }
 
@@ -508,6 +528,8 @@ export class HttpClient {
     } else if (timedOut) message = `No answer from ${where} within ${this.options.timeoutMs} ms${afterTries}.`
     else if (code === 'ECONNREFUSED') message = `Could not connect to ${where}: connection refused${afterTries}.`
     else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host ${target.hostname}${afterTries}.`
+    else if (code !== undefined && code in CERTIFICATE_PROBLEMS) message = `paytx does not trust the certificate of ${where}: ${CERTIFICATE_PROBLEMS[code]} (${code}).`
+    else if (code === 'EPROTO' && /wrong version number/i.test((failure.error as Error).message)) message = `${where} does not speak TLS (HTTPS)${afterTries}.`
     else if (code === OUTGOING_ERROR.connectTimeout) message = `Could not connect to ${where} within ${this.options.connectTimeoutMs} ms${afterTries}.`
     else message = `The connection to ${where} failed (${code ?? (failure.error as Error).message})${afterTries}.`
 
@@ -516,6 +538,10 @@ export class HttpClient {
     if (mayHaveReachedService) {
       hint =
         `The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: \`${commandLine('status <id>')}\`; look for your merchant reference).`
+    } else if (code !== undefined && code in CERTIFICATE_PROBLEMS) {
+      hint = `Check that the profile’s address names the service’s own host (\`${commandLine('profile show')}\`). If the service’s certificate comes from your organisation’s own authority, point NODE_EXTRA_CA_CERTS at that authority’s certificate (a PEM file); paytx never skips the check.`
+    } else if (code === 'EPROTO') {
+      hint = `The address is probably a plain http:// one: check the scheme of the profile’s base URL (\`${commandLine('profile show')}\`).`
     } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
       hint = `Nothing listens there. Start the emulator with \`${commandLine('emulator start')}\`, or pick another profile with --profile.`
     } else if (failure.cutOff) {
