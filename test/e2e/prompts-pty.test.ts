@@ -4,9 +4,32 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {tempConfigDir} from '../helpers/cli.js'
 import {CARD_ID, CUSTOMER_FLAGS, CUSTOMER_ID} from '../helpers/fixtures.js'
-import {ptyAvailable, runInPty} from '../helpers/pty.js'
+import {type PtySession, ptyAvailable, runInPty} from '../helpers/pty.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {API_KEY, PAN, PROXY_KEY} from '../helpers/secrets.js'
+
+/**
+ * Answers the expiry and holder prompts of a card as a person who mistypes each once: a month of
+ * 13, a two-digit year, last year, an empty name; each is refused under its prompt, naming the
+ * field, and corrected in place (a visible answer stays on the line to be corrected).
+ */
+async function answerExpiryAndHolder(session: PtySession): Promise<void> {
+  const lastYear = String(new Date().getUTCFullYear() - 1)
+  await session.waitFor(/Expiry month \(01-12\)/)
+  session.type('13\r')
+  await session.waitFor(/Expiry month must be a month from 01 to 12/)
+  session.type('\x7f\x7f7\r')
+  await session.waitFor(/Expiry year \(four digits\)/)
+  session.type('12\r')
+  await session.waitFor(/Expiry year must be a four-digit year such as 2030/)
+  session.type(`\x7f\x7f${lastYear}\r`)
+  await session.waitFor(new RegExp(`Expiry year is in the past; use ${Number(lastYear) + 1} or later`))
+  session.type(`${'\x7f'.repeat(4)}2030\r`)
+  await session.waitFor(/Name on the card/)
+  session.type('\r')
+  await session.waitFor(/Name on the card is required/)
+  session.type('Jane Doe\r')
+}
 
 /** Hidden prompts driven through a real pseudo-terminal: typed secrets are used and never echoed. */
 describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
@@ -37,25 +60,10 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
   })
 
   it('card tokenize checks each answer as it is typed, naming the field, never a flag', async () => {
-    const lastYear = String(new Date().getUTCFullYear() - 1)
     const session = runInPty(['card', 'tokenize'], {env: {PAYTX_H2H_URL: `${server.url}/h2h`, PAYTX_PROXY_KEY: PROXY_KEY}})
     await session.waitFor(/Customer id/)
     session.type(`${CUSTOMER_ID}\r`)
-    await session.waitFor(/Expiry month \(01-12\)/)
-    session.type('13\r')
-    await session.waitFor(/Expiry month must be a month from 01 to 12/)
-    // A visible answer stays on the line to be corrected.
-    session.type('\x7f\x7f7\r')
-    await session.waitFor(/Expiry year \(four digits\)/)
-    session.type('12\r')
-    await session.waitFor(/Expiry year must be a four-digit year such as 2030/)
-    session.type(`\x7f\x7f${lastYear}\r`)
-    await session.waitFor(new RegExp(`Expiry year is in the past; use ${Number(lastYear) + 1} or later`))
-    session.type(`${'\x7f'.repeat(4)}2030\r`)
-    await session.waitFor(/Name on the card/)
-    session.type('\r')
-    await session.waitFor(/Name on the card is required/)
-    session.type('Jane Doe\r')
+    await answerExpiryAndHolder(session)
     await session.waitFor(/Card number \(hidden\)/)
     session.type(`${PAN}\r`)
     expect(await session.exited).toBe(0)
@@ -114,24 +122,12 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     added.type(`${PROXY_KEY}\r`)
     expect(await added.exited).toBe(0)
 
-    const lastYear = String(new Date().getUTCFullYear() - 1)
     const session = runInPty(['flow', '--profile', 'live', '--product', 'card', '--amount', '100', '--customer', CUSTOMER_ID, '--webhook', 'none', '--no-open'], {configDir})
     await session.waitFor(/Card number \(hidden\)/)
     session.type('4024 0071 0817 3154\r')
     await session.waitFor(/Card number is not a valid card number/)
     session.type(`${PAN}\r`)
-    await session.waitFor(/Expiry month \(01-12\)/)
-    session.type('13\r')
-    await session.waitFor(/Expiry month must be a month from 01 to 12/)
-    session.type('\x7f\x7f7\r')
-    await session.waitFor(/Expiry year \(four digits\)/)
-    session.type(`${lastYear}\r`)
-    await session.waitFor(new RegExp(`Expiry year is in the past; use ${Number(lastYear) + 1} or later`))
-    session.type(`${'\x7f'.repeat(4)}2030\r`)
-    await session.waitFor(/Name on the card/)
-    session.type('\r')
-    await session.waitFor(/Name on the card is required/)
-    session.type('Jane Doe\r')
+    await answerExpiryAndHolder(session)
     await session.waitFor(/production/i)
     await session.waitFor(/\(y\/N\)/)
     session.type('n\r')
