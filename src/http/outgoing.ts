@@ -131,8 +131,10 @@ export class Connections {
 
       client.on('socket', (socket: Socket) => {
         const secure = target.protocol === 'https:'
-        if (!socket.connecting && (!secure || (socket as TLSSocket).encrypted)) {
-          connected = true // a kept-alive connection, already open
+        // A kept-alive connection is open already (and a TLS one has finished its handshake).
+        const open = !socket.connecting && (!secure || !['unknown', null].includes((socket as TLSSocket).getProtocol()))
+        if (client.reusedSocket || open) {
+          connected = true
           return
         }
         connectTimer = setTimeout(

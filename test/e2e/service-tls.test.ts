@@ -64,6 +64,16 @@ describe('a service behind HTTPS', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({id: TX_ID, status: 'SETTLEMENT_COMPLETED'})
   })
 
+  it('several lookups go one after another over one kept-alive TLS connection', async () => {
+    const before = handshakes
+    const requestsBefore = tlsRequests
+    const result = await runCli(['status', TX_ID, TX_ID, TX_ID, '--concurrency', '1', '--json'], {env: env(`https://127.0.0.1:${tlsPort}`, {NODE_EXTRA_CA_CERTS: certFile})})
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toHaveLength(3)
+    expect(tlsRequests - requestsBefore).toBe(3)
+    expect(handshakes - before).toBe(1)
+  })
+
   it('an untrusted certificate: exit 1, says why and what to do, and is not tried again', async () => {
     const before = handshakes
     const requestsBefore = tlsRequests
