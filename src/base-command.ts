@@ -378,7 +378,9 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     const typed = (err as {flags?: unknown}).flags
     const seeHelp = 'see --help for the flags and their allowed values.'
     if (!Array.isArray(typed) || typeof typed[0] !== 'string') return seeHelp
-    const known = Object.keys(this.ctor.flags ?? {}).map((name) => `--${name}`)
+    const ctor = this.ctor as typeof BaseCommand
+    const names = [...Object.keys(ctor.baseFlags ?? {}), ...Object.keys(ctor.flags ?? {}), ...(ctor.enableJsonFlag ? ['json'] : [])]
+    const known = [...new Set(names)].map((name) => `--${name}`)
     const closest = closestName(typed[0].split('=')[0], known)
     return closest ? `did you mean \`${closest}\`? Or ${seeHelp}` : seeHelp
   }

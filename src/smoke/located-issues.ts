@@ -5,6 +5,8 @@
  */
 import type {z} from 'zod'
 
+import {closestName} from '../closest-name.js'
+
 import type {ScenarioProblem} from './scenario-error.js'
 import {type ScenarioSource, type ValuePath, formatPath} from './scenario-source.js'
 
@@ -31,26 +33,10 @@ export function valueAt(data: unknown, path: ValuePath): unknown {
   return current
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({length: b.length + 1}, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[b.length]
-}
-
 /** ` (did you mean "amount"?)` when one candidate is close to what was written. */
 export function suggestion(written: string, candidates: readonly string[]): string {
-  const best = candidates
-    .map((candidate) => ({candidate, distance: editDistance(written.toLowerCase(), candidate.toLowerCase())}))
-    .sort((a, b) => a.distance - b.distance)[0]
-  return best && best.distance < written.length && best.distance <= Math.max(2, Math.floor(written.length / 3)) ? ` (did you mean "${best.candidate}"?)` : ''
+  const best = closestName(written, candidates)
+  return best ? ` (did you mean "${best}"?)` : ''
 }
 
 /** Zod's issues as located problems; for a union, the branch that fits the value best. */

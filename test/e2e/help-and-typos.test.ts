@@ -49,4 +49,14 @@ describe('paytx help, -h and mistyped names', () => {
       'Error: Nonexistent flag: --amout\nHint: did you mean `--amount`? Or see --help for the flags and their allowed values.\n',
     )
   })
+  it.each([
+    ['--jsno', '--json'],
+    ['--profle', '--profile'],
+    ['--VERBOSE', '--verbose'],
+  ])('suggests the json and shared flags too, and a swap of two letters: %s → %s', async (typed, meant) => {
+    const result = await runCli(['status', typed, 'tx_1'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(`Error: Nonexistent flag: ${typed}\nHint: did you mean \`${meant}\`? Or see --help for the flags and their allowed values.\n`)
+  })
 })
