@@ -15,7 +15,7 @@ import {commandLine} from '../terminal/invoked-name.js'
 /** Trigger and resend drive the emulator; a real service has no such thing. */
 export function requireLocalProfile({name, profile}: ResolvedProfile, command: string): void {
   if (profile.env === 'local') return
-  throw new InputError(`paytx emulator ${command} drives the emulator, but profile "${name}" is a ${profile.env} profile; nothing was sent.`, {
+  throw new InputError(`${commandLine(`emulator ${command}`)} drives the emulator, but profile "${name}" is a ${profile.env} profile; nothing was sent.`, {
     flag: '--profile',
     hint: 'Use a local profile (the built-in "local", or --profile <a profile with --env local>).',
   })

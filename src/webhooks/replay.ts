@@ -11,6 +11,7 @@ import {fileReadReason} from '../input/file-read-error.js'
 import {readWebhookEvent} from './event.js'
 import {type ForwardResult, WebhookForwarder} from './forwarder.js'
 import type {WebhookRecord} from './recorder.js'
+import {commandLine} from '../terminal/invoked-name.js'
 
 /** A recorded webhook with the line of the file it came from. */
 export interface SavedWebhook {
@@ -58,6 +59,8 @@ function recordProblem(value: unknown): string | undefined {
   return undefined
 }
 
+const saveFileHint = () => `Pass a file written by \`${commandLine('webhook listen --save <file>')}\`.`
+
 /** Every record of a save file, in file order; a line that is not one is an input error naming it. */
 export function parseSaveFile(file: string, text: string): SavedWebhook[] {
   const saved: SavedWebhook[] = []
@@ -69,10 +72,10 @@ export function parseSaveFile(file: string, text: string): SavedWebhook[] {
     try {
       value = JSON.parse(line)
     } catch (error) {
-      throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {hint: 'Pass a file written by `paytx webhook listen --save <file>`.'})
+      throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {hint: saveFileHint()})
     }
     const problem = recordProblem(value)
-    if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {hint: 'Pass a file written by `paytx webhook listen --save <file>`.'})
+    if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {hint: saveFileHint()})
     saved.push({line: index + 1, record: value as WebhookRecord})
   }
   return saved
@@ -83,7 +86,7 @@ export async function readSaveFile(file: string): Promise<SavedWebhook[]> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {hint: 'Pass a file written by `paytx webhook listen --save <file>`.'})
+    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {hint: saveFileHint()})
   }
   return parseSaveFile(file, text)
 }

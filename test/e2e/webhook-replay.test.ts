@@ -136,6 +136,7 @@ describe('webhook replay', () => {
     const notJson = await runCli(['webhook', 'replay', saveFile(['{oops']), '--to', server.url])
     expect(notJson.code).toBe(2)
     expect(notJson.stderr).toMatch(/webhooks\.ndjson:1: not a JSON line/)
+    expect(notJson.stderr).toContain('Hint: Pass a file written by `./bin/run.js webhook listen --save <file>`.')
     const missing = await runCli(['webhook', 'replay', join(tmpdir(), 'no-such-paytx-file.ndjson'), '--to', server.url])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/Cannot read the save file .*: it does not exist\./)

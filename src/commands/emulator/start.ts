@@ -179,9 +179,9 @@ EXIT CODES
         ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
         [
           'Assumes',
-          `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (paytx emulator assumptions)`,
+          `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (${commandLine('emulator assumptions')})`,
         ],
-        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: paytx emulator faults add)`],
+        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: ${commandLine('emulator faults add')})`],
       ]
       this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', table(rows, {indent: '  '})].join('\n'))
     }
