@@ -105,6 +105,30 @@ const commonJsNamedExportsPlugin = {
   },
 }
 
+/**
+ * Node's http module, required rather than imported. On Node 22 and later an `import` of
+ * node:http builds an ES module facade that reads every export, and among them are lazy getters
+ * (WebSocket, CloseEvent, MessageEvent) that load Node's bundled undici: about 20 ms of start-up
+ * for every command that makes a request, for classes paytx never uses. `require` reads nothing
+ * until it is asked. The module the imports are pointed to exports the http module's plain
+ * values by name (listed here, at build time), never its getters; importing a getter's name
+ * fails the build.
+ */
+const requiredHttpPlugin = {
+  name: 'required-node-http',
+  setup(builder) {
+    builder.onResolve({filter: /^(node:)?http$/}, (args) =>
+      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? {path: 'node:http', namespace: 'required-node-http'} : undefined,
+    )
+    builder.onLoad({filter: /.*/, namespace: 'required-node-http'}, () => {
+      const http = createRequire(import.meta.url)('node:http')
+      const names = Object.keys(http).filter((name) => 'value' in Object.getOwnPropertyDescriptor(http, name) && /^[A-Za-z_$][\w$]*$/.test(name))
+      const contents = `const http = require('node:http')\nexport default http\nexport const {${names.join(', ')}} = http\n`
+      return {contents, loader: 'js'}
+    })
+  },
+}
+
 const hookTargets = Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target)))
 
 rmSync(join(root, 'dist'), {recursive: true, force: true})
@@ -130,6 +154,6 @@ await build({
   external: ['libsql', 'open', 'typescript'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
-  plugins: [commonJsNamedExportsPlugin],
+  plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin],
   logLevel: 'warning',
 })

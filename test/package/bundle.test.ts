@@ -3,13 +3,14 @@
  * dist/commands/ where oclif finds it, and the bundle needs no package at run time but the few it leaves
  * outside on purpose. Reads the current build (`npm run build` first).
  */
-import {readFileSync, readdirSync} from 'node:fs'
+import {readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {builtinModules} from 'node:module'
 import {join, relative, sep} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {ROOT, runCli} from '../helpers/cli.js'
+import {ROOT, runCli, tempConfigDir} from '../helpers/cli.js'
+import {startRecordingServer} from '../helpers/recording-server.js'
 
 /** Packages the bundle imports at run time instead of containing them (see scripts/build.js). */
 const LEFT_OUTSIDE = ['open', 'libsql']
@@ -61,5 +62,27 @@ describe('the bundle', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout).profiles).toEqual([expect.objectContaining({name: 'local', builtin: true})])
+  })
+  it('requires node:http instead of importing it: an import makes Node 22+ load its bundled undici for every command that sends a request', () => {
+    const importsOfHttp = filesUnder(join(ROOT, 'dist'))
+      .filter((name) => name.endsWith('.js'))
+      .filter((file) => /(?:^|[\s;])import\s[^'"]*?from\s*["'](?:node:)?http["']|\bimport\(\s*["'](?:node:)?http["']\s*\)/m.test(readFileSync(file, 'utf8')))
+    expect(importsOfHttp.map((file) => relative(ROOT, file))).toEqual([])
+  })
+
+  it('status loads none of Node\'s undici (fetch, WebSocket): it makes its request with node:http', async () => {
+    const server = await startRecordingServer(() => ({json: {id: 'tx-1', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}}}))
+    const preload = join(tempConfigDir(), 'loaded-modules.cjs')
+    // Says at exit which of Node's own modules were loaded: undici is one only once something asks for it.
+    writeFileSync(preload, "process.on('exit', () => process._rawDebug('undici loaded: ' + process.moduleLoadList.some((name) => /undici/.test(name))))\n")
+    try {
+      const result = await runCli(['status', 'tx-1'], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_bundle_key_0001', NODE_OPTIONS: `--require ${preload}`}})
+      expect(result.code, result.stderr).toBe(0)
+      expect(result.stdout).toContain('SETTLEMENT_COMPLETED')
+      expect(server.requests).toHaveLength(1)
+      expect(result.stderr).toContain('undici loaded: false')
+    } finally {
+      await server.close()
+    }
   })
 })
