@@ -9,7 +9,7 @@
  * first use and kept (the emulator validates every request with them).
  */
 import {isIP} from 'node:net'
-import {z} from 'zod'
+import * as z from 'zod'
 
 import {
   CUSTOMER_EMPTY_FIELDS,

@@ -4,7 +4,7 @@
  * schemas/smoke-scenario.schema.json (for editors and other tools). Rules that span fields (an
  * outcome the product's page offers, references to earlier cases, ...) are in scenario.ts.
  */
-import {z} from 'zod'
+import * as z from 'zod'
 
 import {CUSTOMER_REQUEST_FIELDS, PRODUCTS, STATUSES} from '../api/contract.js'
 import {faultRuleSchema} from '../emulator/faults/fault-schema.js'

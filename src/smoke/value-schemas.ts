@@ -2,7 +2,7 @@
  * Values that documents (scenario files, fault files) write the same way, as zod schemas with
  * their JSON Schema ids: a transaction status, and a duration as `--wait-timeout` takes it.
  */
-import {z} from 'zod'
+import * as z from 'zod'
 
 import {STATUSES} from '../api/contract.js'
 

@@ -3,7 +3,7 @@
  * GET lists them with their counts (open, like the health endpoint); POST adds one rule, or
  * `{seed?, rules}`; DELETE removes all, DELETE /_emulator/faults/<id> one (both need the API key).
  */
-import {z} from 'zod'
+import * as z from 'zod'
 
 import {formatPath} from '../../smoke/scenario-source.js'
 import {readJsonRequest} from '../api-routes.js'

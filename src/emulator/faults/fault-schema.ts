@@ -6,7 +6,7 @@
  * A rule names what it matches (`request:` for API calls, `webhook:` for deliveries), its
  * `fault`, and how often it applies: the next `times` matches, each with `probability`.
  */
-import {z} from 'zod'
+import * as z from 'zod'
 
 import {PRODUCTS} from '../../api/contract.js'
 import {durationSchema, statusSchema} from '../../smoke/value-schemas.js'
