@@ -2,7 +2,10 @@
  * The base of every paytx command: global flags, profile and service resolution, prompts, the
  * production guard, and the one place where an error becomes a message and an exit code.
  */
-import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
+import {Command} from '@oclif/core/command'
+import * as Errors from '@oclif/core/errors'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'

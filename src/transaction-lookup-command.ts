@@ -4,7 +4,8 @@
  * requests in flight; a 429 pauses them all) and shown as one table, TSV, CSV or a JSON array in
  * input order. `status --wait` with several ids waits for all of them at once.
  */
-import {type Command, Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
+import type {Command} from '@oclif/core'
 
 import {BaseCommand} from './base-command.js'
 import {EXIT, InputError} from './errors.js'

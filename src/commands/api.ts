@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises'
 
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {endpointUrl, toApiOptions} from '../input/api-request.js'

@@ -1,4 +1,5 @@
-import {Flags, type Interfaces} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {PRODUCTS, type Product, normalizePan} from '../api/contract.js'
 import type {CustomerRequest} from '../api/schemas.js'

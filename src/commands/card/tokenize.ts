@@ -1,4 +1,5 @@
-import {Flags, type Interfaces} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {cardBrand, lastFour, normalizePan} from '../../api/contract.js'
 import type {CardRequest} from '../../api/schemas.js'

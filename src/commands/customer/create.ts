@@ -1,4 +1,5 @@
-import {Flags, type Interfaces} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type CustomerRequestField} from '../../api/contract.js'
 import type {Customer, CustomerRequest} from '../../api/schemas.js'

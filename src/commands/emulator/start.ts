@@ -1,4 +1,5 @@
-import {Flags, type Interfaces} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'

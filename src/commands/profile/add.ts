@@ -1,4 +1,6 @@
-import {Args, Flags, type Interfaces} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
 import {InputError} from '../../errors.js'

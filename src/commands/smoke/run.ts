@@ -1,6 +1,7 @@
 import {writeFile} from 'node:fs/promises'
 
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'

@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import * as Args from '@oclif/core/args'
 
 import {isFinalStatus, isKnownStatus} from '../../api/contract.js'
 import type {CheckoutSuccess} from '../../api/schemas.js'

@@ -1,4 +1,6 @@
-import {Args, Flags, type Interfaces} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {isKnownStatus} from '../../api/contract.js'
 import type {Transaction} from '../../api/schemas.js'
