@@ -2,7 +2,7 @@
  * Spawns the built CLI (`bin/run.js`) with the same Node as the test runner, in a private config
  * dir, and returns stdout, stderr and the exit code separately.
  */
-import {spawn} from 'node:child_process'
+import {type ChildProcess, spawn} from 'node:child_process'
 import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
@@ -53,13 +53,33 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, configD
   return env
 }
 
+/**
+ * Every CLI a test started that is still running. test/helpers/setup.ts kills them after each
+ * test file, so that a failed test (which never reaches its own stop()) leaves no emulator or
+ * listener running after the suite.
+ */
+const running = new Set<ChildProcess>()
+
+export function killStartedClis(): void {
+  for (const child of running) child.kill('SIGKILL')
+  running.clear()
+}
+
+function tracked<T extends ChildProcess>(child: T): T {
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  return child
+}
+
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: cleanEnv(options.env, options.configDir),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
+    const child = tracked(
+      spawn(process.execPath, [BIN, ...args], {
+        cwd: options.cwd ?? ROOT,
+        env: cleanEnv(options.env, options.configDir),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
@@ -105,11 +125,13 @@ export interface RunningCli {
  * listeners, `emulator start`). It is killed after `timeoutMs` (default 25 s) in any case.
  */
 export function startCli(args: string[], options: CliOptions = {}): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: options.cwd ?? ROOT,
-    env: cleanEnv(options.env, options.configDir),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+  const child = tracked(
+    spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: cleanEnv(options.env, options.configDir),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  )
   const output = {stdout: '', stderr: ''}
   const watchers = new Set<() => void>()
   const changed = () => {
