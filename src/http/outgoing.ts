@@ -7,7 +7,8 @@
  * once on Ctrl-C. Redirects are never followed.
  */
 import {Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest} from 'node:http'
-import {Agent as HttpsAgent, request as httpsRequest} from 'node:https'
+import type * as Https from 'node:https'
+import {createRequire} from 'node:module'
 import type {Socket} from 'node:net'
 import type {TLSSocket} from 'node:tls'
 
@@ -54,6 +55,16 @@ export class OutgoingError extends Error {
   }
 }
 
+/**
+ * node:https, loaded on the first https request: TLS and its crypto cost about 12 ms of start-up
+ * on Node 24, and a command against a plain-http address (the emulator) never needs them.
+ */
+let https: typeof Https | undefined
+function loadHttps(): typeof Https {
+  https ??= createRequire(import.meta.url)('node:https') as typeof Https
+  return https
+}
+
 function codedError(message: string, code: string): Error {
   return Object.assign(new Error(message), {code})
 }
@@ -76,7 +87,8 @@ export interface ConnectionsOptions {
 
 /** A pool of kept-alive connections, to any number of hosts, over HTTP and HTTPS. */
 export class Connections {
-  private agents?: {http: HttpAgent; https: HttpsAgent}
+  /** A kept-alive agent per protocol (http:, https:), made on its first request. */
+  private readonly agents = new Map<string, HttpAgent>()
   private readonly running = new Set<ClientRequest>()
   private destroyed = false
 
@@ -84,9 +96,13 @@ export class Connections {
 
   private agentFor(protocol: string): HttpAgent {
     // Idle connections do not keep paytx running (Node unrefs them), so a command ends as soon as its work is done.
-    const settings = {keepAlive: true, timeout: this.options.keepAliveMs ?? 4000}
-    this.agents ??= {http: new HttpAgent(settings), https: new HttpsAgent(settings)}
-    return protocol === 'https:' ? this.agents.https : this.agents.http
+    let agent = this.agents.get(protocol)
+    if (!agent) {
+      const settings = {keepAlive: true, timeout: this.options.keepAliveMs ?? 4000}
+      agent = protocol === 'https:' ? new (loadHttps().Agent)(settings) : new HttpAgent(settings)
+      this.agents.set(protocol, agent)
+    }
+    return agent
   }
 
   /** Sends one request; resolves when the status line and headers have arrived. */
@@ -119,7 +135,7 @@ export class Connections {
         if (!Array.isArray(headers) && req.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
           headers['content-length'] = String(Buffer.byteLength(req.body))
         }
-        const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+        const send = target.protocol === 'https:' ? loadHttps().request : httpRequest
         client = send(target, {method: req.method, headers: headers as Record<string, string>, agent: this.agentFor(target.protocol)})
       } catch (error) {
         // A header Node refuses (a control character in a value): nothing was sent.
@@ -169,15 +185,14 @@ export class Connections {
     this.destroyed = true
     for (const client of this.running) client.destroy(codedError('The request was stopped', OUTGOING_ERROR.destroyed))
     this.running.clear()
-    this.agents?.http.destroy()
-    this.agents?.https.destroy()
-    this.agents = undefined
+    for (const agent of this.agents.values()) agent.destroy()
+    this.agents.clear()
   }
 
   /** Closes the idle kept connections; requests still running finish. */
   close(): void {
-    for (const agent of [this.agents?.http, this.agents?.https]) {
-      for (const sockets of Object.values(agent?.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy()
+    for (const agent of this.agents.values()) {
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy()
     }
   }
 }
