@@ -362,11 +362,9 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
       // raised before this command knows its secrets, so card numbers are masked by their shape.
       const message = maskCardNumbers(scrub(err.message.replace(/\n\s*See more help with --help$/, '')))
       const code = exit === undefined || exit === 2 ? EXIT.input : exit
-      return {
-        exitCode: code,
-        text: `Error: ${message}${code === EXIT.input ? `\nHint: ${this.flagErrorHint(err)}` : ''}`,
-        json: {kind: code === EXIT.input ? 'input' : 'internal', exitCode: code, message},
-      }
+      if (code !== EXIT.input) return {exitCode: code, text: `Error: ${message}`, json: {kind: 'internal', exitCode: code, message}}
+      const hint = this.flagErrorHint(err)
+      return {exitCode: code, text: `Error: ${message}\nHint: ${hint}`, json: {kind: 'input', exitCode: code, message, hint}}
     }
     const message = scrub(err.message || String(err))
     return {
@@ -380,6 +378,12 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   private flagErrorHint(err: Errors.CLIError): string {
     const typed = (err as {flags?: unknown}).flags
     const seeHelp = 'see --help for the flags and their allowed values.'
+    // oclif's message for a value outside a flag's options: `Expected --product=crad to be one of: card, sofort, dummy`.
+    const option = /^Expected --([\w-]+)=(.*) to be one of: (.+)$/m.exec(err.message)
+    if (option) {
+      const closest = closestName(option[2], option[3].split(', '))
+      return closest ? `did you mean \`--${option[1]} ${closest}\`? Or ${seeHelp}` : seeHelp
+    }
     if (!Array.isArray(typed) || typeof typed[0] !== 'string') return seeHelp
     const ctor = this.ctor as typeof BaseCommand
     const names = [...Object.keys(ctor.baseFlags ?? {}), ...Object.keys(ctor.flags ?? {}), ...(ctor.enableJsonFlag ? ['json'] : [])]

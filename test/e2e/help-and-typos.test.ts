@@ -59,4 +59,26 @@ describe('paytx help, -h and mistyped names', () => {
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(`Error: Nonexistent flag: ${typed}\nHint: did you mean \`${meant}\`? Or see --help for the flags and their allowed values.\n`)
   })
+  it('names the closest allowed value for a mistyped one, exit 2, nothing sent', async () => {
+    const result = await runCli(['flow', '--product', 'crad', '--amount', '5'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      'Error: Expected --product=crad to be one of: card, sofort, dummy\nHint: did you mean `--product card`? Or see --help for the flags and their allowed values.\n',
+    )
+    const json = await runCli(['flow', '--product', 'crad', '--amount', '5', '--json'])
+    expect(json.code).toBe(2)
+    expect(json.stderr).toBe('')
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        kind: 'input',
+        exitCode: 2,
+        message: 'Expected --product=crad to be one of: card, sofort, dummy',
+        hint: 'did you mean `--product card`? Or see --help for the flags and their allowed values.',
+      },
+    })
+    const far = await runCli(['flow', '--product', 'paypal', '--amount', '5'])
+    expect(far.code).toBe(2)
+    expect(far.stderr).toBe('Error: Expected --product=paypal to be one of: card, sofort, dummy\nHint: see --help for the flags and their allowed values.\n')
+  })
 })
