@@ -378,11 +378,14 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   private flagErrorHint(err: Errors.CLIError): string {
     const typed = (err as {flags?: unknown}).flags
     const seeHelp = 'see --help for the flags and their allowed values.'
-    // oclif's message for a value outside a flag's options: `Expected --product=crad to be one of: card, sofort, dummy`.
-    const option = /^Expected --([\w-]+)=(.*) to be one of: (.+)$/m.exec(err.message)
+    // oclif's message for a value outside the allowed ones, of a flag (`Expected --product=crad to be
+    // one of: card, sofort, dummy`) or of an argument (`Expected DECLIEND to be one of: ...`).
+    const option = /^Expected (?:--([\w-]+)=)?(.*) to be one of: (.+)$/m.exec(err.message)
     if (option) {
-      const closest = closestName(option[2], option[3].split(', '))
-      return closest ? `did you mean \`--${option[1]} ${closest}\`? Or ${seeHelp}` : seeHelp
+      const [, flag, value, allowed] = option
+      const closest = closestName(value, allowed.split(', '))
+      if (!closest) return seeHelp
+      return `did you mean \`${flag ? `--${flag} ${closest}` : closest}\`? Or ${seeHelp}`
     }
     if (!Array.isArray(typed) || typeof typed[0] !== 'string') return seeHelp
     const ctor = this.ctor as typeof BaseCommand

@@ -81,4 +81,10 @@ describe('paytx help, -h and mistyped names', () => {
     expect(far.code).toBe(2)
     expect(far.stderr).toBe('Error: Expected --product=paypal to be one of: card, sofort, dummy\nHint: see --help for the flags and their allowed values.\n')
   })
+  it('names the closest allowed value of an argument too, exit 2', async () => {
+    const result = await runCli(['emulator', 'trigger', '00000000-0000-4000-8000-000000000000', 'DECLIEND'])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^Error: Expected DECLIEND to be one of: INITIATED, .*DECLINED.*\nHint: did you mean `DECLINED`\? Or see --help/)
+  })
 })
