@@ -41,24 +41,18 @@ describe('paytx help, -h and mistyped names', () => {
     expect(result.stderr).toBe('Error: unknown command "frobnicate".\nHint: see `./bin/run.js help` for all commands.\n')
   })
 
-  it('names the closest flag for a mistyped one, exit 2, nothing sent', async () => {
-    const result = await runCli(['flow', '--product', 'dummy', '--amout', '5'])
-    expect(result.code).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toBe(
-      'Error: Nonexistent flag: --amout\nHint: did you mean `--amount`? Or see --help for the flags and their allowed values.\n',
-    )
-  })
   it.each([
-    ['--jsno', '--json'],
-    ['--profle', '--profile'],
-    ['--VERBOSE', '--verbose'],
-  ])('suggests the json and shared flags too, and a swap of two letters: %s → %s', async (typed, meant) => {
-    const result = await runCli(['status', typed, 'tx_1'])
+    [['flow', '--product', 'dummy', '--amout', '5'], '--amout', '--amount'],
+    [['status', '--jsno', 'tx_1'], '--jsno', '--json'],
+    [['status', '--profle', 'tx_1'], '--profle', '--profile'],
+    [['status', '--VERBOSE', 'tx_1'], '--VERBOSE', '--verbose'],
+  ])('names the closest flag for a mistyped one (the json and shared flags too; two swapped letters are one mistake), exit 2, nothing sent: %j', async (args, typed, meant) => {
+    const result = await runCli(args)
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(`Error: Nonexistent flag: ${typed}\nHint: did you mean \`${meant}\`? Or see --help for the flags and their allowed values.\n`)
   })
+
   it('names the closest allowed value for a mistyped one, exit 2, nothing sent', async () => {
     const result = await runCli(['flow', '--product', 'crad', '--amount', '5'])
     expect(result.code).toBe(2)
@@ -81,6 +75,7 @@ describe('paytx help, -h and mistyped names', () => {
     expect(far.code).toBe(2)
     expect(far.stderr).toBe('Error: Expected --product=paypal to be one of: card, sofort, dummy\nHint: see --help for the flags and their allowed values.\n')
   })
+
   it('names the closest allowed value of an argument too, exit 2', async () => {
     const result = await runCli(['emulator', 'trigger', '00000000-0000-4000-8000-000000000000', 'DECLIEND'])
     expect(result.code).toBe(2)
