@@ -1,0 +1,32 @@
+/**
+ * Addresses as paytx shows them: the parts of a URL that can hold a secret are replaced, the rest
+ * kept so that the address can still be recognised. A password (`user:secret@`) and every query
+ * value (`?key=<token>`) are secrets; so is a path segment that looks like a token (long, random
+ * mixed letters and digits that are not a UUID-shaped id).
+ */
+const REDACTED = '…'
+
+/** A path segment that is most likely a credential: 24+ characters of a token alphabet, with letters and digits mixed. */
+function looksLikeToken(segment: string): boolean {
+  if (segment.length < 24 || !/^[A-Za-z0-9_~.-]+$/.test(segment)) return false
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(segment)) return false
+  return /[0-9]/.test(segment) && /[A-Za-z]/.test(segment)
+}
+
+/**
+ * The URL with its password, its query values and token-like path segments redacted. Text that is
+ * not an absolute URL comes back unchanged (there is nothing to recognise in it).
+ */
+export function redactUrl(address: string | URL): string {
+  let url: URL
+  try {
+    url = new URL(String(address))
+  } catch {
+    return String(address)
+  }
+  if (url.password) url.password = REDACTED
+  const query = [...url.searchParams.keys()]
+  if (query.length > 0) url.search = `?${query.map((key) => `${encodeURIComponent(key)}=${REDACTED}`).join('&')}`
+  url.pathname = url.pathname.split('/').map((segment) => (looksLikeToken(segment) ? REDACTED : segment)).join('/')
+  return url.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED)
+}
