@@ -44,7 +44,7 @@ describe('paytx emulator start', () => {
     await emulator.waitForStderr(/Press Ctrl-C to stop/)
     // The printed lines paste into a shell as they are.
     const exports = emulator.stderr().split('\n').filter((line) => line.trim().startsWith('export PAYTX_')).join('\n')
-    const pasted = spawnSync('bash', ['-c', `${exports}\nprintf '%s\\n' "$PAYTX_BASE_URL" "$PAYTX_H2H_URL" "$PAYTX_API_KEY" "$PAYTX_PROXY_KEY"`], {encoding: 'utf8'})
+    const pasted = spawnSync('bash', ['-c', `${exports}\nprintf '%s\\n' "$PAYTX_BASE_URL" "$PAYTX_H2H_URL" "$PAYTX_API_KEY" "$PAYTX_PROXY_KEY"`], {encoding: 'utf8', timeout: 10_000})
     expect(pasted.status).toBe(0)
     expect(pasted.stdout).toBe(`${url}\n${url}/h2h\n${KEY}\n${EMULATOR_DEFAULTS.proxyKey}\n`)
 
