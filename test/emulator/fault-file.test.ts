@@ -5,9 +5,9 @@ import {describe, expect, it} from 'vitest'
 
 import {loadFaultFile, parseFaultFile} from '../../src/emulator/faults/fault-file.js'
 import {faultFileJsonSchema} from '../../src/emulator/faults/fault-schema.js'
-import {ScenarioError} from '../../src/smoke/scenario-error.js'
+import {ScenarioError} from '../../src/input/scenario-error.js'
 import {checkScenario} from '../../src/smoke/scenario.js'
-import {parseScenarioText} from '../../src/smoke/scenario-source.js'
+import {parseScenarioText} from '../../src/input/scenario-source.js'
 import {ROOT} from '../helpers/cli.js'
 
 function problemsOf(run: () => unknown): string[] {

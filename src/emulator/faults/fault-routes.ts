@@ -5,7 +5,7 @@
  */
 import * as z from 'zod'
 
-import {formatPath} from '../../smoke/scenario-source.js'
+import {formatPath} from '../../input/scenario-source.js'
 import {readJsonRequest} from '../api-routes.js'
 import {type EmulatorKeys, requireApiKey} from '../auth.js'
 import {ApiError, sendJson} from '../http-exchange.js'

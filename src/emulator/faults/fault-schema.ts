@@ -9,7 +9,7 @@
 import * as z from 'zod'
 
 import {PRODUCTS} from '../../api/contract.js'
-import {durationSchema, statusSchema} from '../../smoke/value-schemas.js'
+import {durationSchema, statusSchema} from '../../input/value-schemas.js'
 
 export const REQUEST_FAULTS = ['status', 'latency', 'reset', 'cut_body'] as const
 export const WEBHOOK_FAULTS = ['drop', 'duplicate', 'out_of_order', 'delay'] as const

@@ -9,7 +9,7 @@ import {extname} from 'node:path'
 import {type Document, LineCounter, type Node, isMap, isScalar, isSeq, parseDocument} from 'yaml'
 
 import {InputError} from '../errors.js'
-import {fileReadReason} from '../input/file-read-error.js'
+import {fileReadReason} from './file-read-error.js'
 import {type DocumentKind, SCENARIO_DOCUMENT, type ScenarioProblem, ScenarioError} from './scenario-error.js'
 import {commandLine} from '../terminal/invoked-name.js'
 
