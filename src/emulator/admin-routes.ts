@@ -5,9 +5,8 @@
  */
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
-import {readJsonRequest} from './api-routes.js'
 import {type EmulatorKeys, requireApiKey} from './auth.js'
-import {ApiError, sendJson} from './http-exchange.js'
+import {ApiError, readJsonRequest, sendJson} from './http-exchange.js'
 import {isUuid} from './ids.js'
 import type {Route} from './router.js'
 import type {EmulatorStore} from './store.js'

@@ -2,11 +2,9 @@
  * The service's API routes: customers, the card proxy's tokenization, and transactions (start,
  * read, checkoutsuccess). Each checks its key, reads its JSON body and calls the resources.
  */
-import type {IncomingMessage} from 'node:http'
-
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {type EmulatorKeys, requireApiKey, requireProxyKey} from './auth.js'
-import {ApiError, isJsonMediaType, parseJsonBody, readBody, sendJson} from './http-exchange.js'
+import {ApiError, readJsonRequest, sendJson} from './http-exchange.js'
 import type {EmulatorResources} from './resources.js'
 import type {Route} from './router.js'
 
@@ -14,17 +12,6 @@ export interface ApiRouteSettings {
   keys: EmulatorKeys
   proxyId: string
   maxBodyBytes: number
-}
-
-/** The body as JSON, or the service's 415 when it is sent as something else. */
-export async function readJsonRequest(request: IncomingMessage, maxBodyBytes: number): Promise<unknown> {
-  if (!isJsonMediaType(request)) {
-    request.resume()
-    throw new ApiError(415, 'The request body must be JSON: send Content-Type: application/json.', {
-      'headers.content-type': `is ${JSON.stringify(request.headers['content-type'] ?? '')}; expected application/json`,
-    })
-  }
-  return parseJsonBody(await readBody(request, maxBodyBytes))
 }
 
 export function apiRoutes(resources: EmulatorResources, settings: ApiRouteSettings): Route[] {

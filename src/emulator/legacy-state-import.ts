@@ -6,7 +6,6 @@
 import {existsSync, readFileSync, renameSync, rmSync} from 'node:fs'
 
 import type {Customer} from '../api/schemas.js'
-import {type LifecycleSettings, nextMoveDueAt} from './lifecycle.js'
 import {StoreError} from './start-errors.js'
 import {EmulatorStore, type PaymentProfile, type StoredCard, type StoredTransaction, type WebhookDelivery} from './store.js'
 
@@ -45,8 +44,11 @@ function readLegacyDocument(text: string): LegacyStateDocument | string {
   return doc as unknown as LegacyStateDocument
 }
 
+/** When a stored transaction's next move is due, counted from `since` (the lifecycle's rule, passed in so that the store does not depend on it). */
+export type DueAtRule = (entry: StoredTransaction, since: number) => number | undefined
+
 /** Imports the 0.1 state file at `path` into a store at the same path; returns where the JSON file was kept. */
-export function importLegacyStateFile(path: string, settings: LifecycleSettings, now: number): string {
+export function importLegacyStateFile(path: string, dueAtRule: DueAtRule, now: number): string {
   const doc = readLegacyDocument(readFileSync(path, 'utf8'))
   if (typeof doc === 'string') {
     throw new StoreError(path, `is a JSON file, not an emulator store: it ${doc}.`, 'It was left untouched: pass another --store (a new file is created), or move it away.')
@@ -67,7 +69,7 @@ export function importLegacyStateFile(path: string, settings: LifecycleSettings,
       for (const customer of doc.customers) store.insertCustomer(customer)
       for (const card of doc.cards) store.insertCard(card)
       for (const entry of doc.transactions) {
-        const dueAt = nextMoveDueAt(entry, settings, Date.parse(entry.transaction.last_status_update))
+        const dueAt = dueAtRule(entry, Date.parse(entry.transaction.last_status_update))
         store.insertTransaction({...entry, ...(dueAt === undefined ? {} : {dueAt})})
       }
       // 0.1 kept no body for a pending delivery, so it cannot be sent again: it is logged as failed.

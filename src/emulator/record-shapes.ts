@@ -2,6 +2,7 @@
  * The shapes of the two records the spec does not show, as the assumptions (assumptions.ts) pick
  * them: the webhook body and the card record the card proxy returns.
  */
+import {API_PATHS} from '../api/contract.js'
 import type {Transaction} from '../api/schemas.js'
 import type {AssumptionSettings, IdKeyChoice} from './assumptions.js'
 import type {StoredCard} from './store.js'
@@ -51,4 +52,9 @@ export function cardView(card: StoredCard) {
     brand: card.brand,
     created_at: card.created_at,
   }
+}
+
+/** The spec's approval address: `/v1/transaction/<id>/authorize` under the API base. */
+export function approvalUrl(baseUrl: string, transactionId: string): string {
+  return `${baseUrl}${API_PATHS.authorize(transactionId)}`
 }

@@ -15,7 +15,7 @@ import type {TransactionLifecycle} from './lifecycle.js'
 import {testCardOutcome} from '../test-mode/outcomes.js'
 import type {AssumptionSettings} from './assumptions.js'
 import {sofortSender} from './pages.js'
-import {cardRecord} from './record-shapes.js'
+import {approvalUrl, cardRecord} from './record-shapes.js'
 import type {EmulatorStore, StoredCard} from './store.js'
 import {SOFORT_TEST_BANKS} from '../test-mode/outcomes.js'
 
@@ -194,11 +194,6 @@ export class EmulatorResources {
   private isoNow(): string {
     return new Date(this.clock.now()).toISOString()
   }
-}
-
-/** The spec's approval address: `/v1/transaction/<id>/authorize` under the API base. */
-export function approvalUrl(baseUrl: string, transactionId: string): string {
-  return `${baseUrl}${API_PATHS.authorize(transactionId)}`
 }
 
 /** A transaction is approved where the emulator answering listens (several may share the store). */

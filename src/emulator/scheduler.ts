@@ -4,12 +4,16 @@
  * sharing it may have queued work. Each wake applies the due moves, then starts due deliveries.
  */
 import type {Clock, TimerHandle} from './clock.js'
-import type {TransactionLifecycle} from './lifecycle.js'
-import type {WebhookOutbox} from './outbox.js'
 import type {EmulatorStore} from './store.js'
 
 /** How often the store is looked at for work queued by another emulator. */
 export const STORE_POLL_MS = 250
+
+/** The work the scheduler applies: the lifecycle's due moves, then the outbox's due deliveries. */
+export interface DueWork {
+  lifecycle: {applyAllDue(): void}
+  outbox: {sendDue(): void}
+}
 
 export class DueWorkScheduler {
   private timer?: {handle: TimerHandle; at: number}
@@ -20,7 +24,7 @@ export class DueWorkScheduler {
   constructor(
     private readonly store: EmulatorStore,
     private readonly clock: Clock,
-    private readonly parts: {lifecycle: TransactionLifecycle; outbox: WebhookOutbox},
+    private readonly parts: DueWork,
     private readonly onError: (error: Error) => void,
   ) {}
 

@@ -24,7 +24,7 @@ import {randomSeed} from './faults/seeded-random.js'
 import {WebhookFaults} from './faults/webhook-faults.js'
 import {ApiError, sendApiError} from './http-exchange.js'
 import {importLegacyStateFile} from './legacy-state-import.js'
-import {type LifecycleSettings, TransactionLifecycle} from './lifecycle.js'
+import {type LifecycleSettings, TransactionLifecycle, nextMoveDueAt} from './lifecycle.js'
 import {
   DEFAULT_WEBHOOK_ATTEMPTS,
   DEFAULT_WEBHOOK_BACKOFF_MS,
@@ -44,7 +44,7 @@ import {EmulatorStore} from './store.js'
 function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSettings, clock: Clock, report: (line: string) => void) {
   const location = options.store ?? IN_MEMORY_STORE
   if (storeFileKind(location) === 'json') {
-    const kept = importLegacyStateFile(location, lifecycleSettings, clock.now())
+    const kept = importLegacyStateFile(location, (entry, since) => nextMoveDueAt(entry, lifecycleSettings, since), clock.now())
     report(`Imported the 0.1 state file ${location} into an emulator store at the same path; the JSON file is kept as ${kept}.`)
   }
   const store = EmulatorStore.open(location)

@@ -5,11 +5,10 @@
  */
 import type {IncomingMessage} from 'node:http'
 
-import {readJsonRequest} from './api-routes.js'
 import type {AssumptionSettings} from './assumptions.js'
 import {type EmulatorKeys, requireApiKey} from './auth.js'
 import type {Clock} from './clock.js'
-import {ApiError, sendJson} from './http-exchange.js'
+import {ApiError, readJsonRequest, sendJson} from './http-exchange.js'
 import type {TransactionLifecycle} from './lifecycle.js'
 import type {Route} from './router.js'
 import type {EmulatorStore} from './store.js'

@@ -6,9 +6,8 @@
 import * as z from 'zod'
 
 import {formatPath} from '../../input/scenario-source.js'
-import {readJsonRequest} from '../api-routes.js'
 import {type EmulatorKeys, requireApiKey} from '../auth.js'
-import {ApiError, sendJson} from '../http-exchange.js'
+import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'
 import {type FaultRules, view} from './fault-rules.js'
 import {faultFileSchema, faultRuleSchema} from './fault-schema.js'
