@@ -9,22 +9,16 @@ import type {AddressInfo} from 'node:net'
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {listen} from '../http/listen.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
-import {adminRoutes} from './admin-routes.js'
+import {adminRoutes, triggerRoutes} from './admin/index.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
-import {apiRoutes} from './api-routes.js'
-import {approvalRoutes} from './approval-routes.js'
-import {type Clock, systemClock} from './clock.js'
-import {dashboardRoutes} from './dashboard-routes.js'
-import {IN_MEMORY_STORE, storeFileKind} from './database.js'
+import {EmulatorResources, apiRoutes} from './api/index.js'
+import {approvalRoutes} from './pages/index.js'
+import {type Clock, DueWorkScheduler, type LifecycleSettings, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
+import {dashboardRoutes} from './dashboard/index.js'
+import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind} from './store/index.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
-import {FaultRules} from './faults/fault-rules.js'
-import {faultRoutes} from './faults/fault-routes.js'
-import {withRequestFaults} from './faults/request-faults.js'
-import {randomSeed} from './faults/seeded-random.js'
-import {WebhookFaults} from './faults/webhook-faults.js'
+import {FaultRules, WebhookFaults, faultRoutes, randomSeed, withRequestFaults} from './faults/index.js'
 import {ApiError, sendApiError} from './http-exchange.js'
-import {importLegacyStateFile} from './legacy-state-import.js'
-import {type LifecycleSettings, TransactionLifecycle, nextMoveDueAt} from './lifecycle.js'
 import {
   DEFAULT_WEBHOOK_ATTEMPTS,
   DEFAULT_WEBHOOK_BACKOFF_MS,
@@ -33,12 +27,8 @@ import {
   MAX_REQUEST_BODY_BYTES,
   type RunningEmulator,
 } from './options.js'
-import {WebhookOutbox} from './outbox.js'
-import {EmulatorResources} from './resources.js'
+import {WebhookOutbox} from './webhooks/index.js'
 import {routeRequests} from './router.js'
-import {triggerRoutes} from './trigger-routes.js'
-import {DueWorkScheduler} from './scheduler.js'
-import {EmulatorStore} from './store.js'
 
 /** Opens the store, importing a 0.1 JSON state file found at its path, and puts the defaults and given ids in it. */
 function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSettings, clock: Clock, report: (line: string) => void) {

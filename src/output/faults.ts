@@ -1,6 +1,5 @@
 /** Fault rules as a person reads them: one line per rule, what it matches and does, and its counts. */
-import type {FaultRuleView} from '../emulator/faults/fault-rules.js'
-import type {FaultRule} from '../emulator/faults/fault-schema.js'
+import type {FaultRule, FaultRuleView} from '../emulator/faults/index.js'
 
 function matchText(rule: FaultRule): string {
   const match: Record<string, unknown> = ('request' in rule ? rule.request : 'webhook' in rule ? rule.webhook : undefined) ?? {}

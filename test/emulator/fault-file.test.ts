@@ -3,8 +3,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {loadFaultFile, parseFaultFile} from '../../src/emulator/faults/fault-file.js'
-import {faultFileJsonSchema} from '../../src/emulator/faults/fault-schema.js'
+import {faultFileJsonSchema, loadFaultFile, parseFaultFile} from '../../src/emulator/faults/index.js'
 import {ScenarioError} from '../../src/input/scenario-error.js'
 import {checkScenario} from '../../src/smoke/scenario.js'
 import {parseScenarioText} from '../../src/input/scenario-source.js'

@@ -3,8 +3,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {isUuid, parsePaymentProfileSetting} from '../../src/emulator/ids.js'
-import {defaultStorePath, paytxDataDir, resolveStoreLocation} from '../../src/emulator/store-location.js'
+import {defaultStorePath, isUuid, parsePaymentProfileSetting, paytxDataDir, resolveStoreLocation} from '../../src/emulator/store/index.js'
 
 describe('where the emulator store lives', () => {
   it.each([

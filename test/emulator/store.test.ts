@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {type EmulatorEvent, startEmulator} from '../../src/emulator/index.js'
-import {EmulatorStore} from '../../src/emulator/store.js'
+import {EmulatorStore} from '../../src/emulator/store/index.js'
 import {emulatorApi} from '../helpers/emulator-api.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {waitFor} from '../helpers/wait-for.js'

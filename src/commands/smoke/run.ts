@@ -138,7 +138,7 @@ EXIT CODES
 
 /** Fault rules of cases go to the emulator the service points at (the embedded one, when it runs). */
 async function caseFaultsOf(service: PaymentService, timeoutMs: number): Promise<CaseFaults> {
-  const {FaultsClient} = await import('../../emulator/faults/faults-client.js')
+  const {FaultsClient} = await import('../../emulator/faults/index.js')
   const client = new FaultsClient({name: service.target.profileName, profile: service.target.profile, overrides: []}, timeoutMs)
   return {
     async add(rules) {

@@ -4,13 +4,13 @@
  * already running, or the one the command runs over the shared store). Refused moves and unknown
  * transactions become input errors (exit 2): nothing was changed.
  */
-import {joinUrl} from '../api/http-client.js'
-import type {PaymentService} from '../api/service.js'
-import {InputError, ResponseError, ServiceError} from '../errors.js'
-import type {ResolvedProfile} from '../profiles/resolve.js'
-import type {WebhookDelivery} from './store.js'
+import {joinUrl} from '../../api/http-client.js'
+import type {PaymentService} from '../../api/service.js'
+import {InputError, ResponseError, ServiceError} from '../../errors.js'
+import type {ResolvedProfile} from '../../profiles/resolve.js'
+import type {WebhookDelivery} from '../store/index.js'
 import type {ResendRequest, TriggerRequest, TriggerResult} from './trigger.js'
-import {commandLine} from '../terminal/invoked-name.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 /** Trigger and resend drive the emulator; a real service has no such thing. */
 export function requireLocalProfile({name, profile}: ResolvedProfile, command: string): void {

@@ -3,13 +3,12 @@
  * on it), the webhook delivery log, and adding organisations and payment profiles to its store
  * (the API key is required for those, as for the API).
  */
-import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
-import {isAbsoluteHttpUrl} from '../http/url.js'
-import {type EmulatorKeys, requireApiKey} from './auth.js'
-import {ApiError, readJsonRequest, sendJson} from './http-exchange.js'
-import {isUuid} from './ids.js'
-import type {Route} from './router.js'
-import type {EmulatorStore} from './store.js'
+import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
+import {type EmulatorKeys, requireApiKey} from '../api/index.js'
+import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
+import {type EmulatorStore, isUuid} from '../store/index.js'
+import type {Route} from '../router.js'
 
 export interface AdminRouteSettings {
   keys: EmulatorKeys

@@ -5,13 +5,12 @@
  */
 import type {IncomingMessage} from 'node:http'
 
-import type {AssumptionSettings} from './assumptions.js'
-import {type EmulatorKeys, requireApiKey} from './auth.js'
-import type {Clock} from './clock.js'
-import {ApiError, readJsonRequest, sendJson} from './http-exchange.js'
-import type {TransactionLifecycle} from './lifecycle.js'
-import type {Route} from './router.js'
-import type {EmulatorStore} from './store.js'
+import type {AssumptionSettings} from '../assumptions.js'
+import {type EmulatorKeys, requireApiKey} from '../api/index.js'
+import type {Clock, TransactionLifecycle} from '../time/index.js'
+import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
+import type {Route} from '../router.js'
+import type {EmulatorStore} from '../store/index.js'
 import {parseResendRequest, parseTriggerRequest, resendWebhooks, triggerStatus} from './trigger.js'
 
 export interface TriggerRouteSettings {

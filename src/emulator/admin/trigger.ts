@@ -6,14 +6,12 @@
  */
 import {randomUUID} from 'node:crypto'
 
-import {FINAL_STATUSES, STATUSES, type TransactionStatus, isKnownStatus} from '../api/contract.js'
-import {isAbsoluteHttpUrl} from '../http/url.js'
-import type {Clock} from './clock.js'
-import {ApiError} from './http-exchange.js'
-import type {TransactionLifecycle} from './lifecycle.js'
-import {webhookBody} from './record-shapes.js'
-import type {AssumptionSettings} from './assumptions.js'
-import type {EmulatorStore, OutboxDelivery, WebhookDelivery} from './store.js'
+import {FINAL_STATUSES, STATUSES, type TransactionStatus, isKnownStatus} from '../../api/contract.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
+import type {Clock, TransactionLifecycle} from '../time/index.js'
+import {ApiError} from '../http-exchange.js'
+import {type EmulatorStore, type OutboxDelivery, type WebhookDelivery, webhookBody} from '../store/index.js'
+import type {AssumptionSettings} from '../assumptions.js'
 
 /**
  * The moves a processor makes, from each status (the spec shows none beyond creation; these

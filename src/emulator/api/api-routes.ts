@@ -2,11 +2,11 @@
  * The service's API routes: customers, the card proxy's tokenization, and transactions (start,
  * read, checkoutsuccess). Each checks its key, reads its JSON body and calls the resources.
  */
-import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
+import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {type EmulatorKeys, requireApiKey, requireProxyKey} from './auth.js'
-import {ApiError, readJsonRequest, sendJson} from './http-exchange.js'
+import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {EmulatorResources} from './resources.js'
-import type {Route} from './router.js'
+import type {Route} from '../router.js'
 
 export interface ApiRouteSettings {
   keys: EmulatorKeys

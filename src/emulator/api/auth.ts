@@ -4,8 +4,8 @@
  */
 import type {IncomingMessage} from 'node:http'
 
-import {PROXY_BASIC_USER, PROXY_KEY_HEADER} from '../api/contract.js'
-import {ApiError} from './http-exchange.js'
+import {PROXY_BASIC_USER, PROXY_KEY_HEADER} from '../../api/contract.js'
+import {ApiError} from '../http-exchange.js'
 
 export interface EmulatorKeys {
   apiKey: string

@@ -7,17 +7,14 @@
  */
 import {randomUUID} from 'node:crypto'
 
-import {API_PATHS, CUSTOMER_EMPTY_FIELDS, CUSTOMER_OPTIONAL_FIELDS, CUSTOMER_INITIAL_STATUS, CUSTOMER_REQUEST_FIELDS, type Product, cardBrand, isSuccessStatus, lastFour, sofortDescriptorProblem, transliterateDescriptor} from '../api/contract.js'
-import {type CheckoutSuccess, type Customer, type SofortSender, type Transaction, type TransactionStartRequest, type ValidationIssue, validateCardRequest, validateCustomerRequest, validateTransactionStartRequest} from '../api/schemas.js'
-import type {Clock} from './clock.js'
-import {ApiError, validationError} from './http-exchange.js'
-import type {TransactionLifecycle} from './lifecycle.js'
-import {testCardOutcome} from '../test-mode/outcomes.js'
-import type {AssumptionSettings} from './assumptions.js'
-import {sofortSender} from './pages.js'
-import {approvalUrl, cardRecord} from './record-shapes.js'
-import type {EmulatorStore, StoredCard} from './store.js'
-import {SOFORT_TEST_BANKS} from '../test-mode/outcomes.js'
+import {API_PATHS, CUSTOMER_EMPTY_FIELDS, CUSTOMER_OPTIONAL_FIELDS, CUSTOMER_INITIAL_STATUS, CUSTOMER_REQUEST_FIELDS, type Product, cardBrand, isSuccessStatus, lastFour, sofortDescriptorProblem, transliterateDescriptor} from '../../api/contract.js'
+import {type CheckoutSuccess, type Customer, type SofortSender, type Transaction, type TransactionStartRequest, type ValidationIssue, validateCardRequest, validateCustomerRequest, validateTransactionStartRequest} from '../../api/schemas.js'
+import type {Clock, TransactionLifecycle} from '../time/index.js'
+import {ApiError, validationError} from '../http-exchange.js'
+import {SOFORT_TEST_BANKS, testCardOutcome} from '../../test-mode/outcomes.js'
+import type {AssumptionSettings} from '../assumptions.js'
+import {sofortSender} from '../pages/index.js'
+import {type EmulatorStore, type StoredCard, approvalUrl, cardRecord} from '../store/index.js'
 
 /** The issuer BIC the dummy product reports (a test code, not a real bank). */
 export const DUMMY_ISSUER_BIC = 'DUMMNL2AXXX'

@@ -4,12 +4,12 @@
  * Plain forms that work without JavaScript; every value goes through `escapeHtml`. Rendering is
  * pure; the routes (dashboard-routes.ts) read the store and act.
  */
-import {STATUSES, formatMinorUnits, isFinalStatus, isSuccessStatus} from '../api/contract.js'
-import type {Transaction} from '../api/schemas.js'
-import {escapeHtml, renderHtmlDocument} from '../http/html.js'
-import {displayWebhookUrl} from './events.js'
-import type {StatusChange, WebhookDelivery} from './store.js'
-import {ALLOWED_MOVES} from './trigger.js'
+import {STATUSES, formatMinorUnits, isFinalStatus, isSuccessStatus} from '../../api/contract.js'
+import type {Transaction} from '../../api/schemas.js'
+import {escapeHtml, renderHtmlDocument} from '../../http/html.js'
+import {displayWebhookUrl} from '../events.js'
+import type {StatusChange, WebhookDelivery} from '../store/index.js'
+import {ALLOWED_MOVES} from '../admin/index.js'
 
 /** Where the dashboard's pages are. */
 export const DASHBOARD_PATHS = {

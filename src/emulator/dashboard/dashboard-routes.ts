@@ -13,16 +13,15 @@
 import {randomBytes, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
-import {type TransactionStatus, isKnownStatus} from '../api/contract.js'
-import {isAbsoluteHttpUrl} from '../http/url.js'
-import type {AssumptionSettings} from './assumptions.js'
-import type {Clock} from './clock.js'
+import {type TransactionStatus, isKnownStatus} from '../../api/contract.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
+import type {AssumptionSettings} from '../assumptions.js'
+import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {DASHBOARD_PATHS, type TransactionListItem, renderDashboardError, renderDashboardHome, renderTransactionPage} from './dashboard-pages.js'
-import {ApiError, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from './http-exchange.js'
-import type {TransactionLifecycle} from './lifecycle.js'
-import type {Handler, Route} from './router.js'
-import type {EmulatorStore} from './store.js'
-import {resendWebhooks, triggerStatus} from './trigger.js'
+import {ApiError, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from '../http-exchange.js'
+import type {Handler, Route} from '../router.js'
+import type {EmulatorStore} from '../store/index.js'
+import {resendWebhooks, triggerStatus} from '../admin/index.js'
 
 export interface DashboardRouteSettings {
   maxBodyBytes: number

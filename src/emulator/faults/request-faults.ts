@@ -13,7 +13,7 @@ import {statusLine} from '../../api/http-client.js'
 import {readDuration} from '../../duration.js'
 import type {FaultEvent} from '../events.js'
 import {ApiError, isJsonMediaType, readBody, sendApiError} from '../http-exchange.js'
-import type {EmulatorStore} from '../store.js'
+import type {EmulatorStore} from '../store/index.js'
 import type {ActiveFaultRule, FaultRules, RequestFacts, TransactionFacts} from './fault-rules.js'
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>

@@ -9,9 +9,9 @@
  * rules themselves (and their counts) belong to the emulator process that had them.
  */
 import {readDuration} from '../../duration.js'
-import type {Clock} from '../clock.js'
+import type {Clock} from '../time/index.js'
 import type {FaultEvent} from '../events.js'
-import type {EmulatorStore, OutboxDelivery} from '../store.js'
+import type {EmulatorStore, OutboxDelivery} from '../store/index.js'
 import type {ActiveFaultRule, FaultRules, TransactionFacts} from './fault-rules.js'
 
 /** How long an out-of-order delivery waits for a later one at most, unless the rule says. */

@@ -5,13 +5,12 @@
  */
 import type {ServerResponse} from 'node:http'
 
-import type {SofortSender} from '../api/schemas.js'
-import {appendQuery, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from './http-exchange.js'
-import {type TransactionLifecycle, isAwaitingApproval} from './lifecycle.js'
+import type {SofortSender} from '../../api/schemas.js'
+import {appendQuery, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from '../http-exchange.js'
+import {type TransactionLifecycle, isAwaitingApproval} from '../time/index.js'
 import {type ApprovalPageContext, decideApproval, renderApprovalPage, renderErrorPage} from './pages.js'
-import {approvalUrl, cardView} from './record-shapes.js'
-import type {Route} from './router.js'
-import type {EmulatorStore} from './store.js'
+import {type EmulatorStore, approvalUrl, cardView} from '../store/index.js'
+import type {Route} from '../router.js'
 
 export interface ApprovalRouteSettings {
   maxBodyBytes: number

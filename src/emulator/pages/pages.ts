@@ -8,11 +8,11 @@
  */
 import {createHash} from 'node:crypto'
 
-import {type TransactionStatus, formatMinorUnits, isKnownStatus} from '../api/contract.js'
-import type {SofortSender, Transaction} from '../api/schemas.js'
-import {escapeHtml, renderHtmlDocument} from '../http/html.js'
-import {STATUS_REASONS} from './lifecycle.js'
-import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from '../test-mode/outcomes.js'
+import {type TransactionStatus, formatMinorUnits, isKnownStatus} from '../../api/contract.js'
+import type {SofortSender, Transaction} from '../../api/schemas.js'
+import {escapeHtml, renderHtmlDocument} from '../../http/html.js'
+import {STATUS_REASONS} from '../time/index.js'
+import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from '../../test-mode/outcomes.js'
 
 export interface ApprovalPageContext {
   /** The transaction as the API returns it. */

@@ -11,7 +11,7 @@ import {createRequire} from 'node:module'
 
 import type LibsqlDatabase from 'libsql'
 
-import {StoreError} from './start-errors.js'
+import {StoreError} from './store-error.js'
 
 export type Database = LibsqlDatabase.Database
 export type Statement = LibsqlDatabase.Statement<unknown[]>

@@ -2,8 +2,8 @@
  * The ids the emulator's store accepts besides its defaults: organisation and payment profile
  * UUIDs, as given on the command line (`<uuid>`, `<uuid>=<webhook url>`) or to the admin routes.
  */
-import {isAbsoluteHttpUrl} from '../http/url.js'
-import type {PaymentProfileSetting} from './options.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
+import type {PaymentProfileSetting} from '../options.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

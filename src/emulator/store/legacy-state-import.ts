@@ -5,8 +5,8 @@
  */
 import {existsSync, readFileSync, renameSync, rmSync} from 'node:fs'
 
-import type {Customer} from '../api/schemas.js'
-import {StoreError} from './start-errors.js'
+import type {Customer} from '../../api/schemas.js'
+import {StoreError} from './store-error.js'
 import {EmulatorStore, type PaymentProfile, type StoredCard, type StoredTransaction, type WebhookDelivery} from './store.js'
 
 const LEGACY_MARKER = 'paytx_emulator_state'

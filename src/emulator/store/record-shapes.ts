@@ -2,9 +2,9 @@
  * The shapes of the two records the spec does not show, as the assumptions (assumptions.ts) pick
  * them: the webhook body and the card record the card proxy returns.
  */
-import {API_PATHS} from '../api/contract.js'
-import type {Transaction} from '../api/schemas.js'
-import type {AssumptionSettings, IdKeyChoice} from './assumptions.js'
+import {API_PATHS} from '../../api/contract.js'
+import type {Transaction} from '../../api/schemas.js'
+import type {AssumptionSettings, IdKeyChoice} from '../assumptions.js'
 import type {StoredCard} from './store.js'
 
 function idKeys(id: string, choice: IdKeyChoice): Record<string, string> {

@@ -5,8 +5,8 @@
  * whether one was given). Every change runs inside `write`, one SQLite transaction committed
  * before the emulator answers; several emulators may share one store.
  */
-import type {Customer, Transaction} from '../api/schemas.js'
-import type {TestCard} from '../test-mode/outcomes.js'
+import type {Customer, Transaction} from '../../api/schemas.js'
+import type {TestCard} from '../../test-mode/outcomes.js'
 import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
 
 export interface StoredCard {

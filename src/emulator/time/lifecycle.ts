@@ -7,14 +7,13 @@
  */
 import {randomUUID} from 'node:crypto'
 
-import type {TransactionStatus} from '../api/contract.js'
-import type {SofortSender, Transaction} from '../api/schemas.js'
-import {formatExactDuration} from '../duration.js'
-import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
+import type {TransactionStatus} from '../../api/contract.js'
+import type {SofortSender, Transaction} from '../../api/schemas.js'
+import {formatExactDuration} from '../../duration.js'
+import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from '../assumptions.js'
 import type {Clock} from './clock.js'
-import type {StatusEvent} from './events.js'
-import {webhookBody} from './record-shapes.js'
-import type {EmulatorStore, StoredTransaction} from './store.js'
+import type {StatusEvent} from '../events.js'
+import {type EmulatorStore, type StoredTransaction, webhookBody} from '../store/index.js'
 
 export interface LifecycleSettings {
   settleAfterMs: number

@@ -4,7 +4,7 @@
  * sharing it may have queued work. Each wake applies the due moves, then starts due deliveries.
  */
 import type {Clock, TimerHandle} from './clock.js'
-import type {EmulatorStore} from './store.js'
+import type {EmulatorStore} from '../store/index.js'
 
 /** How often the store is looked at for work queued by another emulator. */
 export const STORE_POLL_MS = 250

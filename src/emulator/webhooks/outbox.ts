@@ -9,10 +9,10 @@
 import {request as httpRequest, type ClientRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 
-import type {Clock} from './clock.js'
-import {type WebhookAttemptEvent, displayWebhookUrl} from './events.js'
-import type {WebhookFaults} from './faults/webhook-faults.js'
-import type {EmulatorStore, OutboxDelivery} from './store.js'
+import type {Clock} from '../time/index.js'
+import {type WebhookAttemptEvent, displayWebhookUrl} from '../events.js'
+import type {WebhookFaults} from '../faults/index.js'
+import type {EmulatorStore, OutboxDelivery} from '../store/index.js'
 
 export interface WebhookSettings {
   attempts: number

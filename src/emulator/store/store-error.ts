@@ -2,7 +2,7 @@
  * Why the emulator could not start over its store: a file that is not an emulator store is a
  * problem of the input (2). A busy port is http/listen.ts's ListenError, as for every local server.
  */
-import {EXIT, PaytxError} from '../errors.js'
+import {EXIT, PaytxError} from '../../errors.js'
 
 export class StoreError extends PaytxError {
   readonly path: string
