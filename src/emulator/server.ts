@@ -3,7 +3,7 @@
  * lifecycle, the webhook outbox, the scheduler of due work, and the route tables (API, approval
  * pages, the emulator's own). Started through `startEmulator` in `index.ts`.
  */
-import {type Server, createServer} from 'node:http'
+import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
@@ -63,40 +63,48 @@ function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSetting
   return store
 }
 
-export async function startEmulatorServer(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const clock: Clock = options.clock ?? systemClock
-  const host = options.host ?? EMULATOR_DEFAULTS.host
-  const requestedPort = options.port ?? EMULATOR_DEFAULTS.port
-  const keys = {
-    apiKey: options.apiKey ?? EMULATOR_DEFAULTS.apiKey,
-    apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
-    proxyKey: options.proxyKey ?? EMULATOR_DEFAULTS.proxyKey,
-  }
-  const proxyId = options.proxyId ?? EMULATOR_DEFAULTS.proxyId
-  const organisation = options.organisation ?? EMULATOR_DEFAULTS.organisation
-  const paymentProfileId = options.paymentProfileId ?? EMULATOR_DEFAULTS.paymentProfile
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES
+/** Every option with its default applied: what the parts are built from. */
+function resolveSettings(options: EmulatorOptions) {
   const assumptions: AssumptionSettings = {...DEFAULT_ASSUMPTIONS, ...options.assumptions}
-  const lifecycleSettings: LifecycleSettings = {
-    settleAfterMs: options.settleAfterMs ?? EMULATOR_DEFAULTS.settleAfterMs,
-    pendingForMs: options.pendingForMs ?? EMULATOR_DEFAULTS.pendingForMs,
-    abandonAfterMs: options.abandonAfterMs ?? EMULATOR_DEFAULTS.abandonAfterMs,
-    webhookShape: assumptions,
+  return {
+    clock: options.clock ?? systemClock,
+    host: options.host ?? EMULATOR_DEFAULTS.host,
+    port: options.port ?? EMULATOR_DEFAULTS.port,
+    keys: {
+      apiKey: options.apiKey ?? EMULATOR_DEFAULTS.apiKey,
+      apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
+      proxyKey: options.proxyKey ?? EMULATOR_DEFAULTS.proxyKey,
+    },
+    proxyId: options.proxyId ?? EMULATOR_DEFAULTS.proxyId,
+    organisation: options.organisation ?? EMULATOR_DEFAULTS.organisation,
+    paymentProfileId: options.paymentProfileId ?? EMULATOR_DEFAULTS.paymentProfile,
+    maxBodyBytes: options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+    assumptions,
+    lifecycle: {
+      settleAfterMs: options.settleAfterMs ?? EMULATOR_DEFAULTS.settleAfterMs,
+      pendingForMs: options.pendingForMs ?? EMULATOR_DEFAULTS.pendingForMs,
+      abandonAfterMs: options.abandonAfterMs ?? EMULATOR_DEFAULTS.abandonAfterMs,
+      webhookShape: assumptions,
+    } satisfies LifecycleSettings,
   }
-  const report = (event: EmulatorEvent) => {
-    options.onEvent?.(event)
-    options.log?.(formatEvent(event))
-  }
-  const warn = (line: string) => options.log?.(line)
+}
 
-  const store = openStore(options, lifecycleSettings, clock, warn)
+type Settings = ReturnType<typeof resolveSettings>
+
+interface Reporters {
+  report(event: EmulatorEvent): void
+  warn(line: string): void
+}
+
+/** The rooms' working parts over one store: lifecycle, fault rules, outbox, scheduler, resources. */
+function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}: Reporters) {
+  const {clock} = settings
+  const store = openStore(options, settings.lifecycle, clock, warn)
   // Known once listening (the port may be 0).
   const addresses = {url: ''}
-  const baseUrl = () => addresses.url
-
   let scheduler: DueWorkScheduler | undefined
   const due = (at: number) => scheduler?.due(at)
-  const lifecycle = new TransactionLifecycle(store, clock, lifecycleSettings, {due, status: report})
+  const lifecycle = new TransactionLifecycle(store, clock, settings.lifecycle, {due, status: report})
   const faults = new FaultRules(options.faults?.seed ?? randomSeed())
   for (const rule of options.faults?.rules ?? []) faults.add(rule)
   const outbox = new WebhookOutbox(
@@ -113,15 +121,24 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   )
   scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, (error) => warn(`Warning: the emulator could not carry out due work: ${error.message}`))
   const resources = new EmulatorResources(store, clock, lifecycle, {
-    organisation,
-    defaultPaymentProfile: paymentProfileId,
-    assumptions,
+    organisation: settings.organisation,
+    defaultPaymentProfile: settings.paymentProfileId,
+    assumptions: settings.assumptions,
     get baseUrl() {
       return addresses.url
     },
   })
+  return {store, addresses, due, lifecycle, faults, outbox, scheduler, resources}
+}
 
-  const handle = withRequestFaults(
+type Parts = ReturnType<typeof buildParts>
+
+/** Every room's routes in one table, behind the request faults. */
+function requestHandler(options: EmulatorOptions, settings: Settings, parts: Parts, {report}: Reporters) {
+  const {keys, proxyId, organisation, paymentProfileId, maxBodyBytes, assumptions, clock} = settings
+  const {store, lifecycle, faults, resources, due} = parts
+  const baseUrl = () => parts.addresses.url
+  return withRequestFaults(
     routeRequests([
       ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
       ...faultRoutes(faults, {keys, maxBodyBytes}),
@@ -133,7 +150,10 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
   )
+}
 
+/** The HTTP server: each request is logged when answered; an unexpected failure is a 500 with the service's error object. */
+function httpServer(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, clock: Clock, {report, warn}: Reporters): Server {
   const server: Server = createServer((request, response) => {
     const started = clock.now()
     const startedAt = performance.now()
@@ -164,45 +184,62 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   })
   server.requestTimeout = 30_000
   server.headersTimeout = 20_000
+  return server
+}
 
-  try {
-    await listen(server, {host, port: requestedPort})
-  } catch (error) {
-    store.close()
-    throw error
-  }
-  const port = (server.address() as AddressInfo).port
-  // Listening on every interface still means the pages are reached on this machine's loopback.
-  addresses.url = emulatorBaseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port)
-  scheduler.start()
-
+/** What the caller holds: addresses, keys, ids, and a close that stops the scheduler, the server, the outbox and the store once. */
+function runningEmulator(server: Server, settings: Settings, parts: Parts): RunningEmulator {
+  const {url} = parts.addresses
   const stop = async () => {
-    scheduler?.stop()
+    parts.scheduler.stop()
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeAllConnections()
     })
-    await outbox.close()
-    store.close()
+    await parts.outbox.close()
+    parts.store.close()
   }
-
   let closing: Promise<void> | undefined
   return {
-    url: addresses.url,
-    proxyUrl: `${addresses.url}${EMULATOR_DEFAULTS.proxyBasePath}`,
-    dashboardUrl: `${addresses.url}/`,
-    host,
-    port,
-    ...keys,
-    proxyId,
-    paymentProfileId,
-    organisation,
-    store: store.location,
-    assumptions,
-    faultSeed: faults.seed,
+    url,
+    proxyUrl: `${url}${EMULATOR_DEFAULTS.proxyBasePath}`,
+    dashboardUrl: `${url}/`,
+    host: settings.host,
+    port: (server.address() as AddressInfo).port,
+    ...settings.keys,
+    proxyId: settings.proxyId,
+    paymentProfileId: settings.paymentProfileId,
+    organisation: settings.organisation,
+    store: parts.store.location,
+    assumptions: settings.assumptions,
+    faultSeed: parts.faults.seed,
     close() {
       closing ??= stop()
       return closing
     },
   }
+}
+
+export async function startEmulatorServer(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const settings = resolveSettings(options)
+  const reporters: Reporters = {
+    report(event) {
+      options.onEvent?.(event)
+      options.log?.(formatEvent(event))
+    },
+    warn: (line) => options.log?.(line),
+  }
+  const parts = buildParts(options, settings, reporters)
+  const server = httpServer(requestHandler(options, settings, parts, reporters), settings.clock, reporters)
+  try {
+    await listen(server, {host: settings.host, port: settings.port})
+  } catch (error) {
+    parts.store.close()
+    throw error
+  }
+  const {host} = settings
+  // Listening on every interface still means the pages are reached on this machine's loopback.
+  parts.addresses.url = emulatorBaseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, (server.address() as AddressInfo).port)
+  parts.scheduler.start()
+  return runningEmulator(server, settings, parts)
 }

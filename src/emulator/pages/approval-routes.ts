@@ -10,7 +10,7 @@ import {appendQuery, isFormMediaType, parseFormBody, readBody, redirect, sendHtm
 import {type TransactionLifecycle, isAwaitingApproval} from '../time/index.js'
 import {type ApprovalPageContext, decideApproval, renderApprovalPage, renderErrorPage} from './pages.js'
 import {type EmulatorStore, approvalUrl, cardView} from '../store/index.js'
-import type {Route} from '../router.js'
+import type {Handler, Route} from '../router.js'
 
 export interface ApprovalRouteSettings {
   maxBodyBytes: number
@@ -18,29 +18,75 @@ export interface ApprovalRouteSettings {
   baseUrl(): string
 }
 
-export function approvalRoutes(store: EmulatorStore, lifecycle: TransactionLifecycle, settings: ApprovalRouteSettings): Route[] {
-  const pageContext = (id: string): ApprovalPageContext | undefined => {
-    const entry = store.transaction(id)
+const alreadyDone = (status: string) => `The transaction is already ${status}; it cannot be approved again.`
+
+function unknownTransactionPage(response: ServerResponse, id: string): void {
+  sendHtml(response, 404, renderErrorPage('Unknown transaction', `No transaction has the id ${JSON.stringify(id)}. Check the approval address.`))
+}
+
+/** The approval page's handlers over one store: show the page, take its form. */
+class ApprovalPages {
+  constructor(
+    private readonly store: EmulatorStore,
+    private readonly lifecycle: TransactionLifecycle,
+    private readonly settings: ApprovalRouteSettings,
+  ) {}
+
+  readonly show: Handler = (_request, response, [id]) => {
+    const status = this.currentStatus(id)
+    if (status === undefined) return unknownTransactionPage(response, id)
+    if (!isAwaitingApproval(status)) return this.cannotComplete(response, id, 409, 'Already completed', alreadyDone(status))
+    this.lifecycle.opened(id)
+    sendHtml(response, 200, renderApprovalPage(this.pageContext(id)!))
+  }
+
+  readonly submit: Handler = async (request, response, [id]) => {
+    if (this.store.transaction(id) === undefined) {
+      request.resume()
+      return unknownTransactionPage(response, id)
+    }
+    if (!isFormMediaType(request)) {
+      request.resume()
+      return sendHtml(response, 415, renderErrorPage('Unsupported form', 'Post the approval form as application/x-www-form-urlencoded.'))
+    }
+    const form = parseFormBody(await readBody(request, this.settings.maxBodyBytes))
+    const status = this.currentStatus(id)!
+    if (!isAwaitingApproval(status)) return this.cannotComplete(response, id, 409, 'Already completed', alreadyDone(status))
+    // A script may post without opening the page first; the transaction passes IN_PROGRESS all the same.
+    this.lifecycle.opened(id)
+    const context = this.pageContext(id)!
+    const decision = decideApproval(context, form)
+    if (decision.kind === 'invalid') return sendHtml(response, 400, renderApprovalPage(context, {error: decision.message}))
+    this.lifecycle.completed(id, decision.outcome, {
+      statusReason: decision.statusReason,
+      sender: decision.sender && this.withCustomerAsHolder(id, decision.sender),
+    })
+    const redirectUrl = this.store.transaction(id)!.transaction.details.redirect_url!
+    redirect(response, appendQuery(redirectUrl, {transaction_id: id}))
+  }
+
+  private pageContext(id: string): ApprovalPageContext | undefined {
+    const entry = this.store.transaction(id)
     if (!entry) return undefined
     const {transaction} = entry
-    const card = transaction.card ? store.card(transaction.card) : undefined
+    const card = transaction.card ? this.store.card(transaction.card) : undefined
     return {
       transaction,
       ...(card ? {card: {...cardView(card), testOutcome: card.testOutcome}} : {}),
       needsCvv: transaction.payment_product === 'card' && !entry.cvvGiven,
-      actionUrl: new URL(approvalUrl(settings.baseUrl(), transaction.id)).pathname,
+      actionUrl: new URL(approvalUrl(this.settings.baseUrl(), transaction.id)).pathname,
     }
   }
 
   /** The current status, after any move that was due (an approval left too long is abandoned). */
-  const currentStatus = (id: string): string | undefined => {
-    lifecycle.catchUp(id)
-    return store.transaction(id)?.transaction.status
+  private currentStatus(id: string): string | undefined {
+    this.lifecycle.catchUp(id)
+    return this.store.transaction(id)?.transaction.status
   }
 
   /** Sends the customer back when the page cannot complete: with `error`, or an error page. */
-  const cannotComplete = (response: ServerResponse, id: string, status: number, title: string, message: string) => {
-    const redirectUrl = store.transaction(id)?.transaction.details.redirect_url
+  private cannotComplete(response: ServerResponse, id: string, status: number, title: string, message: string): void {
+    const redirectUrl = this.store.transaction(id)?.transaction.details.redirect_url
     if (typeof redirectUrl === 'string' && redirectUrl !== '') {
       redirect(response, appendQuery(redirectUrl, {transaction_id: id, error: message}))
     } else {
@@ -48,58 +94,20 @@ export function approvalRoutes(store: EmulatorStore, lifecycle: TransactionLifec
     }
   }
 
-  const unknownTransactionPage = (response: ServerResponse, id: string) =>
-    sendHtml(response, 404, renderErrorPage('Unknown transaction', `No transaction has the id ${JSON.stringify(id)}. Check the approval address.`))
-
-  const alreadyDone = (status: string) => `The transaction is already ${status}; it cannot be approved again.`
-
   /** The pages do not know the customer; the sender of a sofort payment is the customer. */
-  const withCustomerAsHolder = (id: string, sender: SofortSender): SofortSender => {
-    const customerId = store.transaction(id)?.transaction.customer
-    const customer = customerId ? store.customer(customerId) : undefined
+  private withCustomerAsHolder(id: string, sender: SofortSender): SofortSender {
+    const customerId = this.store.transaction(id)?.transaction.customer
+    const customer = customerId ? this.store.customer(customerId) : undefined
     const name = customer ? `${customer.first_name} ${customer.last_name}`.trim() : ''
     return name ? {...sender, holder: name} : sender
   }
+}
 
+export function approvalRoutes(store: EmulatorStore, lifecycle: TransactionLifecycle, settings: ApprovalRouteSettings): Route[] {
+  const pages = new ApprovalPages(store, lifecycle, settings)
+  const pattern = ['v1', 'transaction', ':', 'authorize']
   return [
-    {
-      method: 'GET',
-      pattern: ['v1', 'transaction', ':', 'authorize'],
-      handler: (_request, response, [id]) => {
-        const status = currentStatus(id)
-        if (status === undefined) return unknownTransactionPage(response, id)
-        if (!isAwaitingApproval(status)) return cannotComplete(response, id, 409, 'Already completed', alreadyDone(status))
-        lifecycle.opened(id)
-        sendHtml(response, 200, renderApprovalPage(pageContext(id)!))
-      },
-    },
-    {
-      method: 'POST',
-      pattern: ['v1', 'transaction', ':', 'authorize'],
-      handler: async (request, response, [id]) => {
-        if (store.transaction(id) === undefined) {
-          request.resume()
-          return unknownTransactionPage(response, id)
-        }
-        if (!isFormMediaType(request)) {
-          request.resume()
-          return sendHtml(response, 415, renderErrorPage('Unsupported form', 'Post the approval form as application/x-www-form-urlencoded.'))
-        }
-        const form = parseFormBody(await readBody(request, settings.maxBodyBytes))
-        const status = currentStatus(id)!
-        if (!isAwaitingApproval(status)) return cannotComplete(response, id, 409, 'Already completed', alreadyDone(status))
-        // A script may post without opening the page first; the transaction passes IN_PROGRESS all the same.
-        lifecycle.opened(id)
-        const context = pageContext(id)!
-        const decision = decideApproval(context, form)
-        if (decision.kind === 'invalid') return sendHtml(response, 400, renderApprovalPage(context, {error: decision.message}))
-        lifecycle.completed(id, decision.outcome, {
-          statusReason: decision.statusReason,
-          sender: decision.sender && withCustomerAsHolder(id, decision.sender),
-        })
-        const redirectUrl = store.transaction(id)!.transaction.details.redirect_url!
-        redirect(response, appendQuery(redirectUrl, {transaction_id: id}))
-      },
-    },
+    {method: 'GET', pattern, handler: pages.show},
+    {method: 'POST', pattern, handler: pages.submit},
   ]
 }
