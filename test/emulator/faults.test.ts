@@ -1,12 +1,13 @@
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, readFileSync} from 'node:fs'
 import {request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {type FaultRule, FaultRules} from '../../src/emulator/faults/index.js'
+import {FAULT_KINDS, FAULT_KIND_TABLE, type FaultRule, FaultRules, REQUEST_FAULTS, faultFileKeysAt, faultRuleSchema} from '../../src/emulator/faults/index.js'
 import {emulatorApi} from '../helpers/emulator-api.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {waitFor} from '../helpers/wait-for.js'
@@ -300,3 +301,17 @@ describe('/_emulator/faults', () => {
     expect((await api.get('/_emulator/faults', {})).body.rules).toEqual([])
   })
 })
+
+describe('the table of fault kinds', () => {
+  it('gives every kind a rule of its own fields on its side (request: or webhook:), and a test of its effect in this file', () => {
+    const thisFile = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    for (const kind of FAULT_KINDS) {
+      const entry = FAULT_KIND_TABLE[kind]
+      expect(faultFileKeysAt(['rules', 0], {fault: kind})).toEqual(['fault', entry.on, ...Object.keys(entry.fields), 'name', 'times', 'probability'])
+      expect(REQUEST_FAULTS.includes(kind as never)).toBe(entry.on === 'request')
+      expect(faultRuleSchema.safeParse({fault: kind, [entry.on === 'request' ? 'webhook' : 'request']: {}}).success).toBe(false)
+      expect(thisFile).toContain(`it('${kind}: `)
+    }
+  })
+})
+

@@ -4,6 +4,7 @@
  */
 export {loadFaultFile, parseFaultFile} from './fault-file.js'
 export {faultRoutes} from './fault-routes.js'
+export {FAULT_KIND_TABLE} from './fault-kinds.js'
 export {FaultRules, isRequestFault} from './fault-rules.js'
 export type {FaultRuleView} from './fault-rules.js'
 export {FAULT_KINDS, REQUEST_FAULTS, faultFileJsonSchema, faultFileKeysAt, faultRuleSchema} from './fault-schema.js'
