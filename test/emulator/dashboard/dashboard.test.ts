@@ -7,8 +7,8 @@ import {request as httpRequest} from 'node:http'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
+import {type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
 
 let emulator: RunningEmulator
 let api: ReturnType<typeof emulatorApi>

@@ -2,10 +2,10 @@ import {request as httpRequest} from 'node:http'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {CUSTOMER_EMPTY_FIELDS, CUSTOMER_REQUEST_FIELDS} from '../../src/api/contract.js'
-import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
+import {CUSTOMER_EMPTY_FIELDS, CUSTOMER_REQUEST_FIELDS} from '../../../src/api/contract.js'
+import {type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {CUSTOMER_FIELDS} from '../../helpers/fixtures.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/

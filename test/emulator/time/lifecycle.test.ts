@@ -1,12 +1,12 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import type {Product} from '../../src/api/contract.js'
-import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, TEST_CARD_CVV, approvalFormFields} from '../../src/test-mode/outcomes.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {ManualClock} from '../helpers/manual-clock.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {waitFor} from '../helpers/wait-for.js'
+import type {Product} from '../../../src/api/contract.js'
+import {type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, TEST_CARD_CVV, approvalFormFields} from '../../../src/test-mode/outcomes.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {ManualClock} from '../../helpers/manual-clock.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 const SETTLE = 3000
 const PENDING_FOR = 5000

@@ -2,10 +2,10 @@ import {createServer} from 'node:net'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {waitFor} from '../helpers/wait-for.js'
+import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 /** A port nothing listens on: bound, noted, released. */
 async function closedPort(): Promise<number> {

@@ -6,11 +6,11 @@ import {fileURLToPath} from 'node:url'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {FAULT_KINDS, FAULT_KIND_TABLE, type FaultRule, FaultRules, REQUEST_FAULTS, faultFileKeysAt, faultRuleSchema} from '../../src/emulator/faults/index.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {waitFor} from '../helpers/wait-for.js'
+import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {FAULT_KINDS, FAULT_KIND_TABLE, type FaultRule, FaultRules, REQUEST_FAULTS, faultFileKeysAt, faultRuleSchema} from '../../../src/emulator/faults/index.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {

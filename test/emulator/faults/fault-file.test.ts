@@ -3,11 +3,11 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {faultFileJsonSchema, loadFaultFile, parseFaultFile} from '../../src/emulator/faults/index.js'
-import {ScenarioError} from '../../src/input/scenario-error.js'
-import {checkScenario} from '../../src/smoke/scenario.js'
-import {parseScenarioText} from '../../src/input/scenario-source.js'
-import {ROOT} from '../helpers/cli.js'
+import {faultFileJsonSchema, loadFaultFile, parseFaultFile} from '../../../src/emulator/faults/index.js'
+import {ScenarioError} from '../../../src/input/scenario-error.js'
+import {checkScenario} from '../../../src/smoke/scenario.js'
+import {parseScenarioText} from '../../../src/input/scenario-source.js'
+import {ROOT} from '../../helpers/cli.js'
 
 function problemsOf(run: () => unknown): string[] {
   try {

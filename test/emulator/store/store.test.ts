@@ -5,11 +5,11 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {type EmulatorEvent, startEmulator} from '../../src/emulator/index.js'
-import {EmulatorStore} from '../../src/emulator/store/index.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {waitFor} from '../helpers/wait-for.js'
+import {type EmulatorEvent, startEmulator} from '../../../src/emulator/index.js'
+import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 const PAN = '4000000000000259'
 

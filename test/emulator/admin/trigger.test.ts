@@ -7,13 +7,13 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {STATUSES, type TransactionStatus} from '../../src/api/contract.js'
-import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {ALLOWED_MOVES, movesMarkdownTable} from '../../src/emulator/admin/index.js'
-import {ROOT} from '../helpers/cli.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {waitFor} from '../helpers/wait-for.js'
+import {STATUSES, type TransactionStatus} from '../../../src/api/contract.js'
+import {type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {ALLOWED_MOVES, movesMarkdownTable} from '../../../src/emulator/admin/index.js'
+import {ROOT} from '../../helpers/cli.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 let emulator: RunningEmulator
 let receiver: RecordingServer

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import {defaultStorePath, isUuid, parsePaymentProfileSetting, paytxDataDir, resolveStoreLocation} from '../../src/emulator/store/index.js'
+import {defaultStorePath, isUuid, parsePaymentProfileSetting, paytxDataDir, resolveStoreLocation} from '../../../src/emulator/store/index.js'
 
 describe('where the emulator store lives', () => {
   it.each([

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import type {Transaction} from '../../src/api/schemas.js'
-import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../src/test-mode/outcomes.js'
+import type {Transaction} from '../../../src/api/schemas.js'
+import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../../src/test-mode/outcomes.js'
 import {
   type ApprovalPageContext,
   DUMMY_OUTCOME_CHOICES,
@@ -10,7 +10,7 @@ import {
   germanIban,
   renderApprovalPage,
   renderErrorPage,
-} from '../../src/emulator/pages/index.js'
+} from '../../../src/emulator/pages/index.js'
 
 const TX_ID = '9a2e1c3d-4b5f-4a6b-8c7d-0e1f2a3b4c5d'
 const XSS = `<script>alert("x")</script>'&`

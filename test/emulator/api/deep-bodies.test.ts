@@ -1,8 +1,8 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {emulatorApi} from '../helpers/emulator-api.js'
-import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
+import {type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
+import {emulatorApi} from '../../helpers/emulator-api.js'
+import {CUSTOMER_FIELDS} from '../../helpers/fixtures.js'
 
 /** Nothing a client sends stops the emulator: a body nested too deep gets the service's 400 error object. */
 describe('emulator: bodies nested too deep', () => {
