@@ -1,7 +1,9 @@
 /**
- * The emulator's server, as wiring over its named parts: the store (SQLite), the transaction
- * lifecycle, the webhook outbox, the scheduler of due work, and the route tables (API, approval
- * pages, the emulator's own). Started through `startEmulator` in `index.ts`.
+ * The emulator's server, as wiring over its rooms: the store (store/), the transaction lifecycle
+ * and the scheduler of due work (time/), the webhook outbox (webhooks/), the fault rules
+ * (faults/), and the route tables of api/, pages/, dashboard/, admin/ and faults/. It holds no
+ * behaviour of its own beyond turning an unexpected failure into a 500. Started through
+ * `startEmulator` in `index.ts`.
  */
 import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
