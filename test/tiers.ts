@@ -63,16 +63,16 @@ const CAPABILITIES: Record<CapabilityName, Capability> = {
   chromium: {
     check: () =>
       process.env.PAYTX_TEST_NO_CHROMIUM ? 'PAYTX_TEST_NO_CHROMIUM is set' : existsSync('/usr/bin/chromium') ? undefined : '/usr/bin/chromium not found',
-    remedy: "install Debian's chromium (apt-get install chromium) and run npm run test:browser",
+    remedy: "install Debian's chromium (apt-get install chromium)",
   },
-  registry: {check: registryReachable, remedy: 'connect to the npm registry and run npm run test:package'},
-  mount: {check: mountRights, remedy: 'run as root with mount rights (outside a container, or in one started with --privileged) and run npm run test:system'},
+  registry: {check: registryReachable, remedy: 'connect to the npm registry'},
+  mount: {check: mountRights, remedy: 'run as root with mount rights (outside a container, or in one started with --privileged)'},
   keychain: {
     check: () => {
       const missing = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'].filter((program) => !commandExists(program))
       return missing.length === 0 ? undefined : `${missing.join(', ')} not found`
     },
-    remedy: 'install dbus, gnome-keyring and libsecret-tools (Debian) and run npm run test:system',
+    remedy: 'install dbus, gnome-keyring and libsecret-tools (Debian)',
   },
   terminal: {check: () => (commandExists('script') ? undefined : 'script (util-linux) not found'), remedy: 'install util-linux'},
   openssl: {check: () => (commandExists('openssl') ? undefined : 'openssl not found'), remedy: 'install openssl'},
@@ -114,7 +114,7 @@ export function tierConfig(tiers: TierName[]): ReturnType<typeof defineConfig> {
     const missing = [...verdicts].filter(([, reason]) => reason !== undefined).map(([name]) => name)
     const lines = groups
       .filter((group) => verdicts.get(group.needs) !== undefined)
-      .map((group) => `${group.what}: ${verdicts.get(group.needs)}; ${CAPABILITIES[group.needs].remedy}`)
+      .map((group) => `${group.what}: ${verdicts.get(group.needs)}; ${CAPABILITIES[group.needs].remedy}, then run ${group.tier === 'default' ? 'npm test' : `npm run test:${group.tier}`}`)
     if (lines.length > 0 && requireAll()) {
       throw new Error(`CI allows no skipped tests, and this machine cannot run:\n${lines.map((line) => `  ${line}`).join('\n')}`)
     }
