@@ -60,7 +60,8 @@ function classifyField(key: string): FieldKind {
 }
 
 /** Ids (UUIDs) hold digit runs that can pass the Luhn check by chance: they are never card numbers. */
-const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i
+const UUID_GROUPS = [8, 4, 4, 4, 12]
+const UUID_LENGTH = 36
 const MIN_PAN_DIGITS = 12
 const MAX_PAN_DIGITS = 19
 
@@ -73,11 +74,44 @@ const MAX_PAN_DIGITS = 19
 export function maskCardNumbers(text: string): string {
   // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case costs one scan.
   if (!holdsDigits(text, MIN_PAN_DIGITS)) return text
-  if (!UUID.test(text)) return maskCardNumbersIn(text)
-  return text
-    .split(UUID)
-    .map((part, index) => (index % 2 === 1 ? part : maskCardNumbersIn(part)))
-    .join('')
+  // The parts between UUIDs are masked on their own; the UUIDs stay as they are.
+  const pieces: string[] = []
+  let partStart = 0
+  for (const uuidStart of uuidStarts(text)) {
+    pieces.push(maskCardNumbersIn(text.slice(partStart, uuidStart)), text.slice(uuidStart, uuidStart + UUID_LENGTH))
+    partStart = uuidStart + UUID_LENGTH
+  }
+  if (partStart === 0) return maskCardNumbersIn(text)
+  pieces.push(maskCardNumbersIn(text.slice(partStart)))
+  return pieces.join('')
+}
+
+const isHexDigit = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
+
+function isUuidAt(text: string, start: number): boolean {
+  let index = start
+  for (const [group, length] of UUID_GROUPS.entries()) {
+    if (group > 0 && text.charCodeAt(index++) !== 0x2d) return false
+    for (const end = index + length; index < end; index++) if (!isHexDigit(text.charCodeAt(index))) return false
+  }
+  return true
+}
+
+/**
+ * Where each UUID starts, from the left, none overlapping: a UUID's first dash comes 8 characters
+ * in, so only dashes are looked at, each once (a pattern would be tried at every character).
+ */
+function uuidStarts(text: string): number[] {
+  const starts: number[] = []
+  let earliest = 0
+  for (let dash = text.indexOf('-', 8); dash !== -1; dash = text.indexOf('-', Math.max(dash + 1, earliest + 8))) {
+    const start = dash - 8
+    if (start >= earliest && isUuidAt(text, start)) {
+      starts.push(start)
+      earliest = start + UUID_LENGTH
+    }
+  }
+  return starts
 }
 
 function holdsDigits(text: string, count: number): boolean {
@@ -198,6 +232,11 @@ function groupDigits(text: string, run: DigitRun, first: number, last: number): 
  */
 function maskRun(text: string, run: DigitRun): string | undefined {
   const {groups} = run
+  // One group (a number written together) is the common case: no spans to try.
+  if (groups === 1) {
+    const digits = groupEnd(run, 0) - groupStart(run, 0)
+    return digits <= MAX_PAN_DIGITS && luhnValidSpan(run, 0, 0) ? maskPan(text.slice(groupStart(run, 0), groupEnd(run, 0))) : undefined
+  }
   const separatorAfter = (group: number) => (group + 1 < groups ? text.slice(groupEnd(run, group), groupStart(run, group + 1)) : '')
   const digitsOf = (first: number, last: number) => before(run, last + 1, DIGITS) - before(run, first, DIGITS)
   let out: string[] | undefined
@@ -351,7 +390,8 @@ export function redactBody(value: unknown): unknown {
     } else if (item !== null && typeof item === 'object' && kind !== 'cvv') {
       const copy: Record<string, unknown> = {}
       assign(into, key, copy)
-      for (const [name, element] of Object.entries(item)) copyInto(copy, maskCardNumbers(name), element, fieldKind(name) ?? kind)
+      const record = item as Record<string, unknown>
+      for (const name of Object.keys(record)) copyInto(copy, maskCardNumbers(name), record[name], fieldKind(name) ?? kind)
     } else {
       assign(into, key, redactScalar(kind, item))
     }
