@@ -46,7 +46,8 @@ function commandsIn(code: string): string[][] {
   const lines = code.replace(/\\\n\s*/g, ' ').split('\n')
   const commands: string[][] = []
   for (const line of lines) {
-    const withoutComment = line.replace(/(^|\s)#.*$/, '')
+    // A `$ ` prompt (console blocks) and comments are not part of the command.
+    const withoutComment = line.replace(/^\s*\$ /, '').replace(/(^|\s)#.*$/, '')
     for (const part of withoutComment.split(/\|\||&&|\||;|\$\(/)) {
       const tokens = words(part.trim())
       const start = tokens.findIndex((token) => token === 'paytx' || token === './bin/run.js')
@@ -104,6 +105,11 @@ const all = docFiles().flatMap(examples)
 describe('examples in the README and docs', () => {
   it('are found (the extractor still reads the files)', () => {
     expect(all.filter((example) => example.commands.length > 0).length).toBeGreaterThan(10)
+  })
+
+  it('each say whether they run offline (a mark before every shell block with a paytx command)', () => {
+    const unmarked = all.filter((example) => example.commands.length > 0 && !['offline', 'not-offline'].includes(example.mark ?? ''))
+    expect(unmarked.map((example) => `${example.file}:${example.line}: add <!-- example: offline --> or <!-- example: not-offline --> before the block`)).toEqual([])
   })
 
   it('name only commands and flags that exist', () => {
