@@ -16,8 +16,11 @@ export function redactKey(key: string | undefined): string {
 
 export function maskPan(pan: string): string {
   const digits = pan.replace(/\D/g, '')
-  return digits.length >= 4 ? `•••• ${digits.slice(-4)}` : '••••'
+  return digits.length >= 4 ? maskDigits(digits) : '••••'
 }
+
+/** A card number already known to be four digits or more, and nothing else. */
+const maskDigits = (digits: string) => `•••• ${digits.slice(-4)}`
 
 const CVV_MASK = '***'
 
@@ -235,7 +238,7 @@ function maskRun(text: string, run: DigitRun): string | undefined {
   // One group (a number written together) is the common case: no spans to try.
   if (groups === 1) {
     const digits = groupEnd(run, 0) - groupStart(run, 0)
-    return digits <= MAX_PAN_DIGITS && luhnValidSpan(run, 0, 0) ? maskPan(text.slice(groupStart(run, 0), groupEnd(run, 0))) : undefined
+    return digits <= MAX_PAN_DIGITS && luhnValidSpan(run, 0, 0) ? maskDigits(text.slice(groupStart(run, 0), groupEnd(run, 0))) : undefined
   }
   const separatorAfter = (group: number) => (group + 1 < groups ? text.slice(groupEnd(run, group), groupStart(run, group + 1)) : '')
   const digitsOf = (first: number, last: number) => before(run, last + 1, DIGITS) - before(run, first, DIGITS)
@@ -255,7 +258,7 @@ function maskRun(text: string, run: DigitRun): string | undefined {
     }
     // The first card number found: what came before it in the run is copied as it was.
     out ??= [text.slice(groupStart(run, 0), groupStart(run, group))]
-    out.push(maskPan(groupDigits(text, run, group, found)), separatorAfter(found))
+    out.push(maskDigits(groupDigits(text, run, group, found)), separatorAfter(found))
     group = found + 1
   }
   return out?.join('')
