@@ -59,7 +59,9 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
 
   /** Several ids: looked up and written row by row (table, TSV, CSV or the --json array), the exit code set. */
   protected async answerMany(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<undefined> {
-    const {answerLookups, checkoutOutcome} = await import('./api/lookup-many.js')
+    const [{answerLookups, checkoutOutcome}, {preferSmallHeap}] = await Promise.all([import('./api/lookup-many.js'), import('./process/small-heap.js')])
+    // A list may run for minutes: memory, not speed, is what V8 must save (see small-heap.ts).
+    preferSmallHeap()
     const service = await this.lookupService(options)
     const progress = this.progress(options.total)
     const shared = {concurrency: options.concurrency, onSettled: progress.settled, onFailure: (result: LookupResult<unknown>) => this.note(`${result.id}: ${result.error?.message}`), drained: stdoutDrained}
