@@ -40,6 +40,22 @@ async function settleOne<T>({id, where, problem}: IdTarget, lookup: (id: string)
 }
 
 /**
+ * Wakes whoever waits for something to change (the consumer of lookUpMany for a result, its
+ * workers for room in the window): a result settled or handed on, the list ended.
+ */
+function changeSignal(): {changed: () => void; nextChange: () => Promise<void>} {
+  let waiting: (() => void)[] = []
+  return {
+    changed: () => {
+      const wake = waiting
+      waiting = []
+      for (const resolve of wake) resolve()
+    },
+    nextChange: () => new Promise<void>((resolve) => waiting.push(resolve)),
+  }
+}
+
+/**
  * The result of each target in input order, as soon as it and all before it are settled. At
  * most `concurrency` lookups run at once, and targets are read only as far as the window lets:
  * a list of any length (stdin as it comes) takes the memory of a window, not of the list.
@@ -55,14 +71,7 @@ export async function* lookUpMany<T>(targets: AsyncIterable<IdTarget>, lookup: (
   let stopped = false
   let done = 0
   let failed = 0
-  // Whoever waits for something to change (the consumer for a result, workers for room in the window).
-  let waiting: (() => void)[] = []
-  const changed = () => {
-    const wake = waiting
-    waiting = []
-    for (const resolve of wake) resolve()
-  }
-  const nextChange = () => new Promise<void>((resolve) => waiting.push(resolve))
+  const {changed, nextChange} = changeSignal()
 
   const worker = async () => {
     while (!stopped && total === undefined) {
