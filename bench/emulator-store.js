@@ -3,14 +3,13 @@
 // the same against `--store :memory:`, each emulator in its own child process, both running at
 // once and fed block by block in turn (so that machine load weighs on both alike); then reads the
 // status of random ids one at a time, in batches.
-// Targets (issue 10), for the file store: late blocks of creates take at most 1.3x as long as
-// early ones (the median of the last three blocks against that of blocks 2 to 4: the first is
-// the JIT's warm-up), beyond what the in-memory emulator slows down in the same blocks (the
-// emulator's own work per create grows a little with what it holds, whatever the store, and so
-// does the machine's load over a run); throughput at least 0.5x the in-memory store's (the median of the per-block
-// ratios); the emulator's resident memory under 150 MB at the end; p99 of a status read under
-// 5 ms (the median of the p99s of five batches of reads, so that one burst of load elsewhere on
-// the machine does not decide it).
+// Targets (issue 10), for the file store: the last tenth of the creates takes at most 1.3x as
+// long as the first tenth, as issue 10 defines it (the first tenth includes the JIT's warm-up;
+// the growth after it, the median of the last three blocks against blocks 2 to 4, is printed
+// beside it for comparison, with the in-memory store's); throughput at least 0.5x the in-memory
+// store's (the median of the per-block ratios); the emulator's resident memory under 150 MB at
+// the end; p99 of a status read under 5 ms (the median of the p99s of five batches of reads, so
+// that one burst of load elsewhere on the machine does not decide it).
 // PAYTX_BENCH_CREATES sets the number of creates (default 30,000, to keep `npm run bench` within
 // minutes; the issue's figure is 100,000).
 import {spawn} from 'node:child_process'
@@ -160,9 +159,10 @@ async function finish(emulator) {
     label: emulator.label,
     totalMs,
     perSecond: ((BLOCK * blocks.length) / totalMs) * 1000,
-    firstBlockMs: early,
-    lastBlockMs: late,
-    growth: late / early,
+    firstBlockMs: blocks[0],
+    lastBlockMs: blocks.at(-1),
+    growth: blocks.at(-1) / blocks[0],
+    warmGrowth: late / early,
     rss,
     p50,
     p99,
@@ -181,9 +181,10 @@ const rows = [
   ['', 'file store', ':memory:'],
   ['total', `${(file.totalMs / 1000).toFixed(1)} s`, `${(memory.totalMs / 1000).toFixed(1)} s`],
   ['creates/s', file.perSecond.toFixed(0), memory.perSecond.toFixed(0)],
-  ['early block (median 2-4)', `${(file.firstBlockMs / 1000).toFixed(2)} s`, `${(memory.firstBlockMs / 1000).toFixed(2)} s`],
-  ['late block (median last 3)', `${(file.lastBlockMs / 1000).toFixed(2)} s`, `${(memory.lastBlockMs / 1000).toFixed(2)} s`],
-  ['late / early', `${file.growth.toFixed(2)}x`, `${memory.growth.toFixed(2)}x`],
+  [`first ${BLOCK.toLocaleString('en')}`, `${(file.firstBlockMs / 1000).toFixed(2)} s`, `${(memory.firstBlockMs / 1000).toFixed(2)} s`],
+  [`last ${BLOCK.toLocaleString('en')}`, `${(file.lastBlockMs / 1000).toFixed(2)} s`, `${(memory.lastBlockMs / 1000).toFixed(2)} s`],
+  ['last / first', `${file.growth.toFixed(2)}x`, `${memory.growth.toFixed(2)}x`],
+  ['late / early, after warm-up', `${file.warmGrowth.toFixed(2)}x`, `${memory.warmGrowth.toFixed(2)}x`],
   ['resident memory', `${file.rss.toFixed(0)} MB`, `${memory.rss.toFixed(0)} MB`],
   ['status read p50 (median batch)', `${file.p50.toFixed(2)} ms`, `${memory.p50.toFixed(2)} ms`],
   ['status read p99 (median batch)', `${file.p99.toFixed(2)} ms`, `${memory.p99.toFixed(2)} ms`],
@@ -193,9 +194,8 @@ const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[colu
 for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('   '))
 
 const ratio = blockRatio
-const storeGrowth = file.growth / memory.growth
 const checks = [
-  [`file store: late blocks ${file.growth.toFixed(2)}x as long as early ones, ${storeGrowth.toFixed(2)}x the in-memory store's ${memory.growth.toFixed(2)}x <= ${TARGET_GROWTH}x`, storeGrowth <= TARGET_GROWTH],
+  [`file store: last ${BLOCK.toLocaleString('en')} / first ${file.growth.toFixed(2)}x <= ${TARGET_GROWTH}x`, file.growth <= TARGET_GROWTH],
   [`file store throughput ${ratio.toFixed(2)}x the in-memory store's (median of the blocks) >= ${TARGET_RATIO}x`, ratio >= TARGET_RATIO],
   [`file store emulator resident memory ${file.rss.toFixed(0)} MB < ${TARGET_RSS_MB} MB`, file.rss < TARGET_RSS_MB],
   [`file store status read p99 ${file.p99.toFixed(2)} ms < ${TARGET_P99_MS} ms`, file.p99 < TARGET_P99_MS],
