@@ -8,7 +8,7 @@
 // alike; a ratio is the median of the per-round ratios (each command against its baseline of
 // the same round), after warm-up rounds that fill the file cache and Node's compile cache.
 // Targets (issue 23): --version at most 2.5x, --help at most 3x, status at most 2x node:http.
-// BENCH_SAMPLES sets the number of rounds (default 31).
+// BENCH_SAMPLES sets the number of rounds (default 21).
 import {spawn, spawnSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -19,7 +19,7 @@ import {benchEnv, fixed, median} from './lib/measure.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = join(root, 'bin', 'run.js')
-const samples = Number(process.env.BENCH_SAMPLES ?? 31)
+const samples = Number(process.env.BENCH_SAMPLES ?? 21)
 const WARM_UP = 3
 const TX = {id: 'bench-tx', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}, created_at: '2026-11-20T10:00:00.000Z', last_status_update: '2026-11-20T10:00:00.000Z'}
 
