@@ -8,9 +8,12 @@
 // alike; a ratio is the median of the per-round ratios (each command against its baseline of
 // the same round), after warm-up rounds that fill the file cache and Node's compile cache.
 // Targets (issue 23): --version at most 2.5x, --help at most 3x, status at most 2x node:http.
+// Beside each wall-time ratio, the ratio of CPU time (user + system, the mean per run, from the
+// children's times in /proc/self/stat) is printed for comparison: on a machine other work keeps
+// busy, waiting for a CPU swells wall times, while the CPU a run takes stays near its own.
 // BENCH_SAMPLES sets the number of rounds (default 21).
 import {spawn, spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -69,10 +72,25 @@ const stop = (code) => {
   process.exit(code)
 }
 
-function run(name) {
+const cpu = Object.fromEntries(Object.keys(cases).map((name) => [name, 0]))
+
+/** CPU time of the children this process has waited for, in ms (Linux; 0 elsewhere). */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
+    // cutime and cstime are fields 16 and 17 of /proc/<pid>/stat, in clock ticks (100 per second).
+    return (Number(fields[13]) + Number(fields[14])) * 10
+  } catch {
+    return 0
+  }
+}
+
+function run(name, measured = false) {
   const started = process.hrtime.bigint()
+  const cpuBefore = childrenCpuMs()
   const result = spawnSync(process.execPath, cases[name], {env, encoding: 'utf8'})
   const ms = Number(process.hrtime.bigint() - started) / 1e6
+  if (measured) cpu[name] += childrenCpuMs() - cpuBefore
   if (result.status !== 0) {
     console.error(`${name} failed (exit ${result.status}):\n${result.stderr}`)
     stop(1)
@@ -90,15 +108,16 @@ function shuffled(names) {
 }
 
 for (let i = 0; i < WARM_UP; i++) for (const name of Object.keys(cases)) run(name)
-for (let i = 0; i < samples; i++) for (const name of shuffled(Object.keys(cases))) times[name].push(run(name))
+for (let i = 0; i < samples; i++) for (const name of shuffled(Object.keys(cases))) times[name].push(run(name, true))
 
 let missed = 0
 console.log(`startup, ${samples} rounds after ${WARM_UP} of warm-up, each case once per round in shuffled order (node ${process.version}, no NODE_EXTRA_CA_CERTS)`)
-for (const name of Object.keys(cases)) console.log(`  ${name.padEnd(20)} ${fixed(median(times[name]))} ms median`)
+for (const name of Object.keys(cases)) console.log(`  ${name.padEnd(20)} ${fixed(median(times[name]))} ms median, CPU ${fixed(cpu[name] / samples)} ms mean`)
 for (const target of targets) {
   const ratio = median(times[target.name].map((ms, round) => ms / times[target.baseline][round]))
   const verdict = target.ratio === undefined ? '(for comparison)' : ratio <= target.ratio ? `ok (target <= ${target.ratio}x)` : `MISSED (target <= ${target.ratio}x)`
   if (target.ratio !== undefined && ratio > target.ratio) missed++
-  console.log(`  ${target.name.padEnd(20)} ${fixed(ratio, 2, 5)}x ${target.baseline.padEnd(17)} ${verdict}`)
+  const cpuRatio = cpu[target.name] / cpu[target.baseline]
+  console.log(`  ${target.name.padEnd(20)} ${fixed(ratio, 2, 5)}x ${target.baseline.padEnd(17)} ${verdict}; CPU ${cpuRatio.toFixed(2)}x`)
 }
 stop(missed === 0 ? 0 : 1)
