@@ -54,7 +54,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const read = {ids: this.argList, 'from-file': file, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}
     checkLookupFlags(read)
     const fromFile = file !== undefined && file !== '-' ? await openIdFile(file) : undefined
-    return toLookupOptions(read, {stdin: process.stdin, fromFile})
+    return toLookupOptions(read, {stdin: stdinChunks(), fromFile})
   }
 
   /** Several ids: looked up and written row by row (table, TSV, CSV or the --json array), the exit code set. */
@@ -170,6 +170,11 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
 function stdoutDrained(): Promise<void> {
   if (!process.stdout.writableNeedDrain) return Promise.resolve()
   return new Promise((resolve) => process.stdout.once('drain', () => resolve()))
+}
+
+/** stdin as it comes; process.stdin is touched only once this is read (one id on the command line never does). */
+async function* stdinChunks(): AsyncGenerator<Buffer | string> {
+  yield* process.stdin
 }
 
 async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
