@@ -193,6 +193,51 @@ const wslCheckPlugin = {
   },
 }
 
+/**
+ * oclif is CommonJS; on Node 20, compiling it took about a fifth of every run's CPU, and Node 20
+ * keeps no compiled code of ES modules between runs. So oclif is built apart, into one CommonJS
+ * file, dist/oclif-core.cjs (entry scripts/bundle/oclif-core.cjs), which
+ * src/process/oclif-core.ts loads with V8's code cache. Each import of @oclif/core or one of its
+ * module paths, from paytx or from a bundled oclif plugin, gets a module that takes that path's
+ * exports from there: its names are listed here, at build time.
+ */
+const OCLIF_CORE_LOADER = join(srcDir, 'process', 'oclif-core.ts')
+const oclifCorePlugin = {
+  name: 'oclif-core',
+  setup(builder) {
+    builder.onResolve({filter: /^@oclif\/core(\/.*)?$/}, (args) =>
+      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? {path: args.path, namespace: 'oclif-core'} : undefined,
+    )
+    builder.onLoad({filter: /.*/, namespace: 'oclif-core'}, (args) => {
+      const names = Object.keys(createRequire(join(root, 'index.js'))(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+      const contents = `import {oclifCoreModule} from ${JSON.stringify(OCLIF_CORE_LOADER)}
+const oclifModule = oclifCoreModule(${JSON.stringify(args.path)})
+export default oclifModule
+export const {${names.join(', ')}} = oclifModule
+`
+      return {contents, loader: 'js', resolveDir: root}
+    })
+  },
+}
+
+/**
+ * Node 20 loses a script's dynamic import() callback when V8 takes the script's code from a cache
+ * ("A dynamic import callback was not specified"). So in dist/oclif-core.cjs, each import() of a
+ * path known only at run time (oclif loading a command's or hook's file, lilconfig a config
+ * file) calls importModule instead: a parameter that src/process/code-cache.ts gives the file,
+ * an import() of its own ES module. import() of a named package stays, to be bundled.
+ */
+const runTimeImportsPlugin = {
+  name: 'run-time-imports',
+  setup(builder) {
+    builder.onLoad({filter: /[\\/]node_modules[\\/].*\.c?js$/}, (args) => {
+      const source = readFileSync(args.path, 'utf8')
+      const rewritten = source.replaceAll(/\bawait import\((?!\s*['"`])/g, 'await importModule(')
+      return rewritten === source ? undefined : {contents: rewritten, loader: 'js'}
+    })
+  },
+}
+
 const hookTargets = Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target)))
 
 rmSync(join(root, 'dist'), {recursive: true, force: true})
@@ -218,6 +263,19 @@ await build({
   external: ['libsql', 'open', 'typescript'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
-  plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
+  plugins: [oclifCorePlugin, commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
+  logLevel: 'warning',
+})
+
+await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, 'scripts', 'bundle', 'oclif-core.cjs')],
+  outfile: join('dist', 'oclif-core.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['typescript'],
+  plugins: [lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin, runTimeImportsPlugin],
   logLevel: 'warning',
 })

@@ -64,6 +64,38 @@ describe('the bundle', () => {
     expect(Object.keys(commands)).toEqual(expect.arrayContaining(['help', 'autocomplete', 'autocomplete:create', 'autocomplete:script']))
   })
 
+  it('keeps V8\'s compiled code of oclif in the cache folder: used when valid, replaced when it is not, never in the way', async () => {
+    const cacheDir = tempConfigDir()
+    const env = {PAYTX_CACHE_DIR: cacheDir}
+    const first = await runCli(['--version'], {env})
+    expect(first.code, first.stderr).toBe(0)
+    const folder = join(cacheDir, 'code-cache')
+    const [cacheFile] = readdirSync(folder)
+    expect(cacheFile).toMatch(new RegExp(`^oclif-core\\.cjs-${process.version}-${process.arch}-`))
+    const compiled = readFileSync(join(folder, cacheFile))
+    expect(compiled.length).toBeGreaterThan(10_000)
+
+    // V8 accepted the cache: the run does not write it again.
+    const second = await runCli(['--version'], {env})
+    expect(second.stdout).toBe(first.stdout)
+    expect(readFileSync(join(folder, cacheFile))).toEqual(compiled)
+
+    // A damaged cache is rejected by V8: the command runs as without one, and the cache is written anew.
+    writeFileSync(join(folder, cacheFile), 'not compiled code')
+    const damaged = await runCli(['--version'], {env})
+    expect(damaged.code, damaged.stderr).toBe(0)
+    expect(damaged.stdout).toBe(first.stdout)
+    expect(readFileSync(join(folder, cacheFile)).length).toBeGreaterThan(10_000)
+
+    // A cache folder that cannot be made (a file stands in its way) changes nothing either.
+    const blocked = join(tempConfigDir(), 'file')
+    writeFileSync(blocked, '')
+    const unwritable = await runCli(['--version'], {env: {PAYTX_CACHE_DIR: blocked}})
+    expect(unwritable.code, unwritable.stderr).toBe(0)
+    expect(unwritable.stderr).toBe('')
+    expect(unwritable.stdout).toBe(first.stdout)
+  })
+
   it('runs a command from its own built file', async () => {
     const result = await runCli(['profile', 'list', '--json'])
     expect(result.stderr).toBe('')
