@@ -49,8 +49,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const flags = this.flags as {'from-file'?: string; concurrency?: number; csv?: boolean}
     const file = flags['from-file']
     const read = {ids: this.argList, 'from-file': file}
-    const {readStdinText} = await import('./input/stdin.js')
-    const stdin = readsStdin(read) ? await readStdinText() : undefined
+    const stdin = readsStdin(read) ? await readIdLines(process.stdin, 'stdin', file === '-' ? '--from-file' : 'id') : undefined
     const fromFile = file !== undefined && file !== '-' ? await readIdFile(file) : undefined
     return toLookupOptions({...read, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}, {stdin, fromFile})
   }
@@ -152,14 +151,27 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   }
 }
 
+/** A list of ids read line by line, each line capped (`status - </dev/zero` stops at the cap). */
+async function readIdLines(stream: AsyncIterable<Buffer | string>, source: string, flag: string): Promise<string> {
+  const {readLines} = await import('./input/bounded-read.js')
+  const lines: string[] = []
+  for await (const line of readLines(stream, {flag, source})) lines.push(line.text)
+  return lines.join('\n')
+}
+
 async function readIdFile(file: string): Promise<string> {
-  const {readFile} = await import('node:fs/promises')
+  const {open} = await import('node:fs/promises')
+  let handle: import('node:fs/promises').FileHandle | undefined
   try {
-    return await readFile(file, 'utf8')
+    handle = await open(file, 'r')
+    return await readIdLines(handle.createReadStream({autoClose: false}), file, '--from-file')
   } catch (error) {
+    if (error instanceof InputError) throw error
     const code = (error as NodeJS.ErrnoException).code
     const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message
     throw new InputError(`--from-file ${file} cannot be read: ${why}.`, {flag: '--from-file'})
+  } finally {
+    await handle?.close()
   }
 }
 

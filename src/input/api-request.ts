@@ -19,10 +19,13 @@ export interface ApiFlags {
   json?: boolean
 }
 
-/** Where `--input -`, `--input <file>` and `-F key=@file` read from; tests pass their own. */
+/**
+ * Where `--input -`, `--input <file>` and `-F key=@file` read from; tests pass their own. Each
+ * read is capped (MAX_INPUT_BYTES, 10 MiB) and names `flag` when the input is larger.
+ */
 export interface ApiInputSources {
-  readStdin(): Promise<string>
-  readFile(path: string): Promise<string>
+  readStdin(flag: string): Promise<string>
+  readFile(path: string, flag: string): Promise<string>
 }
 
 export interface ApiOptions {
@@ -113,10 +116,12 @@ async function typedValue(raw: string, described: string, sources: ApiInputSourc
 }
 
 async function readSource(source: string, described: string, sources: ApiInputSources): Promise<string> {
-  if (source === '-') return sources.readStdin()
+  const flag = described.split(' ')[0]
+  if (source === '-') return sources.readStdin(flag)
   try {
-    return await sources.readFile(source)
+    return await sources.readFile(source, flag)
   } catch (error) {
+    if (error instanceof InputError) throw error
     const code = (error as NodeJS.ErrnoException).code
     throw new InputError(`${described}: cannot read ${source}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}.`, {
       flag: described.split(' ')[0],

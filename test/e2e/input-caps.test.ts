@@ -1,0 +1,91 @@
+/**
+ * Endless or oversized input is refused with exit 2 naming the flag, after reading little more
+ * than the cap, and ids that cannot be one path segment are refused before anything is sent.
+ */
+import {spawn} from 'node:child_process'
+import {openSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {BIN, type CliResult, ROOT, cleanEnv, runCli, tempConfigDir} from '../helpers/cli.js'
+import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+
+/** Runs the CLI with stdin opened on a file (/dev/zero never ends); reports the child's peak RSS in KiB via /proc. */
+function runWithStdinFrom(file: string, args: string[], env: Record<string, string>): Promise<CliResult & {peakRssKiB: number}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {cwd: ROOT, env: cleanEnv(env), stdio: [openSync(file, 'r'), 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    let peakRssKiB = 0
+    const sample = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+        peakRssKiB = Math.max(peakRssKiB, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0))
+      } catch {
+        // The process has ended between two samples.
+      }
+    }, 20)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      clearInterval(sample)
+      resolve({code, signal, stdout, stderr, peakRssKiB})
+    })
+  })
+}
+
+describe('input caps', () => {
+  let server: RecordingServer
+  beforeEach(async () => {
+    server = await startRecordingServer()
+  })
+  afterEach(() => server.close())
+  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'})
+
+  it('status - </dev/zero stops at the line cap with exit 2, in bounded memory, sending nothing', async () => {
+    const result = await runWithStdinFrom('/dev/zero', ['status', '-'], env())
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('line 1 of stdin is longer than 1 MiB')
+    expect(result.peakRssKiB).toBeGreaterThan(0)
+    expect(result.peakRssKiB).toBeLessThan(300 * 1024)
+    expect(server.requests).toEqual([])
+  })
+
+  it('api --input - </dev/zero is refused at 10 MiB with exit 2 naming --input', async () => {
+    const result = await runWithStdinFrom('/dev/zero', ['api', '/v1/customer', '--input', '-'], env())
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--input: stdin is larger than 10 MiB')
+    expect(result.peakRssKiB).toBeGreaterThan(0)
+    expect(result.peakRssKiB).toBeLessThan(300 * 1024)
+    expect(server.requests).toEqual([])
+  })
+
+  it('api --input with a file over 10 MiB is refused from its size', async () => {
+    const file = join(tempConfigDir(), 'big.json')
+    writeFileSync(file, `"${'x'.repeat(11 * 1024 * 1024)}"`)
+    const result = await runCli(['api', '/v1/customer', '--input', file], {env: env()})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`--input: ${file} is larger than 10 MiB`)
+    expect(server.requests).toEqual([])
+  })
+
+  it.each(['.', '..'])('status %s is refused with exit 2 before anything is sent', async (id) => {
+    const result = await runCli(['status', id], {env: env()})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('not a transaction id')
+    expect(server.requests).toEqual([])
+  })
+
+  it('a 900 KB junk id on stdin is refused and echoed back cut to its first characters', async () => {
+    const junk = 'J'.repeat(900_000)
+    const result = await runCli(['status', '-'], {env: env(), input: `${junk}\n`})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('(900000 characters)')
+    expect(result.stderr.length).toBeLessThan(2000)
+    expect(server.requests).toEqual([])
+  })
+})
