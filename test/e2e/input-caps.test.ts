@@ -27,8 +27,8 @@ function runWithStdinFrom(file: string, args: string[], env: Record<string, stri
       }
     }, 20)
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
@@ -86,6 +86,27 @@ describe('input caps', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('(900000 characters)')
     expect(result.stderr.length).toBeLessThan(2000)
+    expect(server.requests).toEqual([])
+  })
+})
+
+describe('durations longer than a timer can wait', () => {
+  let server: RecordingServer
+  beforeEach(async () => {
+    server = await startRecordingServer()
+  })
+  afterEach(() => server.close())
+  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'})
+
+  it.each([
+    {args: ['status', 'tx-1', '--wait', '--wait-timeout', '30d'], flag: '--wait-timeout', largest: '596h'},
+    {args: ['status', 'tx-1', '--timeout', '2147484'], flag: '--timeout', largest: '2147483 seconds'},
+    {args: ['emulator', 'start', '--settle-after', '25d', '--store', ':memory:'], flag: '--settle-after', largest: '596h'},
+  ])('$flag over 2^31-1 ms exits 2 naming the largest value, sending nothing', async ({args, flag, largest}) => {
+    const result = await runCli(args, {env: env()})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`${flag} can be at most ${largest}`)
+    expect(result.stderr).not.toContain('TimeoutOverflowWarning')
     expect(server.requests).toEqual([])
   })
 })

@@ -279,6 +279,12 @@ describe('durations', () => {
     expect(load(`cases:\n  - {name: a, product: dummy, amount: 1, outcome: FAILED, wait_timeout: ${written}}\n`).cases[0].waitTimeoutMs).toBe(ms)
   })
 
+  it('rejects a wait_timeout longer than a timer can wait, naming the largest', () => {
+    expect(problems('cases:\n  - {name: a, product: dummy, amount: 1, outcome: FAILED, wait_timeout: 30d}\n')).toEqual([
+      {path: 'cases[0].wait_timeout', line: 2, message: 'can be at most 596h (2147483647ms, about 24.8 days), the longest paytx can wait'},
+    ])
+  })
+
   it('rejects a zero duration', () => {
     expect(problems('cases:\n  - {name: a, product: dummy, amount: 1, outcome: FAILED, wait_timeout: 0s, expect: {max_duration: 0}}\n').map((p) => p.path)).toEqual([
       'cases[0].wait_timeout',

@@ -55,7 +55,7 @@ EXIT CODES
       if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
       selection.transaction = flags.transaction.trim()
     }
-    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since')
+    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since', {max: Number.POSITIVE_INFINITY})
     const timeoutMs = this.globals.requestTimeoutMs
 
     const saved = await readSaveFile(this.args.file)
