@@ -267,6 +267,20 @@ cases:
   })
 })
 
+describe('hostile documents', () => {
+  it('refuses aliases that expand into billions of values (a billion laughs) as a problem of the file, exit 2', () => {
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']
+    const text = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      ...levels.slice(1).map((name, index) => `${name}: &${name} [${Array(9).fill(`*${levels[index]}`).join(',')}]`),
+      'cases: [*i]',
+    ].join('\n')
+    expect(problems(text)).toEqual([
+      {path: '', line: 1, message: 'its aliases (*name) expand into too many values (more than 1000 copies of one anchor); write the values out instead'},
+    ])
+  })
+})
+
 describe('durations', () => {
   it.each([
     ['20s', 20_000],
