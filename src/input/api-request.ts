@@ -4,6 +4,7 @@
  */
 import {HTTP_METHODS, type HttpMethod, joinUrl} from '../api/http-client.js'
 import {InputError} from '../errors.js'
+import {headerValueProblem} from '../http/header-value.js'
 import {parseHttpUrl} from '../http/url.js'
 
 export interface ApiFlags {
@@ -198,6 +199,8 @@ function parseHeader(text: string): [string, string] {
   if (!match) throw new InputError(`-H/--header "${text}" must be "Name: value".`, {flag: '--header'})
   const name = match[1].toLowerCase()
   if (RESERVED_HEADERS.has(name)) throw new InputError(`-H/--header: paytx sets ${match[1]} itself; it cannot be given.`, {flag: '--header'})
+  const problem = headerValueProblem(match[2])
+  if (problem) throw new InputError(`-H/--header ${match[1]}: the value ${problem}.`, {flag: '--header'})
   return [name, match[2]]
 }
 

@@ -110,3 +110,18 @@ describe('durations longer than a timer can wait', () => {
     expect(server.requests).toEqual([])
   })
 })
+
+describe('a header HTTP cannot carry', () => {
+  it('an API key with a DEL character is exit 2 naming the header, not a connection failure, and the key is not shown', async () => {
+    const server = await startRecordingServer()
+    try {
+      const result = await runCli(['status', 'tx-1'], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_del\u007Fkey_0123456789'}})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain('The X-APIKEY header holds DEL (U+007F) at position 12, which an HTTP header cannot carry; nothing was sent.')
+      expect(result.stderr).not.toContain('sk_test_del')
+      expect(server.requests).toEqual([])
+    } finally {
+      await server.close()
+    }
+  })
+})
