@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
-import {endpointUrl, toApiOptions} from '../input/api-request.js'
+import {endpointUrl, requestSecrets, toApiOptions} from '../input/api-request.js'
 import {readFileCapped, readStreamCapped} from '../input/bounded-read.js'
 import {renderApiAnswer, scrubAnswer} from '../output/api-answer.js'
 
@@ -58,6 +58,7 @@ ${EXIT_CODES_HELP}`
       {readStdin: (flag) => readStreamCapped(process.stdin, {flag, source: 'stdin'}), readFile: (path, flag) => readFileCapped(path, {flag})},
     )
     const service = await this.service()
+    this.addSecrets(...requestSecrets(options))
     const {baseUrl, headers} = service.endpointFor(options.target)
     const url = endpointUrl(baseUrl, options.endpoint, {target: options.target, query: options.query})
     if (options.method !== 'GET') await this.confirmProduction(`send ${options.method} ${new URL(url).pathname}`, options.yes)

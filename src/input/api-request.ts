@@ -6,6 +6,7 @@ import {HTTP_METHODS, type HttpMethod, joinUrl} from '../api/http-client.js'
 import {InputError} from '../errors.js'
 import {headerValueProblem} from '../http/header-value.js'
 import {parseHttpUrl} from '../http/url.js'
+import {secretValuesOf} from '../secrets/redact.js'
 
 export interface ApiFlags {
   path: string
@@ -98,6 +99,17 @@ export async function toApiOptions(flags: ApiFlags, sources: ApiInputSources): P
     include: Boolean(flags.include),
     yes: Boolean(flags.yes),
   }
+}
+
+/** What the request carries under card and key field names (body, --input, query fields), to scrub from the answer. */
+export function requestSecrets(options: Pick<ApiOptions, 'body' | 'rawBody' | 'query'>): string[] {
+  let input: unknown
+  try {
+    input = options.rawBody === undefined ? undefined : JSON.parse(options.rawBody)
+  } catch {
+    input = undefined
+  }
+  return [options.body, input, Object.fromEntries(options.query)].flatMap((value) => secretValuesOf(value))
 }
 
 function checkMethod(text: string): HttpMethod {
