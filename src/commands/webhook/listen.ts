@@ -129,7 +129,12 @@ ${EXIT_CODES_HELP}`
           }
         },
         onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
-        onRecordFailure: (error) => this.warnUser(`could not write to ${options.save} (${error.message}); answered 500 so the sender can retry.`),
+        onRecordFailure: (error, {status, diskFull}) =>
+          this.warnUser(
+            diskFull
+              ? `could not write to ${options.save}: the disk is full; answered 503 (Retry-After) so the sender sends it again. Free some space: recording resumes by itself.`
+              : `could not write to ${options.save} (${error.message}); answered ${status} so the sender can retry.`,
+          ),
       })
     } catch (error) {
       recorder?.close()
