@@ -98,6 +98,7 @@ EXIT CODES
     const emulator = await startEmulator({
       ...options,
       ...(json ? {onEvent: (event: EmulatorEvent) => this.emit(event)} : {log: (line: string) => this.emitLine(line)}),
+      warn: (line: string) => process.stderr.write(`${visibleLines(line)}\n`),
     })
     const interruption = this.interruption()
     await new Promise((resolveStopped) => {
