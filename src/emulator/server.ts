@@ -11,7 +11,7 @@ import type {AddressInfo} from 'node:net'
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {listen} from '../http/listen.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
-import {adminRoutes, triggerRoutes} from './admin/index.js'
+import {adminRoutes, guardAdminHost, triggerRoutes} from './admin/index.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import {EmulatorResources, apiRoutes} from './api/index.js'
 import {approvalRoutes} from './pages/index.js'
@@ -155,14 +155,14 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
   const {store, lifecycle, faults, resources, due} = parts
   const baseUrl = () => parts.addresses.url
   return withRequestFaults(
-    routeRequests([
+    guardAdminHost(routeRequests([
       ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
       ...faultRoutes(faults, {keys, maxBodyBytes}),
       ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
       ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
       ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
-    ]),
+    ]), {listenHost: settings.host, baseUrl}),
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
   )
