@@ -125,3 +125,20 @@ describe('a header HTTP cannot carry', () => {
     }
   })
 })
+
+describe('ids the emulator commands send in a path', () => {
+  it.each([
+    ['emulator', 'trigger', '..', 'DECLINED'],
+    ['emulator', 'resend', '.'],
+  ])('%s %s %s is exit 2 before anything is sent', async (...args) => {
+    const server = await startRecordingServer()
+    try {
+      const result = await runCli(args, {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'}})
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain('is not a transaction id')
+      expect(server.requests).toEqual([])
+    } finally {
+      await server.close()
+    }
+  })
+})
