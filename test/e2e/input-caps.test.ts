@@ -142,3 +142,16 @@ describe('ids the emulator commands send in a path', () => {
     }
   })
 })
+
+describe('files that never end', () => {
+  it.each([
+    [['emulator', 'start', '--port', '0', '--store', ':memory:', '--faults', '/dev/zero'], '--faults: /dev/zero is larger than 10 MiB'],
+    [['smoke', 'run', '/dev/zero'], '/dev/zero is larger than 10 MiB'],
+    [['customer', 'create', '--data', '/dev/zero'], '--data: /dev/zero is larger than 10 MiB'],
+    [['status', '--from-file', '/dev/zero'], 'line 1 of /dev/zero is longer than 1 MiB'],
+  ])('%j is exit 2 at the cap', async (args, message) => {
+    const result = await runCli(args, {env: {PAYTX_BASE_URL: 'http://127.0.0.1:9/v1', PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'}})
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(message)
+  })
+})
