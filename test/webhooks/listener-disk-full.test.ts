@@ -2,7 +2,7 @@
  * The listener on a full disk, with the failure injected (no mount needed): the sender is asked
  * to send again later (503, Retry-After), nothing is acknowledged that was not written, and the
  * next webhook is recorded as soon as writes work again. The real thing, on a small tmpfs, is in
- * test/e2e/webhook-save-full-disk.test.ts.
+ * test/system/webhook-save-full-disk.test.ts.
  */
 import {request} from 'node:http'
 

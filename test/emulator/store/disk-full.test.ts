@@ -1,6 +1,6 @@
 /**
  * The emulator on a full disk, the failure injected at the store's transaction (the default tier
- * has no mount rights; test/e2e/emulator-full-disk.test.ts fills a real small tmpfs): a write
+ * has no mount rights; test/system/emulator-full-disk.test.ts fills a real small tmpfs): a write
  * is answered 503 with the service's error object and Retry-After, rolled back whole; reads go on;
  * the outbox does not crash when it cannot record an attempt; writes resume when space returns.
  */

@@ -1,5 +1,5 @@
 /**
- * The emulator on a real full disk: a small tmpfs (the tests run as root, as in CI), mounted for
+ * The emulator on a real full disk: a small tmpfs (the system tier: root with mount rights), mounted for
  * this file. Writes are answered 503 with Retry-After while reads go on; nothing acknowledged is
  * lost; writing resumes when space is freed, without a restart; and an emulator started on the
  * full disk serves reads and says on stderr what is wrong. The same paths with the failure
@@ -36,7 +36,7 @@ const readable = async (url: string, ids: string[]) => {
 function fill(dir: string): string {
   const filler = join(dir, 'filler')
   try {
-    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4096'], {stdio: 'ignore'})
+    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4096'], {stdio: 'ignore', timeout: 10_000})
   } catch {
     // dd stops with an error once the disk is full: that is the point.
   }
@@ -47,11 +47,11 @@ describe('emulator on a full disk (tmpfs)', () => {
   const mountPoint = mkdtempSync(join(tmpdir(), 'paytx-emulator-full-'))
   let mounted = false
   beforeAll(() => {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint])
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], {timeout: 10_000})
     mounted = true
   })
   afterAll(() => {
-    if (mounted) execFileSync('umount', [mountPoint])
+    if (mounted) execFileSync('umount', [mountPoint], {timeout: 10_000})
     rmSync(mountPoint, {recursive: true, force: true})
   })
 
