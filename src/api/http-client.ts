@@ -5,8 +5,9 @@
  */
 import type {IncomingMessage} from 'node:http'
 
-import {NetworkError, ResponseError, ServiceError} from '../errors.js'
+import {InputError, NetworkError, ResponseError, ServiceError} from '../errors.js'
 import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
+import {headerValueProblem} from '../http/header-value.js'
 import type {RequestGate} from './request-gate.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
@@ -395,6 +396,11 @@ export class HttpClient {
    */
   async exchange(req: HttpRequest): Promise<{answer: Answer; durationMs: number; tries: number}> {
     const headers: Record<string, string> = {accept: 'application/json', ...req.headers}
+    for (const [name, value] of Object.entries(headers)) {
+      const problem = headerValueProblem(value)
+      // A key or header typed with a stray character: nothing can be sent, and no retry would help.
+      if (problem) throw new InputError(`The ${name} header ${problem}; nothing was sent.`, {hint: 'Check the value in the profile or on the command line.'})
+    }
     const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body))
     if (payload !== undefined) headers['content-type'] ??= 'application/json'
     const started = Date.now()

@@ -9,6 +9,17 @@ import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, type HttpResponse, type HttpRequest, joinUrl} from './http-client.js'
 import type {Profile} from '../profiles/presets.js'
 import {commandLine} from '../terminal/invoked-name.js'
+import {idShapeProblem, shownId} from '../input/transaction-ids.js'
+
+/**
+ * The last guard before an id becomes a path segment, for callers that did not check it (an id
+ * taken from an answer or a scenario file): `..` would send the key to another path.
+ */
+function usableId(id: string): string {
+  const problem = idShapeProblem(id)
+  if (problem) throw new InputError(`"${shownId(id)}" is not a transaction id: ${problem}; nothing was sent.`, {flag: 'id'})
+  return id
+}
 
 export interface ServiceTarget {
   /** Profile name, for messages. */
@@ -140,11 +151,12 @@ export class PaymentService {
   }
 
   async getTransaction(id: string): Promise<Transaction> {
-    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()}))
+    const url = this.apiUrl(API_PATHS.transaction(usableId(id)))
+    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url, headers: this.apiHeaders()}))
   }
 
   async checkoutSuccess(id: string): Promise<CheckoutSuccess> {
-    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(id)), headers: this.apiHeaders()})
+    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(usableId(id))), headers: this.apiHeaders()})
   }
 }
 

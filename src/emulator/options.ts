@@ -66,6 +66,11 @@ export interface EmulatorOptions {
   log?: (line: string) => void
   /** The same events as structured values (for NDJSON output). */
   onEvent?: (event: EmulatorEvent) => void
+  /**
+   * What goes wrong beside the requests (a full disk, due work that failed): for stderr, apart
+   * from the request log. Without it, such lines go to `log`.
+   */
+  warn?: (line: string) => void
   /** Injected time for tests: now and timers. */
   clock?: Clock
 }

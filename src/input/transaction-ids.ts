@@ -22,6 +22,8 @@ export interface IdTarget {
 /** Why a (trimmed) value cannot be a transaction id, or undefined when it can. */
 export function idShapeProblem(id: string): string | undefined {
   if (id === '') return 'it is empty'
+  // URLs resolve these as steps between folders: /v1/transaction/.. would ask for /v1/.
+  if (id === '.' || id === '..') return `it is "${id}", which a URL reads as a step between folders, not as an id`
   if (id.length > MAX_ID_LENGTH) return `it is longer than ${MAX_ID_LENGTH} characters`
   if (/\s/u.test(id)) return 'it contains whitespace (one id per line)'
   // eslint-disable-next-line no-control-regex
@@ -31,10 +33,24 @@ export function idShapeProblem(id: string): string | undefined {
   return undefined
 }
 
+/** Ids echoed in messages longer than this are cut: a 10 MB line is reported, not printed back. */
+const SHOWN_ID_LENGTH = 60
+
+/**
+ * An id as messages show it: cut to its first characters (with its full length) when long, and
+ * with control characters escaped, so a junk line can neither flood nor drive the terminal.
+ */
+export function shownId(id: string): string {
+  const cut = id.length > SHOWN_ID_LENGTH ? `${id.slice(0, SHOWN_ID_LENGTH - 20)}… (${id.length} characters)` : id
+  // eslint-disable-next-line no-control-regex
+  return cut.replaceAll(/[\u0000-\u001F\u007F]/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 function target(raw: string, where: string): IdTarget {
   const id = raw.trim()
   const problem = idShapeProblem(id)
-  return problem ? {id, where, problem} : {id, where}
+  // A rejected line is kept only as it will be shown: it is never sent.
+  return problem ? {id: shownId(id), where, problem} : {id, where}
 }
 
 export interface LookupFlags {

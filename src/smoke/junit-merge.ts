@@ -39,6 +39,12 @@ export interface MergedJUnit {
   summary: MergeSummary
 }
 
+/**
+ * A JUnit report nests a handful of elements (testsuites > testsuite > testcase > failure); the
+ * merge walks the tree recursively, so a file nested deeper is refused rather than overflowing it.
+ */
+export const MAX_XML_DEPTH = 64
+
 function parseXml(input: JUnitInput): XmlElement {
   const parser = new SaxesParser()
   const stack: XmlElement[] = []
@@ -48,6 +54,8 @@ function parseXml(input: JUnitInput): XmlElement {
     failure ??= error
   })
   parser.on('opentag', (tag) => {
+    // Thrown out of the parser's write, which stops reading there.
+    if (stack.length >= MAX_XML_DEPTH) throw new Error(`elements are nested more than ${MAX_XML_DEPTH} deep (at <${tag.name}>), far deeper than any JUnit report`)
     const element: XmlElement = {name: tag.name, attributes: Object.fromEntries(Object.entries(tag.attributes).map(([key, value]) => [key, String(value)])), children: []}
     if (stack.length > 0) stack.at(-1)!.children.push(element)
     else root = element

@@ -6,7 +6,7 @@ import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorEvent, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, type RunningEmulator, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
-import {isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
+import {dataFolderExposure, isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {commandLine} from '../../terminal/invoked-name.js'
@@ -93,11 +93,14 @@ EXIT CODES
 
   public async run(): Promise<undefined> {
     const options = {...toEmulatorStartOptions(this.flags, process.env), ...(await this.faultOptions())}
+    const exposure = this.flags.store === undefined ? dataFolderExposure(process.env) : undefined
+    if (exposure) this.warnUser(exposure)
     const json = this.jsonEnabled()
     const {startEmulator} = await import('../../emulator/index.js')
     const emulator = await startEmulator({
       ...options,
       ...(json ? {onEvent: (event: EmulatorEvent) => this.emit(event)} : {log: (line: string) => this.emitLine(line)}),
+      warn: (line: string) => process.stderr.write(`${visibleLines(line)}\n`),
     })
     const interruption = this.interruption()
     await new Promise((resolveStopped) => {

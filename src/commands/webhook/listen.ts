@@ -5,12 +5,15 @@ import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {scrubSecrets} from '../../secrets/redact.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import type {ReadyLine} from '../../output/webhook.js'
 import type {WebhookListener} from '../../webhooks/listener.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
 const DEFAULT_PORT = 4020
 const DEFAULT_MAX_BODY = '1mb'
+/** The largest --max-body: a saved line of a body this size stays within what `webhook replay` reads. */
+const MAX_MAX_BODY_BYTES = 32 * 1024 * 1024
 /** How long running re-fetches and forwards may finish after Ctrl-C. */
 const STOP_GRACE_MS = 2000
 
@@ -126,7 +129,12 @@ ${EXIT_CODES_HELP}`
           }
         },
         onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
-        onRecordFailure: (error) => this.warnUser(`could not write to ${options.save} (${error.message}); answered 500 so the sender can retry.`),
+        onRecordFailure: (error, {status, diskFull}) =>
+          this.warnUser(
+            diskFull
+              ? `could not write to ${options.save}: the disk is full; answered 503 (Retry-After) so the sender sends it again. Free some space: recording resumes by itself.`
+              : `could not write to ${options.save} (${error.message}); answered ${status} so the sender can retry.`,
+          ),
       })
     } catch (error) {
       recorder?.close()
@@ -135,7 +143,7 @@ ${EXIT_CODES_HELP}`
 
     if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
       await listener.close(0)
-      throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
+      throw new InputError(`--forward-to ${redactUrl(forwardUrl)} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
     }
     if (!isLoopbackHost(options.host)) {
       this.warnUser(`listening on ${options.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
@@ -150,7 +158,7 @@ ${EXIT_CODES_HELP}`
       token_required: token !== undefined,
       fetch: Boolean(service),
       ...(options.save === undefined ? {} : {save: options.save}),
-      ...(forwarder ? {forward_to: forwarder.url} : {}),
+      ...(forwarder ? {forward_to: forwarder.shownUrl} : {}),
     }
     if (json) {
       write(ready)
@@ -233,9 +241,13 @@ export function toWebhookListenOptions(flags: WebhookListenFlags, env: {newToken
   if (maxBodyBytes === undefined) {
     throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
   }
+  // A body is held whole while it is recorded; a webhook is a few kilobytes.
+  if (maxBodyBytes > MAX_MAX_BODY_BYTES) {
+    throw new InputError(`--max-body can be at most 32mb, the largest body the listener holds (got "${flags['max-body']}").`, {flag: '--max-body'})
+  }
   const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
   if (flags['forward-to'] !== undefined && !forwardUrl) {
-    throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
+    throw new InputError(`--forward-to must be an absolute http(s) URL (got "${redactUrl(flags['forward-to'])}").`, {flag: '--forward-to'})
   }
   if (flags.token !== undefined && flags.token.length === 0) {
     throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})

@@ -5,6 +5,7 @@ import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {DURATION_HELP, parseDuration} from '../../duration.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import type {ReplaySelection} from '../../webhooks/replay.js'
 
 export default class WebhookReplay extends BaseCommand<typeof WebhookReplay, undefined> {
@@ -43,8 +44,8 @@ EXIT CODES
   public async run(): Promise<undefined> {
     const {flags} = this
     const url = parseHttpUrl(flags.to)
-    if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
-    const {parseSeqList, readSaveFile, selectWebhooks, carriesRedactedValues, replayWebhooks} = await import('../../webhooks/replay.js')
+    if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${redactUrl(flags.to)}").`, {flag: '--to'})
+    const {parseSeqList, surveySaveFile, replayWebhooks} = await import('../../webhooks/replay.js')
     const selection: ReplaySelection = {}
     if (flags.seq !== undefined) {
       const ranges = parseSeqList(flags.seq)
@@ -55,36 +56,36 @@ EXIT CODES
       if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
       selection.transaction = flags.transaction.trim()
     }
-    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since')
+    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since', {max: Number.POSITIVE_INFINITY})
     const timeoutMs = this.globals.requestTimeoutMs
 
-    const saved = await readSaveFile(this.args.file)
-    const selected = selectWebhooks(saved, selection)
-    if (selected.length === 0) {
+    const survey = await surveySaveFile(this.args.file, selection)
+    if (survey.selected === 0) {
       throw new InputError(
-        saved.length === 0 ? `The save file ${this.args.file} holds no webhook.` : `No webhook in ${this.args.file} matches the selection (${saved.length} in the file).`,
+        survey.saved === 0 ? `The save file ${this.args.file} holds no webhook.` : `No webhook in ${this.args.file} matches the selection (${survey.saved} in the file).`,
         {hint: 'Check --seq, --transaction and --since against the file (each line has "seq" and "received_at").'},
       )
     }
-    const redacted = selected.filter(({record}) => carriesRedactedValues(record)).map(({record}) => record.seq)
-    if (redacted.length > 0) {
-      this.note(`Note: redacted values are sent as recorded (redacted), in webhook${redacted.length === 1 ? '' : 's'} seq ${redacted.join(', ')}.`)
+    const {redacted} = survey
+    if (redacted.count > 0) {
+      const more = redacted.count > redacted.first.length ? ` and ${redacted.count - redacted.first.length} more` : ''
+      this.note(`Note: redacted values are sent as recorded (redacted), in webhook${redacted.count === 1 ? '' : 's'} seq ${redacted.first.join(', ')}${more}.`)
     }
 
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
     const line = (text: string) => process.stdout.write(`${text}\n`)
-    const deliveries = await replayWebhooks(selected, url.href, {
+    const {sent, failed} = await replayWebhooks(this.args.file, selection, url.href, {
+      lastLine: survey.lastLine,
       timeoutMs,
       signal: this.interruptSignal(),
       onDelivery: (delivery) => line(json ? JSON.stringify(delivery) : renderReplayedDelivery(delivery)),
     })
-    const failed = deliveries.filter((delivery) => !delivery.ok).length
-    const interrupted = deliveries.length < selected.length
-    if (json) line(JSON.stringify({event: 'replayed', sent: deliveries.length, failed, selected: selected.length}))
+    const interrupted = sent < survey.selected
+    if (json) line(JSON.stringify({event: 'replayed', sent, failed, selected: survey.selected}))
     this.note(
-      `Replayed ${deliveries.length} of ${selected.length} webhook${selected.length === 1 ? '' : 's'} to ${url.href}: ` +
-        `${deliveries.length - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
+      `Replayed ${sent} of ${survey.selected} webhook${survey.selected === 1 ? '' : 's'} to ${redactUrl(url)}: ` +
+        `${sent - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
     )
     if (interrupted) process.exitCode = EXIT.interrupted
     else if (failed > 0) process.exitCode = EXIT.service
