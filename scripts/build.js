@@ -173,6 +173,16 @@ const quietDebugPlugin = {
   },
 }
 
+/** oclif's `ejs` goes through scripts/bundle/plain-text-ejs.cjs, which hands ejs only the texts that hold a tag. */
+const plainTextEjsPlugin = {
+  name: 'plain-text-ejs',
+  setup(builder) {
+    const shim = join(root, 'scripts', 'bundle', 'plain-text-ejs.cjs')
+    // The shim's own require of ejs, and the lazy stand-in's (lazyPackagesPlugin) for it, reach the package.
+    builder.onResolve({filter: /^ejs$/}, (args) => (args.importer === shim || args.namespace === 'lazy-package' ? undefined : {path: shim}))
+  },
+}
+
 /**
  * oclif asks wsl-utils whether it runs under WSL every time its configuration loads, and
  * wsl-utils loads child_process (with dgram) and PowerShell helpers as it is imported. The
@@ -276,6 +286,6 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['typescript'],
-  plugins: [lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin, runTimeImportsPlugin],
+  plugins: [plainTextEjsPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin, runTimeImportsPlugin],
   logLevel: 'warning',
 })

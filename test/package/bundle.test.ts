@@ -4,7 +4,7 @@
  * outside on purpose. Reads the current build (`npm run build` first).
  */
 import {readFileSync, readdirSync, writeFileSync} from 'node:fs'
-import {builtinModules} from 'node:module'
+import {builtinModules, createRequire} from 'node:module'
 import {join, relative, sep} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -94,6 +94,16 @@ describe('the bundle', () => {
     expect(unwritable.code, unwritable.stderr).toBe(0)
     expect(unwritable.stderr).toBe('')
     expect(unwritable.stdout).toBe(first.stdout)
+  })
+
+  it('renders oclif\'s texts as ejs does, handing ejs only those with a tag', () => {
+    const require = createRequire(import.meta.url)
+    const ejs = require('ejs')
+    const plainTextEjs = require(join(ROOT, 'scripts', 'bundle', 'plain-text-ejs.cjs'))
+    const context = {config: {bin: 'paytx'}}
+    for (const text of ['Show a transaction.\nOn two lines, with "quotes" and \\ a backslash', '$ <%= config.bin %> status 1', 'a stray %> is dropped', '<%% literal %%>', '']) {
+      expect(plainTextEjs.render(text, context)).toBe(ejs.render(text, context))
+    }
   })
 
   it('runs a command from its own built file', async () => {
