@@ -50,7 +50,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const file = flags['from-file']
     const read = {ids: this.argList, 'from-file': file}
     const {readStdinText} = await import('./input/stdin.js')
-    const stdin = readsStdin(read) ? await readStdinText() : undefined
+    const stdin = readsStdin(read) ? await readStdinText(this.ctx.io.stdin) : undefined
     const fromFile = file !== undefined && file !== '-' ? await readIdFile(file) : undefined
     return toLookupOptions({...read, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}, {stdin, fromFile})
   }
@@ -122,9 +122,9 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const [{RequestGate}, {lookUpMany}] = await Promise.all([import('./api/request-gate.js'), import('./api/lookup-many.js')])
     const service = await this.service({gate: new RequestGate(options.concurrency)})
     const total = options.targets.length
-    const live = !mode.allAtOnce && total >= PROGRESS_FROM && Boolean(process.stderr.isTTY)
+    const live = !mode.allAtOnce && total >= PROGRESS_FROM && Boolean(this.ctx.io.stderr.isTTY)
     if (!mode.allAtOnce && total >= PROGRESS_FROM && !live) this.note(`Looking up ${total} transactions, ${options.concurrency} at a time.`)
-    const clearProgress = () => process.stderr.write('\r\u001B[K')
+    const clearProgress = () => this.ctx.io.stderr.write('\r\u001B[K')
     // Ctrl-C ends the lookups at once (nothing to clean up but the progress line).
     const onInterrupt = () => {
       clearProgress()
@@ -134,7 +134,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const results = await lookUpMany(options.targets, (id) => lookup(service, id), {
       concurrency: mode.allAtOnce ? total : options.concurrency,
       onSettled: live
-        ? (done, all, failed) => process.stderr.write(`\r\u001B[KLooked up ${done} of ${all}${failed > 0 ? ` (${failed} failed)` : ''}…`)
+        ? (done, all, failed) => this.ctx.io.stderr.write(`\r\u001B[KLooked up ${done} of ${all}${failed > 0 ? ` (${failed} failed)` : ''}…`)
         : undefined,
     })
     if (live) {
@@ -148,7 +148,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   /** Aligned and fitted to a terminal, TSV in a pipe, CSV with --csv. */
   private async tableOptions(options: LookupOptions) {
     const {tableFormatFor, terminalWidth} = await import('./output/table.js')
-    return {format: tableFormatFor(process.stdout, options.csv), width: terminalWidth(process.stdout)}
+    return {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
   }
 }
 

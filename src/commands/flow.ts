@@ -91,16 +91,15 @@ ${EXIT_CODES_HELP}`
 
     const {createStepReporter} = await import('../output/step-reporter.js')
     const interactive = this.interactive()
-    const reporter = await createStepReporter({secrets: this.secrets, interactive, color: interactive && !process.env.NO_COLOR})
-    const {ensureEmulator} = await import('../flow/embedded-emulator.js')
-    const emulator = await ensureEmulator(profile)
+    const reporter = await createStepReporter({stream: this.ctx.io.stderr, secrets: this.secrets, interactive, color: interactive && !this.ctx.env.NO_COLOR})
+    const emulator = await this.ctx.emulator(profile)
     if (emulator.started) reporter.note({tone: 'done', label: 'emulator started', value: `${emulator.url}  (in this process, until the flow ends)`})
     if (options.webhook.mode === 'none' && profile.profile.env !== 'local' && !flags.webhook) {
       reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, run a tunnel and pass --webhook-url'})
     }
     try {
       const {runFlow} = await import('../flow/run-flow.js')
-      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
+      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event), openUrl: this.ctx.browser, timer: this.ctx.clock})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
       this.print(renderFlowSummary(result))
       const exitCode = outcomeExitCode(result)
@@ -124,12 +123,12 @@ ${EXIT_CODES_HELP}`
     if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) return {flags, stdin}
     if (flags['customer-data'] !== undefined) {
       const {readJsonObject} = await import('../input/json-data.js')
-      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data')
+      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data', this.ctx.io.stdin)
     }
     if (cardFromStdin) {
       const stdinFlags = [flags['pan-stdin'] ? '--pan-stdin' : undefined, flags['cvv-stdin'] ? '--cvv-stdin' : undefined].filter((flag): flag is string => flag !== undefined)
       const {readStdinValues} = await import('../input/stdin.js')
-      const values = await readStdinValues(stdinFlags)
+      const values = await readStdinValues(stdinFlags, this.ctx.io.stdin)
       for (const [index, flag] of stdinFlags.entries()) {
         if (flag === '--pan-stdin') stdin.pan = values[index]
         else stdin.cvv = values[index]

@@ -4,11 +4,11 @@ import {readFile} from 'node:fs/promises'
 import {InputError} from '../errors.js'
 import {readStdinText} from './stdin.js'
 
-export async function readJsonObject(source: string, flag = '--data'): Promise<Record<string, unknown>> {
+export async function readJsonObject(source: string, flag = '--data', stdin: NodeJS.ReadableStream = process.stdin): Promise<Record<string, unknown>> {
   let text: string
   const where = source === '-' ? 'stdin' : source
   if (source === '-') {
-    text = await readStdinText()
+    text = await readStdinText(stdin)
   } else {
     try {
       text = await readFile(source, 'utf8')

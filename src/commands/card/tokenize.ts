@@ -93,7 +93,7 @@ ${EXIT_CODES_HELP}`
     let source: PanSource
     if (flags['pan-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
-      ;[raw] = await readStdinValues(['--pan-stdin'])
+      ;[raw] = await readStdinValues(['--pan-stdin'], this.ctx.io.stdin)
       source = '--pan-stdin'
     } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')

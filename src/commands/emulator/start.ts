@@ -102,7 +102,7 @@ EXIT CODES
   }
 
   public async run(): Promise<undefined> {
-    const options = {...toEmulatorStartOptions(this.flags, process.env), ...(await this.faultOptions())}
+    const options = {...toEmulatorStartOptions(this.flags, this.ctx.env), ...(await this.faultOptions())}
     const json = this.jsonEnabled()
     const {startEmulator} = await import('../../emulator/index.js')
     const emulator = await startEmulator({
@@ -218,11 +218,11 @@ EXIT CODES
 
   /** One NDJSON line on stdout. */
   private emit(event: EmulatorEvent | Record<string, unknown>): void {
-    process.stdout.write(`${JSON.stringify(event)}\n`)
+    this.ctx.io.stdout.write(`${JSON.stringify(event)}\n`)
   }
 
   private emitLine(line: string): void {
-    process.stdout.write(`${visibleLines(line)}\n`)
+    this.ctx.io.stdout.write(`${visibleLines(line)}\n`)
   }
 }
 

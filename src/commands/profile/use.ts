@@ -27,8 +27,8 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUs
       data.active = name
     })
     this.note(`Active profile: ${name}.`)
-    if (process.env.PAYTX_PROFILE && process.env.PAYTX_PROFILE !== name) {
-      this.warnUser(`PAYTX_PROFILE=${process.env.PAYTX_PROFILE} is set and takes precedence in this shell.`)
+    if (this.ctx.env.PAYTX_PROFILE && this.ctx.env.PAYTX_PROFILE !== name) {
+      this.warnUser(`PAYTX_PROFILE=${this.ctx.env.PAYTX_PROFILE} is set and takes precedence in this shell.`)
     }
     return {active: name}
   }

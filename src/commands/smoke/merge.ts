@@ -53,7 +53,7 @@ EXIT CODES
       this.warnUser(`no report for shard${summary.missingShards.length === 1 ? '' : 's'} ${summary.missingShards.join(', ')}; the merged report lacks their cases.`)
     }
     if (output === undefined) {
-      process.stdout.write(xml)
+      this.ctx.io.stdout.write(xml)
     } else {
       try {
         await writeFile(output, xml)

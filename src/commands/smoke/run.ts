@@ -66,7 +66,7 @@ EXIT CODES
 
   public async run(): Promise<SmokeReport> {
     const {toSmokeRunOptions} = await import('../../smoke/run-options.js')
-    const options = toSmokeRunOptions(this.flags, process.env)
+    const options = toSmokeRunOptions(this.flags, this.ctx.env)
     const {loadScenario} = await import('../../smoke/scenario.js')
     const scenario = await loadScenario(this.args.file)
     const {selectCases, runScenario} = await import('../../smoke/runner.js')
@@ -83,15 +83,14 @@ EXIT CODES
     await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: options.openBrowser})
     await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, options.yes)
 
-    const {ensureEmulator} = await import('../../flow/embedded-emulator.js')
-    const emulator = await ensureEmulator(profile)
+    const emulator = await this.ctx.emulator(profile)
     if (emulator.started) this.note(`Started the emulator in this process at ${emulator.url}; it stops when the run ends.`)
     const service = await this.service()
     const {runFlow} = await import('../../flow/run-flow.js')
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
-    const color = !process.env.NO_COLOR
+    const color = !this.ctx.env.NO_COLOR
     const interactive = this.interactive()
-    const progress = new LiveProgress(process.stderr, {interactive, color: color && interactive})
+    const progress = new LiveProgress(this.ctx.io.stderr, {interactive, color: color && interactive})
 
     const interrupt = this.interruptSignal()
     // Through the progress display, above its live lines, so that no spinner frame is left behind.
@@ -101,7 +100,7 @@ EXIT CODES
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
-        runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent}),
+        runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent, openUrl: this.ctx.browser, timer: this.ctx.clock}),
         profile: profile.name,
         environment: profile.profile.env,
         concurrency: options.concurrency,
@@ -126,8 +125,8 @@ EXIT CODES
       import('../../output/smoke-results-table.js'),
       import('../../output/table.js'),
     ])
-    const format = tableFormatFor(process.stdout)
-    this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(process.stdout)}))
+    const format = tableFormatFor(this.ctx.io.stdout)
+    this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(this.ctx.io.stdout)}))
     // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
     if (format === 'aligned') this.print(`\n${renderResultsSummary(report)}`)
     else if (!this.jsonEnabled()) this.note(renderResultsSummary(report))

@@ -116,7 +116,7 @@ ${EXIT_CODES_HELP}`
     let cvv: string | undefined
     if (flags['cvv-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
-      ;[cvv] = await readStdinValues(['--cvv-stdin'])
+      ;[cvv] = await readStdinValues(['--cvv-stdin'], this.ctx.io.stdin)
     } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       cvv = (
@@ -134,8 +134,7 @@ ${EXIT_CODES_HELP}`
       this.warnUser('the service returned no approval URL to open.')
       return
     }
-    const {openInBrowser} = await import('../../terminal/browser.js')
-    const opened = await openInBrowser(url)
+    const opened = await this.ctx.browser(url)
     if (opened.opened) this.note(`Opened ${url}`)
     else this.warnUser(`${opened.reason}; open the approval URL yourself.`)
   }

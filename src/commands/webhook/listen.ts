@@ -100,7 +100,7 @@ ${EXIT_CODES_HELP}`
     }
     const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.globals.requestTimeoutMs) : undefined
     const {BatchedLineWriter} = await import('../../terminal/turn-batch.js')
-    const stdout = new BatchedLineWriter(process.stdout)
+    const stdout = new BatchedLineWriter(this.ctx.io.stdout)
     const write = (object: object) => stdout.add(JSON.stringify(object))
 
     let toldAboutFetch = false
@@ -203,7 +203,7 @@ ${EXIT_CODES_HELP}`
     const interrupt = this.interruptSignal()
     return new Promise((resolve) => {
       interrupt.addEventListener('abort', () => resolve('signal'), {once: true})
-      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      this.ctx.io.stdout.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EPIPE') throw error
         resolve('stdout closed')
       })

@@ -73,7 +73,7 @@ EXIT CODES
 
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
-    const line = (text: string) => process.stdout.write(`${text}\n`)
+    const line = (text: string) => this.ctx.io.stdout.write(`${text}\n`)
     const deliveries = await replayWebhooks(selected, url.href, {
       timeoutMs,
       signal: this.interruptSignal(),
@@ -86,8 +86,8 @@ EXIT CODES
       `Replayed ${deliveries.length} of ${selected.length} webhook${selected.length === 1 ? '' : 's'} to ${url.href}: ` +
         `${deliveries.length - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
     )
-    if (interrupted) process.exitCode = EXIT.interrupted
-    else if (failed > 0) process.exitCode = EXIT.service
+    if (interrupted) this.ctx.setExitCode(EXIT.interrupted)
+    else if (failed > 0) this.ctx.setExitCode(EXIT.service)
     return undefined
   }
 }
