@@ -8,6 +8,8 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
+import {hintText} from './output/remedy.js'
+import type {Remedy} from './remedy.js'
 import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
 import type {HttpClientOptions} from './api/http-client.js'
 import type {PaymentService} from './api/service.js'
@@ -188,11 +190,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected async fillKeysFromKeychain(resolved: {name: string; profile: Profile}): Promise<void> {
     if (keysToReadFromKeychain(resolved.profile).length === 0) return
-    const {describeUnreadableKeys, readKeychainKeys} = await import('./profiles/key-storage.js')
+    const [{readKeychainKeys}, {describeUnreadableKeys}] = await Promise.all([import('./profiles/key-storage.js'), import('./output/unreadable-keys.js')])
     const {keys, unreadable} = await readKeychainKeys(resolved.profile, this.ctx.keychain)
     Object.assign(resolved.profile, keys)
     this.addSecrets(...Object.values(keys))
-    if (unreadable.length > 0) this.note(describeUnreadableKeys(resolved.name, unreadable))
+    if (unreadable.length > 0) this.note(describeUnreadableKeys(resolved.name, unreadable, this.ctx.invokedAs))
   }
 
   /** The profile to show under a result on a terminal (a pipe gets the result alone). */
@@ -265,6 +267,19 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   /** Human output goes to stdout only when --json is off. */
   protected print(text: string): void {
     if (!this.jsonEnabled()) this.ctx.io.stdout.write(`${text}\n`)
+  }
+
+  /** A command line for a hint, named as the user ran paytx: `paytx profile show`, `./bin/run.js profile show`. */
+  protected commandLine(args: string): string {
+    return `${this.ctx.invokedAs} ${args}`
+  }
+
+  /**
+   * An error reported inside a result (one id of many, one smoke case) gets its remedies in words
+   * in its `hint`, as the command's own error does, for the JSON, the table and the JUnit report.
+   */
+  protected sayRemedies(error: {hint?: string; remedies?: readonly Remedy[]}): void {
+    error.hint = hintText(error, this.ctx.invokedAs)
   }
 
   /** Hints, progress and warnings: always stderr, never under stdout's data. */
@@ -363,7 +378,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
         }
         if (Object.keys(fields).length > 0) json.flags = fields
       }
-      if (err.hint) lines.push(`Hint: ${scrub(err.hint)}`)
+      const hint = hintText(err, this.ctx.invokedAs)
+      if (hint) {
+        lines.push(`Hint: ${scrub(hint)}`)
+        json.hint = scrub(hint)
+      }
       return {exitCode: err.exitCode, text: lines.join('\n'), json}
     }
     if (err instanceof Errors.CLIError) {

@@ -141,6 +141,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
       process.off('SIGINT', onInterrupt)
       clearProgress()
     }
+    for (const result of results) if (result.error) this.sayRemedies(result.error)
     for (const result of results) if (result.error) this.note(`${result.id}: ${result.error.message}`)
     return results
   }

@@ -10,7 +10,7 @@ import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
 import type {RequestGate} from './request-gate.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
-import {commandLine} from '../terminal/invoked-name.js'
+import type {Remedy} from '../remedy.js'
 import {visibleText} from '../terminal/visible-text.js'
 
 /** The methods paytx sends; only GET is ever retried after it may have reached the service. */
@@ -145,18 +145,16 @@ export function statusLine(status: number): string {
   return STATUS_TEXT[status] ? `${status} ${STATUS_TEXT[status]}` : String(status)
 }
 
-function defaultHint(status: number, method: HttpMethod): string | undefined {
-  if (status === 401 || status === 403) {
-    return `Check the API key of the profile (\`${commandLine('profile show')}\`) or PAYTX_API_KEY, and that the key belongs to this environment.`
-  }
-  if (status === 404) return `Check the id, and that the profile’s base URL points at the service (\`${commandLine('profile show')}\`).`
-  if (status === 429) return 'The service is rate limiting; wait a little and try again.'
+/** What to do about a status that is not a success: words that name no command, or a remedy. */
+function statusAdvice(status: number, method: HttpMethod): {hint?: string; remedy?: Remedy} {
+  if (status === 401 || status === 403) return {remedy: {kind: 'check-profile', concern: 'api-key'}}
+  if (status === 404) return {remedy: {kind: 'check-profile', concern: 'id-and-base-url'}}
+  if (status === 429) return {hint: 'The service is rate limiting; wait a little and try again.'}
   if (status >= 500) {
-    return method !== 'GET'
-      ? `The service failed; the request may still have been processed. Look it up before trying again (\`${commandLine('status <id>')}\` for a transaction).`
-      : 'The service failed; try again in a moment.'
+    return method !== 'GET' ? {remedy: {kind: 'look-up-transaction', situation: 'service-failed'}} : {hint: 'The service failed; try again in a moment.'}
   }
-  return undefined
+  if (status >= 300 && status < 400) return {remedy: {kind: 'fix-base-url'}}
+  return {}
 }
 
 /**
@@ -164,9 +162,7 @@ function defaultHint(status: number, method: HttpMethod): string | undefined {
  * base URL is not the API's own address.
  */
 function redirectHint(location: string | undefined): string {
-  return `paytx does not follow redirects, so that keys are sent nowhere else: the profile’s base URL is probably wrong${
-    location ? '' : ' (the answer did not say where to)'
-  }. Check it with \`${commandLine('profile show')}\` and set the right one with \`${commandLine('profile add <name> --base-url <url>')}\` or PAYTX_BASE_URL.`
+  return `paytx does not follow redirects, so that keys are sent nowhere else: the profile’s base URL is probably wrong${location ? '' : ' (the answer did not say where to)'}.`
 }
 
 /** A body that is not JSON, for the --verbose log: long pages are shown up to a bound. */
@@ -459,13 +455,15 @@ export class HttpClient {
     if (answer.tooDeep) {
       throw new ResponseError(
         `The service answered ${statusLine(answer.status)} to ${req.method} ${new URL(req.url).pathname} with a body paytx does not understand: it is nested deeper than ${MAX_JSON_NESTING} levels.`,
-        `Check that the profile’s base URL points at the service (\`${commandLine('profile show')}\`).`,
+        undefined,
+        {kind: 'check-profile', concern: 'base-url'},
       )
     }
     if (!answer.isJson) {
       throw new ResponseError(
         `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), this.secrets)}`,
-        `Check that the profile’s base URL points at the service and not at another web server (\`${commandLine('profile show')}\`).`,
+        undefined,
+        {kind: 'check-profile', concern: 'not-a-web-server'},
       )
     }
     return {status: answer.status, headers: answer.headers, body: answer.body as T, ...totals}
@@ -510,7 +508,8 @@ export class HttpClient {
       serviceMessage: serviceMessage === undefined ? undefined : scrub(serviceMessage),
       details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
       message,
-      hint: status >= 300 && status < 400 ? redirectHint(location) : defaultHint(status, req.method),
+      ...(status >= 300 && status < 400 ? {hint: redirectHint(location)} : {}),
+      ...statusAdvice(status, req.method),
       body: shownBody,
     })
   }
@@ -534,23 +533,15 @@ export class HttpClient {
     else message = `The connection to ${where} failed (${code ?? (failure.error as Error).message})${afterTries}.`
 
     const mayHaveReachedService = req.method !== 'GET' && !failure.beforeSending
-    let hint: string
-    if (mayHaveReachedService) {
-      hint =
-        `The request may have reached the service, so it was not sent again. Check what happened before retrying (for a transaction: \`${commandLine('status <id>')}\`; look for your merchant reference).`
-    } else if (code !== undefined && code in CERTIFICATE_PROBLEMS) {
-      hint = `Check that the profile’s address names the service’s own host (\`${commandLine('profile show')}\`). If the service’s certificate comes from your organisation’s own authority, point NODE_EXTRA_CA_CERTS at that authority’s certificate (a PEM file); paytx never skips the check.`
-    } else if (code === 'EPROTO') {
-      hint = `The address is probably a plain http:// one: check the scheme of the profile’s base URL (\`${commandLine('profile show')}\`).`
-    } else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
-      hint = `Nothing listens there. Start the emulator with \`${commandLine('emulator start')}\`, or pick another profile with --profile.`
-    } else if (failure.cutOff) {
-      hint = 'Try again; if it keeps happening, something between paytx and the service (a proxy, a load balancer) cuts answers off.'
-    } else if (timedOut) {
-      hint = 'Try again, or allow more time with --timeout.'
-    } else {
-      hint = `Check your network and the profile’s addresses (\`${commandLine('profile show')}\`), then try again.`
-    }
-    return new NetworkError(scrubSecrets(message, this.secrets), {hint, mayHaveReachedService, cause: failure.error})
+    let advice: {hint?: string; remedy?: Remedy}
+    if (mayHaveReachedService) advice = {remedy: {kind: 'look-up-transaction', situation: 'may-have-reached'}}
+    else if (code !== undefined && code in CERTIFICATE_PROBLEMS) advice = {remedy: {kind: 'check-profile', concern: 'certificate-host'}}
+    else if (code === 'EPROTO') advice = {remedy: {kind: 'check-profile', concern: 'scheme'}}
+    else if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
+      advice = {hint: 'Nothing listens there.', remedy: {kind: 'start-emulator'}}
+    } else if (failure.cutOff) advice = {hint: 'Try again; if it keeps happening, something between paytx and the service (a proxy, a load balancer) cuts answers off.'}
+    else if (timedOut) advice = {hint: 'Try again, or allow more time with --timeout.'}
+    else advice = {remedy: {kind: 'check-profile', concern: 'addresses'}}
+    return new NetworkError(scrubSecrets(message, this.secrets), {...advice, mayHaveReachedService, cause: failure.error})
   }
 }

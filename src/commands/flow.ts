@@ -12,7 +12,6 @@ import {parseDuration} from '../duration.js'
 import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 import {unknownCustomerKeys} from '../input/customer-request.js'
 import {cardAnswerChecks} from '../input/card-request.js'
-import {commandLine} from '../terminal/invoked-name.js'
 import {requireFlag} from '../input/required-flag.js'
 import type {Environment} from '../profiles/presets.js'
 
@@ -204,7 +203,7 @@ export function toFlowOptions(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin):
     if (unknown.length > 0) {
       throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
         flag: '--customer-data',
-        hint: `The fields are those of \`${commandLine('customer create --data')}\`.`,
+        remedy: {kind: 'fix-customer-data'},
       })
     }
     customer = {data: stdin.customerData as CustomerRequest}

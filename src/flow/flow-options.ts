@@ -9,7 +9,6 @@ import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {WaitUntil} from './wait-for-status.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export interface FlowOptions {
   product: Product
@@ -102,7 +101,8 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
     if (issues.length > 0) {
       throw new InputErrors(
         issues.map((issue) => ({flag: '--customer-data', field: issue.path, message: `${issue.path} ${issue.message}`})),
-        `Fix the customer file; the fields are those of \`${commandLine('customer create')}\`.`,
+        undefined,
+        {kind: 'fix-customer-data'},
       )
     }
   }

@@ -3,7 +3,6 @@
  * have to appear on a command line or in shell history.
  */
 import {InputError} from '../errors.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = []
@@ -23,7 +22,7 @@ export async function readStdinValues(flags: readonly string[], stream: NodeJS.R
       const position = flags.length > 1 ? `line ${index + 1} of stdin (${flags.join(' then ')}, one per line)` : 'stdin'
       throw new InputError(`${flag}: ${position} is empty.`, {
         flag,
-        hint: flags.length > 1 ? `Pipe both values, e.g. printf '%s\\n%s\\n' "$A" "$B" | ${commandLine('...')} ${flags.join(' ')}` : `Pipe the value, e.g. printf '%s\\n' "$VALUE" | ${commandLine('...')} ${flag}`,
+        remedy: {kind: 'pipe-values', flags: flags.length > 1 ? [...flags] : [flag]},
       })
     }
     return value

@@ -11,7 +11,6 @@ import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
 import {KEYCHAIN_SERVICE, type KeychainAnswer, type KeychainOp, runKeychain} from './keychain.js'
 import type {Profile} from './presets.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 /** The OS keychain as paytx talks to it: operations in, one answer each out (keychain.ts). Tests pass a map. */
 export interface KeyStorage {
@@ -38,13 +37,6 @@ export async function readKeychainKeys(profile: Profile, keychain: KeyStorage = 
     else read.keys[field] = answer.value
   })
   return read
-}
-
-/** One line for keys that could not be read: which, why, and what to do. */
-export function describeUnreadableKeys(profileName: string, unreadable: KeychainRead['unreadable']): string {
-  const names = unreadable.map(({field}) => KEY_NAMES[field]).join(' and ')
-  const variables = unreadable.map(({field}) => (field === 'api_key' ? 'PAYTX_API_KEY' : 'PAYTX_PROXY_KEY')).join(' / ')
-  return `Warning: could not read the ${names} of profile "${profileName}" from the keychain: ${unreadable[0].reason}. Unlock the keychain, set ${variables} for this run, or store the key again with \`${commandLine(`profile add ${profileName}`)}\`.`
 }
 
 export interface KeyPlacement {

@@ -11,7 +11,6 @@ import {type Document, LineCounter, type Node, isMap, isScalar, isSeq, parseDocu
 import {InputError} from '../errors.js'
 import {fileReadReason} from '../input/file-read-error.js'
 import {type DocumentKind, SCENARIO_DOCUMENT, type ScenarioProblem, ScenarioError} from './scenario-error.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export type ValuePath = readonly (string | number)[]
 
@@ -131,7 +130,7 @@ export async function readScenarioSource(file: string, stdin: NodeJS.ReadableStr
       text = await readFile(file, 'utf8')
     } catch (error) {
       throw new InputError(`Cannot read the scenario file ${file}: ${fileReadReason(error)}.`, {
-        hint: `Pass the path of a YAML or JSON scenario file, e.g. \`${commandLine('smoke run examples/smoke.yaml')}\`.`,
+        remedy: {kind: 'pass-scenario-file'},
       })
     }
   }

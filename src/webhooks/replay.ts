@@ -11,7 +11,6 @@ import {fileReadReason} from '../input/file-read-error.js'
 import {readWebhookEvent} from './event.js'
 import {type ForwardResult, WebhookForwarder} from './forwarder.js'
 import type {WebhookRecord} from './recorder.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 /** A recorded webhook with the line of the file it came from. */
 export interface SavedWebhook {
@@ -59,7 +58,6 @@ function recordProblem(value: unknown): string | undefined {
   return undefined
 }
 
-const saveFileHint = () => `Pass a file written by \`${commandLine('webhook listen --save <file>')}\`.`
 
 /** Every record of a save file, in file order; a line that is not one is an input error naming it. */
 export function parseSaveFile(file: string, text: string): SavedWebhook[] {
@@ -72,10 +70,10 @@ export function parseSaveFile(file: string, text: string): SavedWebhook[] {
     try {
       value = JSON.parse(line)
     } catch (error) {
-      throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {hint: saveFileHint()})
+      throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {remedy: {kind: 'pass-saved-webhooks'}})
     }
     const problem = recordProblem(value)
-    if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {hint: saveFileHint()})
+    if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {remedy: {kind: 'pass-saved-webhooks'}})
     saved.push({line: index + 1, record: value as WebhookRecord})
   }
   return saved
@@ -86,7 +84,7 @@ export async function readSaveFile(file: string): Promise<SavedWebhook[]> {
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {hint: saveFileHint()})
+    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {remedy: {kind: 'pass-saved-webhooks'}})
   }
   return parseSaveFile(file, text)
 }

@@ -54,7 +54,13 @@ describe('customer create, in-process', () => {
     expectNoSecrets(human)
     const json = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--json'], {configDir, context: {keychain}})
     expect(json).toMatchObject({exitCode: 1, stderr: ''})
-    expect(JSON.parse(json.stdout).error).toMatchObject({kind: 'network', exitCode: 1, mayHaveReachedService: false})
+    expect(JSON.parse(json.stdout).error).toMatchObject({
+      kind: 'network',
+      exitCode: 1,
+      mayHaveReachedService: false,
+      hint: 'Nothing listens there. Start the emulator with `paytx emulator start`, or pick another profile with --profile.',
+      remedies: [{kind: 'start-emulator'}],
+    })
   })
 })
 

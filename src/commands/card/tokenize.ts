@@ -10,7 +10,6 @@ import {type AnswerCheck, CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, ca
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export interface TokenizedCard {
   /** The card's id for `transaction start --card`: the proxy's `id`, else `_id`, else `token`. */
@@ -82,7 +81,7 @@ ${EXIT_CODES_HELP}`
         ['Customer', customer],
       ]),
     )
-    this.note(`Next: ${commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
+    this.note(`Next: ${this.commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
     return result
   }
 

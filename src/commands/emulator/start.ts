@@ -19,7 +19,6 @@ import {
 import {resolveStoreLocation} from '../../emulator/store-location.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
 import {table} from '../../output/table.js'
 import {visibleLines} from '../../terminal/visible-text.js'
@@ -180,9 +179,9 @@ EXIT CODES
         ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
         [
           'Assumes',
-          `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (${commandLine('emulator assumptions')})`,
+          `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (${this.commandLine('emulator assumptions')})`,
         ],
-        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: ${commandLine('emulator faults add')})`],
+        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: ${this.commandLine('emulator faults add')})`],
       ]
       this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', table(rows, {indent: '  '})].join('\n'))
     }
@@ -197,7 +196,7 @@ EXIT CODES
         ].join('\n'),
       )
     } else {
-      this.note(`The built-in "local" profile points here: try \`${commandLine('customer create --help')}\`.`)
+      this.note(`The built-in "local" profile points here: try \`${this.commandLine('customer create --help')}\`.`)
     }
     if (emulator.host !== '127.0.0.1' && emulator.host !== 'localhost' && emulator.host !== '::1') {
       this.warnUser(`listening on ${emulator.host}: other machines may reach the emulator, and its keys are public test keys.`)

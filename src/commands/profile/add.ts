@@ -11,7 +11,6 @@ import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from 
 import {KEY_NAMES, hasStoredKey} from '../../profiles/key-fields.js'
 import type {KeyPlacement} from '../../profiles/key-storage.js'
 import {envOverrides} from '../../profiles/resolve.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export type ProfileAddResult = ProfileView & {path: string}
 
@@ -89,7 +88,7 @@ left in the file move to the keychain when the profile is written again.`
     this.note(`${wasStored ? 'Updated' : 'Added'} profile "${name}" in ${store.path}.`)
     await this.reportKeyPlacement(name, placement, store.path)
     if (!hasStoredKey(profile, 'api_key')) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)
-    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`${commandLine(`profile use ${name}`)}\`.`)
+    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`${this.commandLine(`profile use ${name}`)}\`.`)
 
     // Shown with the keys given now; keys stored earlier in the keychain are not read back for this.
     const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value))

@@ -2,7 +2,6 @@ import * as Args from '@oclif/core/args'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export type ProfileUseResult = {active: string}
 
@@ -21,7 +20,7 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUs
       if (!store.get(name, data)) {
         throw new InputError(`No profile named "${name}". Known profiles: ${store.list(data).map((entry) => entry.name).join(', ')}.`, {
           flag: 'name',
-          hint: `Create it with \`${commandLine(`profile add ${name}`)}\`.`,
+          hint: `Create it with \`${this.commandLine(`profile add ${name}`)}\`.`,
         })
       }
       data.active = name

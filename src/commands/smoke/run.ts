@@ -115,6 +115,7 @@ EXIT CODES
       progress.close()
       await emulator.stop()
     }
+    for (const result of report.cases) if (result.error) this.sayRemedies(result.error)
 
     if (options.junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')

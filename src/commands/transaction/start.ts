@@ -16,7 +16,6 @@ import {
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
 import {describeStatus} from '../../output/transaction.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export default class TransactionStart extends BaseCommand<typeof TransactionStart, Transaction> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
@@ -82,7 +81,7 @@ ${EXIT_CODES_HELP}`
       ]),
     )
     if (options.open) await this.openApproval(approvalUrl)
-    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${commandLine(`status ${id}`)}\`.`)
+    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${this.commandLine(`status ${id}`)}\`.`)
     return transaction
   }
 
@@ -180,11 +179,11 @@ export async function toTransactionStartOptions(
   const customer = requireFlag('--customer', flags.customer)
   const card = product === 'card' ? requireFlag('--card', flags.card) : undefined
   const redirectUrl = requireFlag('--redirect-url', flags['redirect-url'], 'an absolute http(s) URL')
-  const paymentProfile = requireFlag(
-    '--payment-profile',
-    flags['payment-profile'] ?? env.paymentProfile,
-    `the profile has none; set it with \`${commandLine('profile add <name> --payment-profile <id>')}\``,
-  )
+  const paymentProfile = requireFlag('--payment-profile', flags['payment-profile'] ?? env.paymentProfile, 'the profile has none', {
+    kind: 'set-profile-values',
+    profile: '<name>',
+    flags: ['--payment-profile <id>'],
+  })
 
   const warnings: string[] = []
   let descriptor = flags.descriptor

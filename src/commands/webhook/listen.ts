@@ -7,7 +7,6 @@ import {parseHttpUrl} from '../../http/url.js'
 import {scrubSecrets} from '../../secrets/redact.js'
 import type {ReadyLine} from '../../output/webhook.js'
 import type {WebhookListener} from '../../webhooks/listener.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 const DEFAULT_PORT = 4020
 const DEFAULT_MAX_BODY = '1mb'
@@ -177,7 +176,7 @@ ${EXIT_CODES_HELP}`
     if (!profile.api_key) {
       throw new InputError(`--fetch reads transactions from the service, but profile "${name}" has no API key.`, {
         flag: '--fetch',
-        hint: `Set it with \`${commandLine(`profile add ${name} --api-key-stdin`)}\` (or PAYTX_API_KEY for one run).`,
+        hint: `Set it with \`${this.commandLine(`profile add ${name} --api-key-stdin`)}\` (or PAYTX_API_KEY for one run).`,
       })
     }
     return this.service()
