@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {PRODUCTS, type Product, normalizePan} from '../api/contract.js'
+import {PRODUCTS, type Product} from '../api/contract.js'
+import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest} from '../api/schemas.js'
 import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'

@@ -2,7 +2,8 @@
  * What a flow is asked to do, the checks made before anything is sent, and the request bodies
  * built from it (the same builders serve the checks and the real requests).
  */
-import {type Product, normalizePan} from '../api/contract.js'
+import type {Product} from '../api/contract.js'
+import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest, TransactionStartRequest} from '../api/schemas.js'
 import {InputError, InputErrors} from '../errors.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'

@@ -4,19 +4,14 @@
  * trimmed. The service promises only that an id is a non-empty string (api-notes), so an "id
  * shape" is lenient: anything that can stand alone as one path segment of the URL.
  */
+import type {IdTarget} from '../api/lookup-many.js'
 import {InputError} from '../errors.js'
+
+export type {IdTarget} from '../api/lookup-many.js'
 
 /** Longer than any id a service hands out (UUIDs are 36, Mongo-style ids 24). */
 export const MAX_ID_LENGTH = 200
 
-/** One id to look up, or a line that is not one (reported, never sent). */
-export interface IdTarget {
-  id: string
-  /** Where it was read: `argument 2`, `stdin line 4`, `ids.txt line 7`. */
-  where: string
-  /** Why this is not an id; set only for rejected lines. */
-  problem?: string
-}
 
 /** Why a (trimmed) value cannot be a transaction id, or undefined when it can. */
 export function idShapeProblem(id: string): string | undefined {

@@ -7,7 +7,7 @@
  * card-like fields by name (`pan`, `card_number`, `cvv`, ... at any depth), and card numbers by
  * shape (12 to 19 digits, spaces or dashes allowed, Luhn-valid) in any text from outside.
  */
-import {luhnValid} from '../api/contract.js'
+import {luhnValid} from './card-number.js'
 
 /** An API or proxy key as `abcd…wxyz`; short keys show nothing of themselves. */
 export function redactKey(key: string | undefined): string {

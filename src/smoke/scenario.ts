@@ -6,7 +6,8 @@
  */
 import type {z} from 'zod'
 
-import {CUSTOMER_REQUEST_FIELDS, type Product, isFinalStatus, isSuccessStatus, luhnValid, normalizePan, sofortDescriptorProblem} from '../api/contract.js'
+import {CUSTOMER_REQUEST_FIELDS, type Product, isFinalStatus, isSuccessStatus, sofortDescriptorProblem} from '../api/contract.js'
+import {luhnValid, normalizePan} from '../secrets/card-number.js'
 import {type CustomerRequest, validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../test-mode/outcomes.js'
 import {readDuration} from '../duration.js'

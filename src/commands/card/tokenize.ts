@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {cardBrand, lastFour, normalizePan} from '../../api/contract.js'
+import {cardBrand, lastFour} from '../../api/contract.js'
+import {normalizePan} from '../../secrets/card-number.js'
 import type {CardRequest} from '../../api/schemas.js'
 import {InputError, InputErrors} from '../../errors.js'
 import {cardId} from '../../api/service.js'
