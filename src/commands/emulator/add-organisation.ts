@@ -34,9 +34,9 @@ EXIT CODES
 
   public async run(): Promise<AddOrganisationResult> {
     const {organisation, store: storeFlag} = await toAddOrganisationOptions(this.flags, this.args)
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
     const location = resolveStoreLocation(storeFlag, this.ctx.env)
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     try {
       store.write(() => store.addOrganisation(organisation, new Date().toISOString()))
@@ -59,7 +59,7 @@ export interface AddOrganisationOptions {
 
 /** `emulator add-organisation`'s argument, checked to be a UUID. */
 export async function toAddOrganisationOptions(flags: AddOrganisationFlags, args: {id: string}): Promise<AddOrganisationOptions> {
-  const {isUuid} = await import('../../emulator/ids.js')
+  const {isUuid} = await import('../../emulator/store/index.js')
   if (!isUuid(args.id)) throw new InputError(`The organisation id must be a UUID (got "${args.id}").`)
   return {organisation: args.id.toLowerCase(), store: flags.store}
 }

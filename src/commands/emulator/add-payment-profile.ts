@@ -42,9 +42,9 @@ EXIT CODES
 
   public async run(): Promise<AddPaymentProfileResult> {
     const {setting, organisation: requestedOrganisation, store: storeFlag} = await toAddPaymentProfileOptions(this.flags, this.args)
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
     const location = resolveStoreLocation(storeFlag, this.ctx.env)
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     let stored
     try {
@@ -79,7 +79,7 @@ export interface AddPaymentProfileOptions {
 
 /** `emulator add-payment-profile`'s argument and flags, checked: UUIDs, an absolute http(s) --webhook-url. */
 export async function toAddPaymentProfileOptions(flags: AddPaymentProfileFlags, args: {id: string}): Promise<AddPaymentProfileOptions> {
-  const {isUuid, parsePaymentProfileSetting} = await import('../../emulator/ids.js')
+  const {isUuid, parsePaymentProfileSetting} = await import('../../emulator/store/index.js')
   const setting = parsePaymentProfileSetting(flags['webhook-url'] === undefined ? args.id : `${args.id}=${flags['webhook-url']}`)
   if (typeof setting === 'string') {
     throw new InputError(`${isUuid(args.id) ? '--webhook-url must be an absolute http(s) URL' : 'The payment profile id must be a UUID'}: ${setting}.`, {

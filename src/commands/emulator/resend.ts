@@ -5,7 +5,7 @@ import type {Interfaces} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
 import {EXIT, InputError} from '../../errors.js'
-import type {WebhookDelivery} from '../../emulator/store.js'
+import type {WebhookDelivery} from '../../emulator/store/index.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 
 export interface ResendCommandResult {
@@ -42,7 +42,7 @@ EXIT CODES
 
   public async run(): Promise<ResendCommandResult> {
     const options = toResendOptions(this.flags, this.args)
-    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
     requireLocalProfile(this.profile(), 'resend')
     const admin = new EmulatorAdminClient(await this.service())
     const queued = await admin.resend(options.id, options.resend)

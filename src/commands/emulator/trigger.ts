@@ -5,7 +5,7 @@ import type {Interfaces} from '@oclif/core'
 import {STATUSES, type TransactionStatus} from '../../api/contract.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
-import type {WebhookDelivery} from '../../emulator/store.js'
+import type {WebhookDelivery} from '../../emulator/store/index.js'
 
 export interface TriggerCommandResult {
   transaction: string
@@ -47,7 +47,7 @@ EXIT CODES
 
   public async run(): Promise<TriggerCommandResult> {
     const options = toTriggerOptions(this.flags, this.args)
-    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
     requireLocalProfile(this.profile(), 'trigger')
     const admin = new EmulatorAdminClient(await this.service())
     const moved = await admin.trigger(options.id, options.move)
