@@ -32,17 +32,20 @@ export interface WebhookListenDeps {
 /** How long running re-fetches and forwards may finish after Ctrl-C. */
 const STOP_GRACE_MS = 2000
 
+/** The --save file, opened for appending before anything listens. */
+async function openRecorder(save: string | undefined) {
+  if (save === undefined) return undefined
+  const {WebhookRecorder} = await import('./recorder.js')
+  try {
+    return new WebhookRecorder(save)
+  } catch (error) {
+    throw new InputError(`--save: cannot open ${save} for appending (${(error as Error).message}).`, {flag: '--save'})
+  }
+}
+
 /** Listens until `deps.stopped` resolves; the counts of what came in, and why it ended. */
 export async function listenForWebhooks(options: WebhookListenOptions, deps: WebhookListenDeps): Promise<{counts: WebhookCounts; reason: StopReason}> {
-  const [{WebhookRecorder}, {WebhookForwarder}] = await Promise.all([import('./recorder.js'), import('./forwarder.js')])
-  let recorder: InstanceType<typeof WebhookRecorder> | undefined
-  if (options.save !== undefined) {
-    try {
-      recorder = new WebhookRecorder(options.save)
-    } catch (error) {
-      throw new InputError(`--save: cannot open ${options.save} for appending (${(error as Error).message}).`, {flag: '--save'})
-    }
-  }
+  const [recorder, {WebhookForwarder}] = await Promise.all([openRecorder(options.save), import('./forwarder.js')])
   const forwarder = options.forwardUrl ? new WebhookForwarder(options.forwardUrl.href, deps.requestTimeoutMs) : undefined
   const service = deps.fetching?.service
   let toldStatusMissing = false
