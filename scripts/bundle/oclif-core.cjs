@@ -11,6 +11,7 @@ const paths = {
   '@oclif/core/errors': () => require('@oclif/core/errors'),
   '@oclif/core/execute': () => require('@oclif/core/execute'),
   '@oclif/core/flags': () => require('@oclif/core/flags'),
+  '@oclif/core/help': () => require('@oclif/core/help'),
 }
 module.exports = (path) => {
   if (!(path in paths)) throw new Error(`${path} is not in dist/oclif-core.cjs: add it to scripts/bundle/oclif-core.cjs`)

@@ -55,7 +55,7 @@ ${EXIT_CODES_HELP}`
   public async run(): Promise<unknown> {
     const options = await toApiOptions(
       {...this.flags, path: this.args.path, json: this.jsonEnabled()},
-      {readStdin: (flag) => readStreamCapped(process.stdin, {flag, source: 'stdin'}), readFile: (path, flag) => readFileCapped(path, {flag})},
+      {readStdin: (flag) => readStreamCapped(this.ctx.io.stdin as AsyncIterable<Buffer | string>, {flag, source: 'stdin'}), readFile: (path, flag) => readFileCapped(path, {flag})},
     )
     const service = await this.service()
     this.addSecrets(...requestSecrets(options))
@@ -66,7 +66,7 @@ ${EXIT_CODES_HELP}`
     const request = {method: options.method, url, headers: {...headers, ...options.headers}, body: options.body, rawBody: options.rawBody}
     const {answer} = await service.http.exchange(request)
     const shown = scrubAnswer(answer, this.secrets, [service.target.profile.api_key_header])
-    if (!this.jsonEnabled()) process.stdout.write(renderApiAnswer(shown, {include: options.include, pretty: Boolean(process.stdout.isTTY)}))
+    if (!this.jsonEnabled()) this.ctx.io.stdout.write(renderApiAnswer(shown, {include: options.include, pretty: Boolean(this.ctx.io.stdout.isTTY)}))
     const body = shown.json ?? (shown.text === '' ? null : shown.text)
     if (answer.status >= 400) throw service.http.serviceError(request, answer, body)
     return body

@@ -248,7 +248,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
       options.onEvent?.(event)
       options.log?.(formatEvent(event))
     },
-    warn: (line) => (options.warn ?? options.log)?.(line),
+    warn: (line) => (options.onWarning ?? options.log)?.(line),
   }
   const parts = buildParts(options, settings, reporters)
   const server = httpServer(requestHandler(options, settings, parts, reporters), settings.clock, reporters)

@@ -3,11 +3,11 @@ import {InputError} from '../errors.js'
 import {readFileCapped} from './bounded-read.js'
 import {readStdinText} from './stdin.js'
 
-export async function readJsonObject(source: string, flag = '--data'): Promise<Record<string, unknown>> {
+export async function readJsonObject(source: string, flag = '--data', stdin: NodeJS.ReadableStream = process.stdin): Promise<Record<string, unknown>> {
   let text: string
   const where = source === '-' ? 'stdin' : source
   if (source === '-') {
-    text = await readStdinText(flag)
+    text = await readStdinText(flag, {stream: stdin})
   } else {
     try {
       text = await readFileCapped(source, {flag})

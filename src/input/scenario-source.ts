@@ -11,7 +11,6 @@ import {InputError} from '../errors.js'
 import {readFileCapped, readStreamCapped} from './bounded-read.js'
 import {fileReadReason} from './file-read-error.js'
 import {type DocumentKind, SCENARIO_DOCUMENT, type ScenarioProblem, ScenarioError} from './scenario-error.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export type ValuePath = readonly (string | number)[]
 
@@ -150,7 +149,7 @@ export async function readScenarioSource(file: string, stdin: NodeJS.ReadableStr
     } catch (error) {
       if (error instanceof InputError) throw error
       throw new InputError(`Cannot read the scenario file ${file}: ${fileReadReason(error)}.`, {
-        hint: `Pass the path of a YAML or JSON scenario file, e.g. \`${commandLine('smoke run examples/smoke.yaml')}\`.`,
+        remedy: {kind: 'pass-scenario-file'},
       })
     }
   }

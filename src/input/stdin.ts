@@ -4,7 +4,6 @@
  */
 import {InputError} from '../errors.js'
 import {readStreamCapped} from './bounded-read.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 /** Secrets are a line each: 64 KiB is far above any key or card number. */
 const MAX_SECRET_STDIN_BYTES = 64 * 1024
@@ -26,7 +25,7 @@ export async function readStdinValues(flags: readonly string[], stream: NodeJS.R
       const position = flags.length > 1 ? `line ${index + 1} of stdin (${flags.join(' then ')}, one per line)` : 'stdin'
       throw new InputError(`${flag}: ${position} is empty.`, {
         flag,
-        hint: flags.length > 1 ? `Pipe both values, e.g. printf '%s\\n%s\\n' "$A" "$B" | ${commandLine('...')} ${flags.join(' ')}` : `Pipe the value, e.g. printf '%s\\n' "$VALUE" | ${commandLine('...')} ${flag}`,
+        remedy: {kind: 'pipe-values', flags: flags.length > 1 ? [...flags] : [flag]},
       })
     }
     return value

@@ -12,7 +12,6 @@ import {fileReadReason} from '../input/file-read-error.js'
 import {readWebhookEvent} from './event.js'
 import {type ForwardResult, WebhookForwarder} from './forwarder.js'
 import type {WebhookRecord} from './recorder.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 /** A recorded webhook with the line of the file it came from. */
 export interface SavedWebhook {
@@ -60,7 +59,6 @@ function recordProblem(value: unknown): string | undefined {
   return undefined
 }
 
-const saveFileHint = () => `Pass a file written by \`${commandLine('webhook listen --save <file>')}\`.`
 
 /**
  * One saved line is one webhook: the listener's largest body (`--max-body`, at most 32 MiB) with
@@ -75,10 +73,10 @@ export function parseSavedLine(file: string, number: number, line: string): Save
   try {
     value = JSON.parse(line)
   } catch (error) {
-    throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {hint: saveFileHint()})
+    throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {remedy: {kind: 'pass-saved-webhooks'}})
   }
   const problem = recordProblem(value)
-  if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {hint: saveFileHint()})
+  if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {remedy: {kind: 'pass-saved-webhooks'}})
   return {line: number, record: value as WebhookRecord}
 }
 
@@ -96,7 +94,7 @@ export async function* readSaveFile(file: string, lastLine = Number.POSITIVE_INF
       throw Object.assign(new Error('EISDIR'), {code: 'EISDIR'})
     }
   } catch (error) {
-    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {hint: saveFileHint()})
+    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {remedy: {kind: 'pass-saved-webhooks'}})
   }
   try {
     for await (const {text, number} of readLines(handle.createReadStream({autoClose: false}), {flag: 'FILE', source: file, maxBytes: MAX_SAVED_LINE_BYTES})) {

@@ -6,7 +6,6 @@ import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
 export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | undefined> {
@@ -85,7 +84,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       })
     } catch (error) {
       if (signal.aborted) {
-        throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${commandLine(`status ${id} --wait`)}\`.`)
+        throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${this.commandLine(`status ${id} --wait`)}\`.`)
       }
       throw error
     }

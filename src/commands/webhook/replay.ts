@@ -1,11 +1,12 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
-import {DURATION_HELP, parseDuration} from '../../duration.js'
 import {redactUrl} from '../../secrets/redact-url.js'
+import {DURATION_HELP, parseDuration} from '../../duration.js'
 import type {ReplaySelection} from '../../webhooks/replay.js'
 
 export default class WebhookReplay extends BaseCommand<typeof WebhookReplay, undefined> {
@@ -42,23 +43,12 @@ EXIT CODES
   }
 
   public async run(): Promise<undefined> {
-    const {flags} = this
-    const url = parseHttpUrl(flags.to)
-    if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${redactUrl(flags.to)}").`, {flag: '--to'})
-    const {parseSeqList, surveySaveFile, replayWebhooks} = await import('../../webhooks/replay.js')
-    const selection: ReplaySelection = {}
-    if (flags.seq !== undefined) {
-      const ranges = parseSeqList(flags.seq)
-      if (typeof ranges === 'string') throw new InputError(`--seq must list numbers and ranges such as 3,7-9: ${ranges}.`, {flag: '--seq'})
-      selection.seq = ranges
-    }
-    if (flags.transaction !== undefined) {
-      if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
-      selection.transaction = flags.transaction.trim()
-    }
-    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since', {max: Number.POSITIVE_INFINITY})
+    const {url, selection} = await toWebhookReplayOptions(this.flags, {now: this.ctx.clock.now()})
+    const {surveySaveFile, replayWebhooks} = await import('../../webhooks/replay.js')
     const timeoutMs = this.globals.requestTimeoutMs
 
+    // The file is read twice, a line at a time: once to check every line and count the selection,
+    // then to send, so a save file of any length is never held whole.
     const survey = await surveySaveFile(this.args.file, selection)
     if (survey.selected === 0) {
       throw new InputError(
@@ -74,7 +64,7 @@ EXIT CODES
 
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
-    const line = (text: string) => process.stdout.write(`${text}\n`)
+    const line = (text: string) => this.ctx.io.stdout.write(`${text}\n`)
     const {sent, failed} = await replayWebhooks(this.args.file, selection, url.href, {
       lastLine: survey.lastLine,
       timeoutMs,
@@ -87,8 +77,34 @@ EXIT CODES
       `Replayed ${sent} of ${survey.selected} webhook${survey.selected === 1 ? '' : 's'} to ${redactUrl(url)}: ` +
         `${sent - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
     )
-    if (interrupted) process.exitCode = EXIT.interrupted
-    else if (failed > 0) process.exitCode = EXIT.service
+    if (interrupted) this.ctx.setExitCode(EXIT.interrupted)
+    else if (failed > 0) this.ctx.setExitCode(EXIT.service)
     return undefined
   }
+}
+
+export type WebhookReplayFlags = Interfaces.InferredFlags<typeof WebhookReplay.flags>
+
+export interface WebhookReplayOptions {
+  url: URL
+  selection: ReplaySelection
+}
+
+/** `webhook replay`'s flags, checked: --to an absolute http(s) URL, --seq numbers and ranges, --since a duration before `now`. */
+export async function toWebhookReplayOptions(flags: WebhookReplayFlags, env: {now: number}): Promise<WebhookReplayOptions> {
+  const url = parseHttpUrl(flags.to)
+  if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${redactUrl(flags.to)}").`, {flag: '--to'})
+  const selection: ReplaySelection = {}
+  if (flags.seq !== undefined) {
+    const {parseSeqList} = await import('../../webhooks/replay.js')
+    const ranges = parseSeqList(flags.seq)
+    if (typeof ranges === 'string') throw new InputError(`--seq must list numbers and ranges such as 3,7-9: ${ranges}.`, {flag: '--seq'})
+    selection.seq = ranges
+  }
+  if (flags.transaction !== undefined) {
+    if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
+    selection.transaction = flags.transaction.trim()
+  }
+  if (flags.since !== undefined) selection.since = env.now - parseDuration(flags.since, '--since', {max: Number.POSITIVE_INFINITY})
+  return {url, selection}
 }
