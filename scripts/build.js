@@ -11,7 +11,8 @@
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
 // Code imported dynamically (ora, prompts, the emulator) becomes chunks of its own, still
 // loaded only when used. libsql stays outside the bundle (its native binary is found next to its
-// package), and so does `open` (it runs the xdg-open script it ships).
+// package), and so does `open` (it runs the xdg-open script it ships), and undici (imported only
+// on the proxy path, from its own chunk, so that no other command loads it).
 import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -151,7 +152,7 @@ await build({
   platform: 'node',
   target: 'node20',
   // typescript: oclif reads tsconfig with it only when developing a plugin from source.
-  external: ['libsql', 'open', 'typescript'],
+  external: ['libsql', 'open', 'typescript', 'undici'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
   plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin],

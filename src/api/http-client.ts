@@ -6,7 +6,7 @@
 import type {IncomingMessage} from 'node:http'
 
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
-import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
+import {Connections, OUTGOING_ERROR, OutgoingError, type ProxyFailure} from '../http/outgoing.js'
 import type {RequestGate} from './request-gate.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
@@ -343,6 +343,28 @@ function itemMessage(item: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined
 }
 
+/** The proxy, not the service, failed: nothing reached the service, and the fix is the proxy's settings. */
+function proxyError(failure: ProxyFailure, target: URL, cause: unknown): NetworkError {
+  const where = `${target.protocol}//${target.host}`
+  const variable = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
+  let message: string
+  let hint: string
+  if (failure.invalid) {
+    message = `The proxy setting ${failure.proxy} is not an http:// or https:// address.`
+    hint = `Set ${variable} to the proxy's address, like http://proxy.example:3128, or add ${target.hostname} to NO_PROXY.`
+  } else if (failure.status === 407) {
+    message = `The proxy ${failure.proxy} asked for credentials (407 Proxy Authentication Required) before carrying the request to ${where}.`
+    hint = `Put the proxy's user name and password in ${variable} (http://user:password@host:port; encode special characters), or check that the ones there are still valid.`
+  } else if (failure.status !== undefined) {
+    message = `The proxy ${failure.proxy} would not carry the request to ${where}: it answered ${statusLine(failure.status)}.`
+    hint = `The proxy could not reach ${target.host} or does not allow it: ask whoever runs the proxy, or add ${target.hostname} to NO_PROXY if it is reachable without one.`
+  } else {
+    message = `Could not connect to the proxy ${failure.proxy}${failure.reason ? ` (${failure.reason})` : ''}.`
+    hint = `Check ${variable} (and its lower-case form), that the proxy is running, and NO_PROXY for hosts that need none. Nothing was sent to ${where}.`
+  }
+  return new NetworkError(message, {hint, mayHaveReachedService: false, cause})
+}
+
 export class HttpClient {
   private readonly options: Required<Pick<HttpClientOptions, 'connectTimeoutMs' | 'timeoutMs' | 'maxTries' | 'backoffBaseMs' | 'maxResponseBytes'>> &
     HttpClientOptions
@@ -516,6 +538,8 @@ export class HttpClient {
   }
 
   private networkError(req: HttpRequest, failure: Failure, tries: number): NetworkError {
+    const proxyFailure = failure.error instanceof OutgoingError ? failure.error.proxyFailure : undefined
+    if (proxyFailure) return proxyError(proxyFailure, new URL(req.url), failure.error)
     const {code, timedOut} = failure
     const target = new URL(req.url)
     const where = `${target.protocol}//${target.host}`
