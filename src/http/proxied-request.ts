@@ -29,9 +29,12 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined
 }
 
-/** The tunnel's refusal as undici words it: "Proxy response (407) !== 200 when HTTP Tunneling". */
+/**
+ * The proxy's refusal as undici words it: "Proxy response (502) !== 200 when HTTP Tunneling" for
+ * a CONNECT, "Proxy Authentication Required (407)" for a plain request.
+ */
 function refusedStatus(error: unknown): number | undefined {
-  const match = /Proxy response \((\d{3})\)/.exec((error as Error)?.message ?? '')
+  const match = /^Proxy \D*\((\d{3})\)/.exec((error as Error)?.message ?? '')
   return match ? Number(match[1]) : undefined
 }
 
@@ -72,11 +75,6 @@ export class ProxiedConnections {
         signal: req.signal,
         dispatcher: this.agentFor(proxy),
       })
-      // Only a proxy answers 407; paytx's services never ask for proxy credentials.
-      if (answer.statusCode === 407) {
-        answer.body.resume()
-        throw proxyError(new Error('Proxy Authentication Required'), {proxy: shown, status: 407})
-      }
       return {status: answer.statusCode, headers: answer.headers, body: answer.body as unknown as IncomingMessage}
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason
