@@ -18,6 +18,8 @@ export type FlowEventBody =
   | {kind: 'transaction-started'; transactionId: string; status: string}
   /** Webhooks go to the flow's listener on 127.0.0.1, which a remote service cannot reach. */
   | {kind: 'webhooks-unreachable'; webhookUrl: string}
+  /** The tunnel the flow started is up; `webhookUrl` is shown redacted (its path carries the listener's token). */
+  | {kind: 'tunnel-started'; program: string; webhookUrl: string}
   /** --approve: the emulator's page was completed without a browser. */
   | {kind: 'approval-completed'; outcome: string}
   | {kind: 'approval-opened'; url: string}

@@ -83,7 +83,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
   } catch (error) {
     throw explainFailure(error, options.signal, context?.transactionId)
   } finally {
-    await context?.listener.close()
+    await Promise.all([context?.listener.close(), context?.tunnel?.running.stop()])
   }
 }
 

@@ -28,6 +28,7 @@ const LABELS = [
   'card reused',
   'transaction started',
   'webhooks',
+  'tunnel',
   'approval page completed',
   'approval page opened',
   'approval page',
@@ -125,6 +126,8 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
       return [line('done', 'transaction started', `${event.transactionId}  ${event.status}`)]
     case 'webhooks-unreachable':
       return [line('warning', 'webhooks', `go to ${event.webhookUrl}, which a remote service cannot reach; use --webhook-url with a tunnel of your own`)]
+    case 'tunnel-started':
+      return [line('done', 'tunnel', `${event.program}  ${event.webhookUrl}  (stopped when the flow ends)`)]
     case 'approval-completed':
       return [line('done', 'approval page completed', event.outcome)]
     case 'approval-opened':

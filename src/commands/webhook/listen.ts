@@ -8,6 +8,8 @@ import {scrubSecrets} from '../../secrets/redact.js'
 import type {ReadyLine} from '../../output/webhook.js'
 import type {WebhookListener} from '../../webhooks/listener.js'
 import {commandLine} from '../../terminal/invoked-name.js'
+import {type TunnelRequest, toTunnelRequest, tunnelFlags} from '../../tunnel-flags.js'
+import type {RunningTunnel} from '../../tunnel/run-tunnel.js'
 
 const DEFAULT_PORT = 4020
 const DEFAULT_MAX_BODY = '1mb'
@@ -27,7 +29,7 @@ function parseByteSize(text: string): number | undefined {
 
 export default class WebhookListen extends BaseCommand<typeof WebhookListen, void> {
   static override summary = 'Receive transaction webhooks locally: print, save, re-fetch from the service, forward.'
-  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
+  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address: --tunnel cloudflared (a quick tunnel, no account needed) or --tunnel ngrok (your own authtoken) starts that program to this port, prints the public address with the path and key, and stops it when listening ends; --tunnel-command '<command with {port}>' runs any other tool and takes the first https:// address it prints.
 
 Each webhook is answered 200 at once and printed as one line: time, type, transaction id and status; with --json, one NDJSON object per webhook on stdout, after a "ready" object that says when to start sending and before a "stopped" object with the counts. Webhooks repeating a (transaction id, status) already seen are marked as duplicates. A body that is not JSON is answered 400 and still recorded and printed; a body over --max-body is answered 413; any method but POST 405.
 
@@ -42,6 +44,7 @@ ${EXIT_CODES_HELP}`
     '<%= config.bin %> webhook listen --port 0 --json --save webhooks.ndjson',
     '<%= config.bin %> webhook listen --fetch --forward-to http://localhost:3000/webhooks/payments',
     '<%= config.bin %> webhook listen --token my-long-random-token --host 0.0.0.0',
+    '<%= config.bin %> webhook listen --tunnel cloudflared --fetch --profile sandbox',
   ]
 
   static override flags = {
@@ -77,6 +80,7 @@ ${EXIT_CODES_HELP}`
       summary: 'Largest body accepted, e.g. 65536, 512kb, 1mb; larger ones get 413.',
       default: DEFAULT_MAX_BODY,
     }),
+    ...tunnelFlags,
   }
 
   public async run(): Promise<void> {
@@ -141,6 +145,14 @@ ${EXIT_CODES_HELP}`
       this.warnUser(`listening on ${options.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
     }
     if (!token) this.warnUser(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${listener.port}.`)
+    let tunnel: RunningTunnel | undefined
+    try {
+      tunnel = options.tunnel ? await this.startTunnel(options.tunnel, listener.port) : undefined
+    } catch (error) {
+      await listener.close(0)
+      recorder?.close()
+      throw error
+    }
 
     const ready: ReadyLine = {
       event: 'ready',
@@ -151,15 +163,21 @@ ${EXIT_CODES_HELP}`
       fetch: Boolean(service),
       ...(options.save === undefined ? {} : {save: options.save}),
       ...(forwarder ? {forward_to: forwarder.url} : {}),
+      ...(tunnel ? {public_url: `${tunnel.publicUrl}${new URL(listener.url).pathname}${new URL(listener.url).search}`, tunnel: tunnel.name} : {}),
     }
     if (json) {
       write(ready)
       stdout.flush()
     } else this.announce(ready, WEBHOOK_PATH, service ? this.profile().name : undefined)
 
-    const reason = await this.untilStopped()
+    const reason = await Promise.race([this.untilStopped(), tunnel ? tunnel.died.then((exit) => ({exit})) : new Promise<never>(() => undefined)])
     const counts = await listener.close(reason === 'signal' ? STOP_GRACE_MS : 0)
-    await Promise.allSettled([forwarder?.destroy(), service?.destroy()])
+    await Promise.allSettled([forwarder?.destroy(), service?.destroy(), tunnel?.stop()])
+    if (typeof reason === 'object') {
+      recorder?.close()
+      const {tunnelLostError} = await import('../../tunnel/run-tunnel.js')
+      throw tunnelLostError(tunnel!.name, reason.exit, `webhooks were awaited (${counts.received} received)`)
+    }
     if (json && reason !== 'stdout closed') write(stoppedLine(counts))
     stdout.flush()
     const rejectedDetail = Object.entries(counts.rejectedByStatus).map(([status, count]) => `${status}: ${count}`)
@@ -183,8 +201,22 @@ ${EXIT_CODES_HELP}`
     return this.service()
   }
 
+  /** Starts the tunnel to the listener's port; stopped by the caller on every way out. */
+  private async startTunnel(request: TunnelRequest, port: number): Promise<RunningTunnel> {
+    const [{startTunnel}, {tunnelProgram}] = await Promise.all([import('../../tunnel/run-tunnel.js'), import('../../tunnel/tunnel-program.js')])
+    const program = tunnelProgram(request.choice, port)
+    this.note(`Starting ${program.name} to port ${port}…`)
+    return startTunnel(program, {timeoutMs: request.timeoutMs, signal: this.interruptSignal()})
+  }
+
   private announce(ready: ReadyLine, path: string, fetchProfile: string | undefined): void {
     this.note(`Listening for webhooks at ${ready.url}`)
+    if (ready.public_url) {
+      this.note(`Public address (through ${ready.tunnel}): ${ready.public_url}`)
+      this.note('Give the public address to the service as webhook_transaction_update; the tunnel stops with this command.')
+      this.note('Ready. Press Ctrl-C to stop.')
+      return
+    }
     const doing = [
       ready.save === undefined ? undefined : `saving each to ${ready.save}`,
       fetchProfile === undefined ? undefined : `reading each transaction from the service (profile "${fetchProfile}")`,
@@ -222,6 +254,8 @@ export interface WebhookListenOptions {
   forwardUrl: URL | undefined
   save: string | undefined
   fetch: boolean
+  /** The tunnel to start to the listener's port. */
+  tunnel: TunnelRequest | undefined
 }
 
 /**
@@ -240,7 +274,12 @@ export function toWebhookListenOptions(flags: WebhookListenFlags, env: {newToken
   if (flags.token !== undefined && flags.token.length === 0) {
     throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
   }
+  const tunnel = toTunnelRequest(flags)
+  if (tunnel && flags['no-token']) {
+    throw new InputError('--no-token with a tunnel would accept whatever anyone on the internet posts to the public address.', {flag: '--no-token', hint: 'Leave --no-token out: the public address then carries the token.'})
+  }
   return {
+    tunnel,
     host: flags.host,
     port: flags.port,
     token: flags['no-token'] ? undefined : (flags.token ?? env.newToken()),
