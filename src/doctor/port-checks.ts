@@ -19,7 +19,8 @@ function canListen(port: number): Promise<boolean> {
 /** The emulator's health answer at that port, if a paytx emulator is what answers. */
 function emulatorHealth(port: number, timeoutMs: number): Promise<{store?: string} | undefined> {
   return new Promise((resolve) => {
-    const req = request({host: '127.0.0.1', port, path: '/_emulator/health', timeout: timeoutMs}, (res) => {
+    // agent: false, so that no kept-alive connection holds the emulator open after the answer.
+    const req = request({host: '127.0.0.1', port, path: '/_emulator/health', timeout: timeoutMs, agent: false}, (res) => {
       let text = ''
       res.setEncoding('utf8').on('data', (chunk: string) => {
         text += chunk
@@ -34,8 +35,9 @@ function emulatorHealth(port: number, timeoutMs: number): Promise<{store?: strin
         }
       })
     })
-    req.on('timeout', () => req.destroy())
+    req.on('timeout', () => req.destroy(new Error('no answer')))
     req.on('error', () => resolve(undefined))
+    req.on('close', () => resolve(undefined))
     req.end()
   })
 }

@@ -5,7 +5,7 @@
  * skew is read.
  */
 import {lookup} from 'node:dns/promises'
-import {type Socket, connect as tcpConnect} from 'node:net'
+import {type Socket, isIP, connect as tcpConnect} from 'node:net'
 import {type PeerCertificate, type TLSSocket, connect as tlsConnect} from 'node:tls'
 
 import {proxyFor, proxySettingsFromEnv} from '../http/proxy.js'
@@ -83,7 +83,7 @@ export async function reachSteps(url: URL, timeoutMs: number, env: NodeJS.Proces
   }
   started = performance.now()
   try {
-    const secure = await withTimeout<TLSSocket>(tlsConnect({socket, servername: /^[\d.]+$|:/.test(host) ? undefined : host}), timeoutMs, 'secureConnect')
+    const secure = await withTimeout<TLSSocket>(tlsConnect({socket, host, servername: isIP(host) ? undefined : host}), timeoutMs, 'secureConnect')
     const cert = secure.getPeerCertificate()
     steps.tls = {issuer: issuerName(cert), validTo: new Date(cert.valid_to).toISOString().slice(0, 10), ms: elapsed(started), expiresSoon: Date.parse(cert.valid_to) - Date.now() < EXPIRY_WARNING_MS}
     secure.destroy()
