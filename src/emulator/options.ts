@@ -3,9 +3,9 @@
  * defaults only, shared by the entry point (`index.ts`) and the server's wiring.
  */
 import type {AssumptionSettings} from './assumptions.js'
-import type {Clock} from './clock.js'
+import type {Clock} from './time/index.js'
 import type {EmulatorEvent} from './events.js'
-import type {FaultRule} from './faults/fault-schema.js'
+import type {FaultRule} from './faults/index.js'
 
 /** Largest request body the emulator reads (JSON or the approval form). */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024

@@ -32,12 +32,12 @@ EXIT CODES
   }
 
   public async run(): Promise<AddOrganisationResult> {
-    const {isUuid} = await import('../../emulator/ids.js')
+    const {isUuid} = await import('../../emulator/store/index.js')
     if (!isUuid(this.args.id)) throw new InputError(`The organisation id must be a UUID (got "${this.args.id}").`)
     const organisation = this.args.id.toLowerCase()
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
     const location = resolveStoreLocation(this.flags.store)
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     try {
       store.write(() => store.addOrganisation(organisation, new Date().toISOString()))

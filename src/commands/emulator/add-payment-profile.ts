@@ -41,7 +41,7 @@ EXIT CODES
 
   public async run(): Promise<AddPaymentProfileResult> {
     const {flags} = this
-    const {isUuid, parsePaymentProfileSetting} = await import('../../emulator/ids.js')
+    const {isUuid, parsePaymentProfileSetting} = await import('../../emulator/store/index.js')
     const setting = parsePaymentProfileSetting(flags['webhook-url'] === undefined ? this.args.id : `${this.args.id}=${flags['webhook-url']}`)
     if (typeof setting === 'string') {
       throw new InputError(`${isUuid(this.args.id) ? '--webhook-url must be an absolute http(s) URL' : 'The payment profile id must be a UUID'}: ${setting}.`, {
@@ -50,9 +50,9 @@ EXIT CODES
     }
     if (!isUuid(flags.organisation)) throw new InputError(`--organisation must be a UUID (got "${flags.organisation}").`, {flag: '--organisation'})
     const requestedOrganisation = flags.organisation.toLowerCase()
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
     const location = resolveStoreLocation(flags.store)
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     let stored
     try {

@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
 import {EXIT, InputError} from '../../errors.js'
-import type {WebhookDelivery} from '../../emulator/store.js'
+import type {WebhookDelivery} from '../../emulator/store/index.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 
 export interface ResendCommandResult {
@@ -41,7 +41,7 @@ EXIT CODES
 
   public async run(): Promise<ResendCommandResult> {
     const {args, flags} = this
-    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
     requireLocalProfile(this.profile(), 'resend')
     if (flags.to !== undefined && !isAbsoluteHttpUrl(flags.to)) {
       throw new InputError(`--to must be an absolute http(s) URL such as http://127.0.0.1:3000/webhooks (got "${flags.to}").`, {flag: '--to'})

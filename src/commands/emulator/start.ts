@@ -5,18 +5,8 @@ import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
-import type {EmulatorEvent, EmulatorOptions, PaymentProfileSetting, RunningEmulator} from '../../emulator/index.js'
-import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
-import {
-  CARD_RECORDS,
-  type CardRecordShape,
-  DEFAULT_ASSUMPTIONS,
-  ID_KEY_CHOICES,
-  type IdKeyChoice,
-  WEBHOOK_PAYLOADS,
-  type WebhookPayload,
-} from '../../emulator/assumptions.js'
-import {resolveStoreLocation} from '../../emulator/store-location.js'
+import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorEvent, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, type RunningEmulator, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
+import {isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {commandLine} from '../../terminal/invoked-name.js'
@@ -126,7 +116,7 @@ EXIT CODES
   private async faultOptions(): Promise<Pick<EmulatorOptions, 'faults'>> {
     const {faults: file, seed} = this.flags
     if (file === undefined) return seed === undefined ? {} : {faults: {rules: [], seed}}
-    const {loadFaultFile} = await import('../../emulator/faults/fault-file.js')
+    const {loadFaultFile} = await import('../../emulator/faults/index.js')
     const loaded = await loadFaultFile(file)
     return {faults: {rules: loaded.rules, seed: seed ?? loaded.seed}}
   }

@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import {STATUSES, type TransactionStatus} from '../../api/contract.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
-import type {WebhookDelivery} from '../../emulator/store.js'
+import type {WebhookDelivery} from '../../emulator/store/index.js'
 
 export interface TriggerCommandResult {
   transaction: string
@@ -46,7 +46,7 @@ EXIT CODES
 
   public async run(): Promise<TriggerCommandResult> {
     const {args, flags} = this
-    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
     requireLocalProfile(this.profile(), 'trigger')
     const waitMs = parseDuration(flags.wait, '--wait', {allowZero: true})
     const admin = new EmulatorAdminClient(await this.service())

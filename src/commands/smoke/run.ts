@@ -110,7 +110,7 @@ EXIT CODES
         openBrowser: options.openBrowser,
         signal: interrupt,
         progress,
-        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service, this.globals.requestTimeoutMs)} : {}),
+        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service)} : {}),
       })
     } finally {
       progress.close()
@@ -137,9 +137,9 @@ EXIT CODES
 }
 
 /** Fault rules of cases go to the emulator the service points at (the embedded one, when it runs). */
-async function caseFaultsOf(service: PaymentService, timeoutMs: number): Promise<CaseFaults> {
-  const {FaultsClient} = await import('../../emulator/faults/faults-client.js')
-  const client = new FaultsClient({name: service.target.profileName, profile: service.target.profile, overrides: []}, timeoutMs)
+async function caseFaultsOf(service: PaymentService): Promise<CaseFaults> {
+  const {FaultsClient} = await import('../../emulator/faults/index.js')
+  const client = FaultsClient.over(service)
   return {
     async add(rules) {
       const {added} = await client.add(rules)

@@ -2,8 +2,11 @@
  * The client side of `/_emulator/faults`, for `paytx emulator faults` and smoke cases with
  * `faults:`: it talks to the emulator a `local` profile points at, and only to one (any other
  * profile is refused before anything is sent: faults are an emulator's, never a service's).
+ * It speaks through the service client's HTTP client, so retries, redaction, timeouts and error
+ * messages are those of every other call paytx makes.
  */
-import {HttpClient, joinUrl} from '../../api/http-client.js'
+import {joinUrl} from '../../api/http-client.js'
+import {PaymentService} from '../../api/service.js'
 import {InputError, NetworkError} from '../../errors.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import type {FaultRuleView} from './fault-rules.js'
@@ -30,14 +33,27 @@ export function requireLocalProfile(resolved: ResolvedProfile, what: string): vo
 }
 
 export class FaultsClient {
-  private readonly http: HttpClient
+  /** Over the service client of a local profile (a smoke run's); closing this client leaves it open. */
+  static over(service: PaymentService): FaultsClient {
+    return new FaultsClient({name: service.target.profileName, profile: service.target.profile, overrides: []}, {service, owned: false})
+  }
 
+  private readonly service: PaymentService
+  private readonly ownsService: boolean
+
+  /** For the profile alone (`emulator faults`): a service client of its own, which tries each call once. */
   constructor(
     private readonly resolved: ResolvedProfile,
-    timeoutMs: number,
+    timeoutMsOrService: number | {service: PaymentService; owned: false},
   ) {
     requireLocalProfile(resolved, 'Managing fault rules')
-    this.http = new HttpClient({timeoutMs, maxTries: 1, secretHeaderNames: [resolved.profile.api_key_header], secrets: [resolved.profile.api_key]})
+    if (typeof timeoutMsOrService === 'number') {
+      this.service = new PaymentService({profileName: resolved.name, profile: resolved.profile}, {timeoutMs: timeoutMsOrService, maxTries: 1})
+      this.ownsService = true
+    } else {
+      this.service = timeoutMsOrService.service
+      this.ownsService = false
+    }
   }
 
   list(): Promise<FaultList> {
@@ -54,14 +70,14 @@ export class FaultsClient {
     return answer.removed
   }
 
-  close(): Promise<void> {
-    return this.http.close()
+  async close(): Promise<void> {
+    if (this.ownsService) await this.service.close()
   }
 
   private async call<T>(method: 'GET' | 'POST' | 'DELETE', suffix = '', body?: unknown): Promise<T> {
     const {profile} = this.resolved
     try {
-      const response = await this.http.request<T>({
+      const response = await this.service.http.request<T>({
         method,
         url: joinUrl(profile.base_url, `/_emulator/faults${suffix}`),
         headers: profile.api_key ? {[profile.api_key_header]: profile.api_key} : {},

@@ -2,8 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand} from '../../../base-command.js'
 import {InputError, InputErrors} from '../../../errors.js'
-import type {AddedFaults} from '../../../emulator/faults/faults-client.js'
-import {FAULT_KINDS, type FaultRule, REQUEST_FAULTS, faultRuleSchema} from '../../../emulator/faults/fault-schema.js'
+import {type AddedFaults, FAULT_KINDS, type FaultRule, REQUEST_FAULTS, faultRuleSchema} from '../../../emulator/faults/index.js'
 
 /** The flag that sets each field of a rule, for messages about it. */
 const FLAG_OF_FIELD: Record<string, string> = {
@@ -81,7 +80,7 @@ EXIT CODES
   }
 
   public async run(): Promise<AddedFaults> {
-    const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
+    const {FaultsClient} = await import('../../../emulator/faults/index.js')
     const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     const {rules, seed} = this.flags.file === undefined ? {rules: [this.ruleFromFlags()], seed: undefined} : await this.rulesFromFile(this.flags.file)
     try {
@@ -95,7 +94,7 @@ EXIT CODES
   }
 
   private async rulesFromFile(file: string): Promise<{rules: FaultRule[]; seed?: number}> {
-    const {loadFaultFile} = await import('../../../emulator/faults/fault-file.js')
+    const {loadFaultFile} = await import('../../../emulator/faults/index.js')
     return loadFaultFile(file)
   }
 
