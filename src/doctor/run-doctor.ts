@@ -5,7 +5,7 @@
  */
 import {join} from 'node:path'
 
-import {defaultStorePath, paytxDataDir} from '../emulator/store-location.js'
+import {defaultStorePath, paytxDataDir} from '../emulator/store/index.js'
 import type {KeyField} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
 import {type ResolvedProfile, resolveProfile} from '../profiles/resolve.js'

@@ -8,7 +8,7 @@ import {createRequire} from 'node:module'
 
 import type LibsqlDatabase from 'libsql'
 
-import {SCHEMA_VERSION, storeFileKind} from '../emulator/database.js'
+import {SCHEMA_VERSION, storeFileKind} from '../emulator/store/index.js'
 import {type DoctorCheck, fail, ok, warn} from './report.js'
 
 function size(path: string): number {

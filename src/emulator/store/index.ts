@@ -3,7 +3,7 @@
  * where the store lives, and the record shapes the API answers with. Other code imports this file
  * only; the files beside it are the room's own.
  */
-export {IN_MEMORY_STORE, storeFileKind} from './database.js'
+export {IN_MEMORY_STORE, SCHEMA_VERSION, storeFileKind} from './database.js'
 export {isUuid, parsePaymentProfileSetting} from './ids.js'
 export {importLegacyStateFile} from './legacy-state-import.js'
 export {approvalUrl, cardRecord, cardView, webhookBody} from './record-shapes.js'
