@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The build (`npm run build`): bundles the CLI into dist/ with esbuild, so that start-up reads a
+// The build (`npm run build`): bundles the CLI into dist/ with esbuild, then writes oclif's
+// command list (scripts/write-manifest.js), so that start-up reads a
 // few prepared files instead of hundreds of modules. Type checking is tsc's job (it emits
 // nothing); esbuild only strips the types.
 //
@@ -158,3 +159,8 @@ await build({
   plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin],
   logLevel: 'warning',
 })
+
+
+// The command list oclif reads at start-up (oclif.manifest.json).
+const manifest = spawnSync(process.execPath, [join(root, 'scripts', 'write-manifest.js')], {stdio: 'inherit'})
+if (manifest.status !== 0) process.exit(manifest.status ?? 1)
