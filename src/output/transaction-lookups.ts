@@ -18,13 +18,15 @@ function failure(result: {error: NonNullable<LookupResult<unknown>['error']>}): 
   return `error: ${error.status ?? error.kind}`
 }
 
+// Ids are never cut: support staff copy them from here. The other columns give way, and a
+// terminal too narrow for a whole id shows one block per transaction instead.
 const STATUS_COLUMNS: TableColumn[] = [
-  {header: 'ID', shrink: 'truncate', minWidth: 12},
+  {header: 'ID'},
   {header: 'STATUS'},
   {header: 'FINAL'},
   {header: 'SUCCESS'},
   {header: 'AMOUNT'},
-  {header: 'REFERENCE', shrink: 'truncate'},
+  {header: 'REFERENCE', shrink: 'wrap'},
   {header: 'UPDATED'},
 ]
 
@@ -49,11 +51,11 @@ export function renderTransactionLookups(results: readonly LookupResult<Transact
       updatedCell(tx.last_status_update, options, now),
     ]
   })
-  return renderTable(STATUS_COLUMNS, rows, options)
+  return renderTable(STATUS_COLUMNS, rows, {...options, tooNarrow: 'blocks'})
 }
 
 const CHECKOUT_COLUMNS: TableColumn[] = [
-  {header: 'ID', shrink: 'truncate', minWidth: 12},
+  {header: 'ID'},
   {header: 'STATUS'},
   {header: 'FINAL'},
   {header: 'SUCCESS'},
@@ -66,5 +68,5 @@ export function renderCheckoutLookups(results: readonly LookupResult<CheckoutSuc
     const answer = result.value
     return [result.id, answer.status, yesNo(isFinalStatus(answer.status)), yesNo(answer.success === true), answer.status_reason ?? '']
   })
-  return renderTable(CHECKOUT_COLUMNS, rows, options)
+  return renderTable(CHECKOUT_COLUMNS, rows, {...options, tooNarrow: 'blocks'})
 }
