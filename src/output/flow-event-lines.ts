@@ -32,6 +32,7 @@ const LABELS = [
   'approval page completed',
   'approval page opened',
   'approval page',
+  'or',
   'no browser',
   'waiting',
   'redirect received',
@@ -133,7 +134,11 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'approval-opened':
       return [line('done', 'approval page opened', event.url)]
     case 'approval-not-opened':
-      return [line('failed', 'no browser', `could not open one: ${event.reason}`), line('info', 'approval page', `${event.url}  (open it by hand)`)]
+      return [
+        line('failed', 'no browser', `could not open one: ${event.reason}`),
+        line('info', 'approval page', `${event.url}  (open it by hand)`),
+        ...(event.approveOutcomes ? [line('info', 'or', `run the flow again with --approve <STATUS> to finish without a browser (${event.approveOutcomes.join(', ')})`)] : []),
+      ]
     case 'approval-shown':
       return [line('info', 'approval page', `${event.url}  (open it in a browser)`)]
     case 'waiting':
@@ -143,7 +148,10 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'redirect-error':
       return [line('failed', 'redirect with error', event.error)]
     case 'redirect-missing':
-      return [line('failed', 'no redirect', event.status === undefined ? `none within ${formatDuration(event.waitedMs)}` : `the transaction is ${event.status}`)]
+      // A conclusive status without a redirect: another client (a second browser, curl) completed the page, and its redirect went there.
+      return event.status === undefined
+        ? [line('failed', 'no redirect', `none within ${formatDuration(event.waitedMs)}`)]
+        : [line('info', 'redirect', `not back here: the approval page was completed elsewhere (another browser or client), and the transaction is ${event.status}`)]
     case 'redirect-delivery-failed':
       return [line('warning', 'redirect delivery', `the flow's own request of the redirect failed: ${event.message}`)]
     case 'webhook-received':

@@ -167,6 +167,7 @@ if (!text.includes('Payment finished')) process.exit(1)
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--json'], {env: {...env(), BROWSER: '/nonexistent/browser'}, timeoutMs: 40_000})
     await cli.waitForStderr(/✖ no browser +could not open one: could not run BROWSER=\/nonexistent\/browser/)
     const [, approvalUrl] = await cli.waitForStderr(/ℹ approval page +(http:\S+) +\(open it by hand\)/)
+    await cli.waitForStderr(/ℹ or +run the flow again with --approve <STATUS> to finish without a browser \(SETTLEMENT_COMPLETED, SETTLEMENT_REQUESTED, /)
     const location = await submitApproval(approvalUrl, {outcome: 'SETTLEMENT_REQUESTED'})
     await fetch(location)
     const result = await cli.done
