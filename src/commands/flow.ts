@@ -105,7 +105,7 @@ ${EXIT_CODES_HELP}`
       const {runFlow} = await import('../flow/run-flow.js')
       const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
-      this.print(renderFlowSummary(result))
+      this.print(renderFlowSummary(result, {width: process.stdout.isTTY ? process.stdout.columns : undefined}))
       const exitCode = outcomeExitCode(result)
       this.setOutcomeExitCode(exitCode)
       return {exitCode, ...result}

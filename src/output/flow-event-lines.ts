@@ -6,6 +6,7 @@
 import {formatDuration} from '../duration.js'
 import type {FlowEvent, FlowStepName} from '../flow/events.js'
 import {visibleText} from '../terminal/visible-text.js'
+import {fitToWidth} from './table.js'
 
 export type LineTone = 'done' | 'failed' | 'info' | 'warning'
 
@@ -198,10 +199,15 @@ export function stepEndedBy(event: FlowEvent): FlowStepName | undefined {
   }
 }
 
-/** A step-list line: symbol, label padded to the column, value. */
-export function formatStepLine(eventLine: EventLine, color: boolean): string {
+/**
+ * A step-list line: symbol, label padded to the column, value; with the terminal's `width`, a long
+ * value goes on under itself, broken between words, never mid-word.
+ */
+export function formatStepLine(eventLine: EventLine, color: boolean, width?: number): string {
   const symbol = color ? `${TONE_COLOR[eventLine.tone]}${TONE_SYMBOL[eventLine.tone]}${RESET}` : TONE_SYMBOL[eventLine.tone]
-  return `${symbol} ${eventLine.label.padEnd(LABEL_WIDTH)}${eventLine.value}`
+  const column = 2 + LABEL_WIDTH
+  const [first, ...rest] = fitToWidth(eventLine.value, column, width)
+  return [`${symbol} ${eventLine.label.padEnd(LABEL_WIDTH)}${first}`, ...rest.map((line) => `${' '.repeat(column)}${line}`)].join('\n')
 }
 
 /** A line of the smoke live view: label and value, no column (a live line has no room). */

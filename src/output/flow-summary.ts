@@ -31,7 +31,8 @@ function describeRefused(result: FlowResult): string | undefined {
   return `${result.rejectedRequests} request${result.rejectedRequests === 1 ? '' : 's'} to the listener: ${parts.join(', ')}`
 }
 
-export function renderFlowSummary(result: FlowResult): string {
+/** `width`: the terminal's, so that long values wrap between words (none in a pipe). */
+export function renderFlowSummary(result: FlowResult, options: {width?: number} = {}): string {
   const conclusion = !result.conclusive ? 'not final in time' : result.success ? 'success' : 'final, not a success'
   return table([
     ['Result', conclusion],
@@ -49,5 +50,5 @@ export function renderFlowSummary(result: FlowResult): string {
     ['Steps', result.steps.map((step) => `${step.name} ${formatDuration(step.durationMs)}`).join(', ')],
     ['Duration', formatDuration(result.durationMs)],
     ['Profile', `${result.profile} (${result.environment})`],
-  ])
+  ], {width: options.width})
 }

@@ -39,7 +39,9 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
   const secrets = options.secrets ?? []
   const now = options.now ?? Date.now
   const clean = (text: string) => scrubSecrets(text, secrets)
-  const format = (line: EventLine) => clean(formatStepLine(line, options.color))
+  // A terminal's width, so that long values wrap between words; a pipe gets whole lines.
+  const columns = (stream as {isTTY?: boolean; columns?: number}).isTTY ? (stream as {columns?: number}).columns : undefined
+  const format = (line: EventLine) => clean(formatStepLine(line, options.color, columns && columns > 0 ? columns : undefined))
 
   /** While the flow waits for the person: the timer that shows the time left. */
   let countdown: NodeJS.Timeout | undefined
