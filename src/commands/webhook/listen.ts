@@ -225,7 +225,7 @@ ${EXIT_CODES_HELP}`
     if (doing.length > 0) this.note(`  ${doing.join('; ')}`)
     this.note(
       `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${ready.host}: ` +
-        `run a tunnel (HTTPS) to port ${ready.port} and give it the tunnel's address with ${path}${ready.token_required ? '?key=…' : ''}.`,
+        `add --tunnel cloudflared (or ngrok) for a public address, or run a tunnel of your own to port ${ready.port} and give it the tunnel's address with ${path}${ready.token_required ? '?key=…' : ''}.`,
     )
     this.note('Ready. Press Ctrl-C to stop.')
   }
