@@ -153,6 +153,17 @@ describe('requests through a proxy', () => {
     expect(result.stderr).not.toContain(PROXY_PASSWORD)
   })
 
+  it('webhook replay --to a host that is not loopback goes through HTTP_PROXY too', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'paytx-proxy-replay-'))
+    const saved = join(folder, 'webhooks.ndjson')
+    writeFileSync(saved, `${JSON.stringify({seq: 1, received_at: new Date().toISOString(), method: 'POST', path: '/webhooks', headers: {'content-type': 'application/json'}, body: {type: 'transaction', id: TX_ID}})}\n`)
+    const before = plain.requests.length
+    const result = await runCli(['webhook', 'replay', saved, '--to', `http://plain.paytx.test:${plain.port}/hooks`], {env: {HTTP_PROXY: proxy.url}})
+    expect(result.code, result.stderr).toBe(0)
+    expect(proxy.asked).toContain(`POST http://plain.paytx.test:${plain.port}/hooks`)
+    expect(plain.requests.slice(before).map((request) => request.path)).toEqual(['/hooks'])
+  })
+
   it('a POST that reached the service through the proxy and got no answer is not sent again', async () => {
     const before = tlsRequests
     const result = await runCli(
