@@ -9,7 +9,7 @@ import type {ReadyLine} from '../../output/webhook.js'
 import type {WebhookListener} from '../../webhooks/listener.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 import {type TunnelRequest, toTunnelRequest, tunnelFlags} from '../../tunnel-flags.js'
-import type {RunningTunnel} from '../../tunnel/run-tunnel.js'
+import type {RunningTunnel, TunnelExit} from '../../tunnel/run-tunnel.js'
 
 const DEFAULT_PORT = 4020
 const DEFAULT_MAX_BODY = '1mb'
@@ -145,14 +145,10 @@ ${EXIT_CODES_HELP}`
       this.warnUser(`listening on ${options.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
     }
     if (!token) this.warnUser(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${listener.port}.`)
-    let tunnel: RunningTunnel | undefined
-    try {
-      tunnel = options.tunnel ? await this.startTunnel(options.tunnel, listener.port) : undefined
-    } catch (error) {
+    const tunnel = options.tunnel ? await this.startTunnel(options.tunnel, listener.port, async () => {
       await listener.close(0)
       recorder?.close()
-      throw error
-    }
+    }) : undefined
 
     const ready: ReadyLine = {
       event: 'ready',
@@ -170,7 +166,7 @@ ${EXIT_CODES_HELP}`
       stdout.flush()
     } else this.announce(ready, WEBHOOK_PATH, service ? this.profile().name : undefined)
 
-    const reason = await Promise.race([this.untilStopped(), tunnel ? tunnel.died.then((exit) => ({exit})) : new Promise<never>(() => undefined)])
+    const reason = await this.untilStoppedOrTunnelLost(tunnel)
     const counts = await listener.close(reason === 'signal' ? STOP_GRACE_MS : 0)
     await Promise.allSettled([forwarder?.destroy(), service?.destroy(), tunnel?.stop()])
     if (typeof reason === 'object') {
@@ -201,12 +197,23 @@ ${EXIT_CODES_HELP}`
     return this.service()
   }
 
-  /** Starts the tunnel to the listener's port; stopped by the caller on every way out. */
-  private async startTunnel(request: TunnelRequest, port: number): Promise<RunningTunnel> {
+  /** Starts the tunnel to the listener's port (stopped by the caller on every way out); `undo` closes what was opened when it fails. */
+  private async startTunnel(request: TunnelRequest, port: number, undo: () => Promise<void>): Promise<RunningTunnel> {
     const [{startTunnel}, {tunnelProgram}] = await Promise.all([import('../../tunnel/run-tunnel.js'), import('../../tunnel/tunnel-program.js')])
     const program = tunnelProgram(request.choice, port)
     this.note(`Starting ${program.name} to port ${port}…`)
-    return startTunnel(program, {timeoutMs: request.timeoutMs, signal: this.interruptSignal()})
+    try {
+      return await startTunnel(program, {timeoutMs: request.timeoutMs, signal: this.interruptSignal()})
+    } catch (error) {
+      await undo()
+      throw error
+    }
+  }
+
+  /** As untilStopped, or the tunnel's exit when it stops first. */
+  private untilStoppedOrTunnelLost(tunnel: RunningTunnel | undefined): Promise<'signal' | 'stdout closed' | {exit: TunnelExit}> {
+    const lost = tunnel ? tunnel.died.then((exit) => ({exit})) : new Promise<never>(() => undefined)
+    return Promise.race([this.untilStopped(), lost])
   }
 
   private announce(ready: ReadyLine, path: string, fetchProfile: string | undefined): void {
