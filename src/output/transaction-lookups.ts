@@ -18,15 +18,16 @@ function failure(result: {error: NonNullable<LookupResult<unknown>['error']>}): 
   return `error: ${error.status ?? error.kind}`
 }
 
-// Ids are never cut: support staff copy them from here. The other columns give way, and a
-// terminal too narrow for a whole id shows one block per transaction instead.
+// Ids are never cut: support staff copy them from here. The other columns give way (a long
+// merchant reference is cut, `--json` has it whole), and a terminal too narrow for a whole id
+// shows one block per transaction instead.
 const STATUS_COLUMNS: TableColumn[] = [
   {header: 'ID'},
   {header: 'STATUS'},
   {header: 'FINAL'},
   {header: 'SUCCESS'},
   {header: 'AMOUNT'},
-  {header: 'REFERENCE', shrink: 'wrap'},
+  {header: 'REFERENCE', shrink: 'truncate'},
   {header: 'UPDATED'},
 ]
 
