@@ -38,6 +38,8 @@ export function explainUnknownPath(error: ServiceError, method: string, pathname
   const route = routeFor(routes, pathname)
   if (route && route.method === method) return error
   const documented = routes.map((entry) => entry.shown).join(', ')
+  // The id-and-profile remedies a 404 carries do not apply: the path is what is wrong.
+  error.remedies.length = 0
   error.hint = route
     ? `The service takes ${route.shown}, not ${method}: pass -X ${route.method}.`
     : `The service has no ${method} ${pathname}: the 404 is about the path, not an id. The paths it documents: ${documented}.`

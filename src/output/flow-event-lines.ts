@@ -7,6 +7,7 @@ import {formatDuration} from '../duration.js'
 import type {FlowEvent, FlowStepName} from '../flow/events.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {fitToWidth} from './table.js'
+import {redactUrl} from '../secrets/redact-url.js'
 
 export type LineTone = 'done' | 'failed' | 'info' | 'warning'
 
@@ -127,7 +128,7 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'transaction-started':
       return [line('done', 'transaction started', `${event.transactionId}  ${event.status}`)]
     case 'webhooks-unreachable':
-      return [line('warning', 'webhooks', `go to ${event.webhookUrl}, which a remote service cannot reach; use --webhook-url with a tunnel of your own`)]
+      return [line('warning', 'webhooks', `go to ${redactUrl(event.webhookUrl)}, which a remote service cannot reach; use --webhook-url with a tunnel of your own`)]
     case 'tunnel-started':
       return [line('done', 'tunnel', `${event.program}  ${event.webhookUrl}  (stopped when the flow ends)`)]
     case 'approval-completed':
