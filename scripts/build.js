@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The build (`npm run build`): bundles the CLI into dist/ with esbuild, so that start-up reads a
+// The build (`npm run build`): bundles the CLI into dist/ with esbuild, then writes oclif's
+// command list (scripts/write-manifest.js), so that start-up reads a
 // few prepared files instead of hundreds of modules. Type checking is tsc's job (it emits
 // nothing); esbuild only strips the types.
 //
@@ -11,7 +12,8 @@
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
 // Code imported dynamically (ora, prompts, the emulator) becomes chunks of its own, still
 // loaded only when used. libsql stays outside the bundle (its native binary is found next to its
-// package), and so does `open` (it runs the xdg-open script it ships).
+// package), and so does `open` (it runs the xdg-open script it ships), and undici (imported only
+// on the proxy path, from its own chunk, so that no other command loads it).
 import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -276,7 +278,7 @@ await build({
   platform: 'node',
   target: 'node20',
   // typescript: oclif reads tsconfig with it only when developing a plugin from source.
-  external: ['libsql', 'open', 'typescript'],
+  external: ['libsql', 'open', 'typescript', 'undici'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
   plugins: [oclifCorePlugin, commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
@@ -295,3 +297,8 @@ await build({
   plugins: [plainTextEjsPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin, runTimeImportsPlugin],
   logLevel: 'warning',
 })
+
+
+// The command list oclif reads at start-up (oclif.manifest.json).
+const manifest = spawnSync(process.execPath, [join(root, 'scripts', 'write-manifest.js')], {stdio: 'inherit'})
+if (manifest.status !== 0) process.exit(manifest.status ?? 1)

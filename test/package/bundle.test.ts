@@ -13,7 +13,7 @@ import {ROOT, runCli, tempConfigDir} from '../helpers/cli.js'
 import {startRecordingServer} from '../helpers/recording-server.js'
 
 /** Packages the bundle imports at run time instead of containing them (see scripts/build.js). */
-const LEFT_OUTSIDE = ['open', 'libsql']
+const LEFT_OUTSIDE = ['open', 'libsql', 'undici']
 /** Loaded with require() in the keychain's child process: a native module, never bundled. */
 const REQUIRED_NATIVE = ['@napi-rs/keyring']
 
