@@ -14,17 +14,18 @@ ${EXIT_CODES_HELP}`
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --profile sandbox', '<%= config.bin %> doctor --json']
 
   public async run(): Promise<DoctorReport> {
-    const [{runDoctor}, {readKeychainKeys}, {renderDoctorReport}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
-    const report = await runDoctor({
+    const [{runDoctor}, {readKeychainKeys}, {renderDoctorReport, withCommandsAsRun}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
+    const found = await runDoctor({
       root: this.config.root,
       version: this.config.version,
       engines: (this.config.pjson as {engines?: {node?: string}}).engines?.node,
       store: this.profileStore(),
       profileName: this.globals.profile,
-      env: process.env,
+      env: this.ctx.env,
       timeoutMs: Math.min(this.globals.requestTimeoutMs, 10_000),
       readKeychain: readKeychainKeys,
     })
+    const report = withCommandsAsRun(found, this.ctx.invokedAs)
     this.print(renderDoctorReport(report))
     if (!report.ok) this.setOutcomeExitCode(EXIT.service)
     return report

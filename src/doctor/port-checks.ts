@@ -62,7 +62,7 @@ function listeningInode(port: number): string | undefined {
 }
 
 /** Which process holds a listening port: its pid, name and command line, where /proc says. */
-export function portOwner(port: number): {pid: number; name: string; commandLine: string} | undefined {
+export function portOwner(port: number): {pid: number; name: string; processCommand: string} | undefined {
   const inode = listeningInode(port)
   if (!inode) return undefined
   let pids: string[]
@@ -93,7 +93,7 @@ export function portOwner(port: number): {pid: number; name: string; commandLine
           return ''
         }
       }
-      return {pid: Number(pid), name: read('comm').trim(), commandLine: read('cmdline').split('\0').filter(Boolean).join(' ').slice(0, 200)}
+      return {pid: Number(pid), name: read('comm').trim(), processCommand: read('cmdline').split('\0').filter(Boolean).join(' ').slice(0, 200)}
     }
   }
   return undefined
@@ -104,7 +104,7 @@ export async function portCheck(id: string, label: string, port: number, usedBy:
   const health = await emulatorHealth(port, timeoutMs)
   if (health) return ok(id, label, `${port} is held by a paytx emulator${health.store ? ` (store ${health.store})` : ''}`)
   const owner = portOwner(port)
-  if (owner && /\bpaytx\b|bin\/run\.js/.test(owner.commandLine)) return ok(id, label, `${port} is held by paytx (pid ${owner.pid}: ${owner.commandLine})`)
-  const who = owner ? `${owner.name} (pid ${owner.pid}: ${owner.commandLine})` : 'another program'
+  if (owner && /\bpaytx\b|bin\/run\.js/.test(owner.processCommand)) return ok(id, label, `${port} is held by paytx (pid ${owner.pid}: ${owner.processCommand})`)
+  const who = owner ? `${owner.name} (pid ${owner.pid}: ${owner.processCommand})` : 'another program'
   return warn(id, label, `${port} is held by ${who}`, `Stop it, or give ${usedBy} another --port.`)
 }

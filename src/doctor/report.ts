@@ -2,6 +2,8 @@
  * What `paytx doctor` finds: one check a line, each ✔ (ok), ⚠ (warn: works, but look) or ✖
  * (fail: something will not work), with what to do for the last two. Checks never hold a key.
  */
+import type {Remedy} from '../remedy.js'
+
 export type CheckStatus = 'ok' | 'warn' | 'fail'
 
 export interface DoctorCheck {
@@ -11,8 +13,13 @@ export interface DoctorCheck {
   label: string
   status: CheckStatus
   detail: string
-  /** What to do; set for warn and fail. */
+  /**
+   * What to do; set for warn and fail. Commands in it are written \`paytx …\`: the CLI layer names
+   * them as the user ran paytx (output/doctor.ts).
+   */
   remedy?: string
+  /** What would help, as data, when a check caught one of paytx's own errors. */
+  remedies?: readonly Remedy[]
 }
 
 export interface DoctorReport {

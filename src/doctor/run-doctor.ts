@@ -11,7 +11,7 @@ import type {Profile} from '../profiles/presets.js'
 import {type ResolvedProfile, resolveProfile} from '../profiles/resolve.js'
 import {PROFILE_FILE_NAME, type ProfileStore} from '../profiles/store.js'
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
-import {hintText} from '../output/remedy.js'
+import type {Remedy} from '../remedy.js'
 import {browserCheck, buildCheck, folderCheck, nodeCheck} from './local-checks.js'
 import {portCheck} from './port-checks.js'
 import {keyChecks, profileCheck, profileFileMode} from './profile-checks.js'
@@ -41,7 +41,9 @@ async function profileChecks(options: DoctorOptions): Promise<{checks: DoctorChe
   try {
     resolved = resolveProfile(options.store, {name: options.profileName, env: options.env})
   } catch (error) {
-    return {checks: [fail('profile', 'Profile', (error as Error).message, hintText(error as {hint?: string}, 'paytx') ?? 'Check the profile file.')]}
+    const {hint, remedies} = error as {hint?: string; remedies?: readonly Remedy[]}
+    const check: DoctorCheck = remedies?.length && !hint ? {id: 'profile', label: 'Profile', status: 'fail', detail: (error as Error).message, remedies} : fail('profile', 'Profile', (error as Error).message, hint ?? 'Check the profile file.')
+    return {checks: [check]}
   }
   const builtin = !Object.hasOwn(options.store.read().profiles, resolved.name)
   const keys = await keyChecks({resolved, builtin, profilePath, fileMode, readKeychain: options.readKeychain})
