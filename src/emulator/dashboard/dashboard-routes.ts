@@ -89,11 +89,12 @@ class Dashboard {
 
   readonly home: Handler = (request, response) => {
     this.requireOwnHost(request)
-    const search = (new URLSearchParams(request.url?.split('?')[1] ?? '').get('q') ?? '').trim().slice(0, 200)
-    const items: TransactionListItem[] = this.store
-      .recentTransactions(LISTED, search || undefined)
-      .map(({transaction}) => ({transaction, customerName: this.customerName(transaction.customer)}))
-    sendHtml(response, 200, renderDashboardHome(items, search))
+    const query = new URLSearchParams(request.url?.split('?')[1] ?? '')
+    const search = (query.get('q') ?? '').trim().slice(0, 200)
+    const before = query.get('before')?.slice(0, 200) || undefined
+    const page = this.store.transactionPage({limit: LISTED, ...(search ? {search} : {}), ...(before ? {before} : {})})
+    const items: TransactionListItem[] = page.transactions.map(({transaction}) => ({transaction, customerName: this.customerName(transaction.customer)}))
+    sendHtml(response, 200, renderDashboardHome(items, search, {older: page.next, paged: before !== undefined}))
   }
 
   readonly transaction: Handler = (request, response, [id]) => {

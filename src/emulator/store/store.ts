@@ -81,6 +81,20 @@ export interface OutboxDelivery extends WebhookDelivery {
   payload: string
 }
 
+/** What a list of transactions asks for: see `EmulatorStore.transactionPage`. */
+export interface TransactionQuery {
+  limit: number
+  search?: string
+  status?: string
+  product?: string
+  customer?: string
+  /** The id of the last transaction of the previous page. */
+  before?: string
+}
+
+/** The trigram index finds substrings of three characters or more. */
+const MIN_INDEXED_SEARCH = 3
+
 /** The delivery log keeps the most recent finished deliveries only, so a long run cannot grow without end. */
 export const MAX_LOGGED_DELIVERIES = 1000
 
@@ -153,7 +167,7 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
-      for (const table of ['status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+      for (const table of ['transaction_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
     })
   }
 
@@ -383,25 +397,61 @@ export class EmulatorStore {
   }
 
   /**
-   * The most recently created transactions, newest first; with `search`, those whose id, merchant
-   * reference or customer (id, name or e-mail address) contains it, ignoring case.
+   * One page of transactions, newest first, each filter an indexed column; `before` is the id of
+   * the previous page's last transaction (keyset paging: a page costs the same however deep it
+   * is), and `next` is set when more may follow.
+   *
+   * With `search`, those whose id, merchant reference or customer (id, name or e-mail address)
+   * contains it, ignoring case. A search of three characters or more reads the trigram index in
+   * the order transactions were stored, newest first, and stops when the page is full; a
+   * shorter one walks the transactions newest first, testing each, until the page is full.
    */
-  recentTransactions(limit: number, search?: string): StoredTransaction[] {
-    const rows = (
-      search
-        ? this.all(
-            `SELECT t.id FROM transactions t LEFT JOIN customers c ON c.id = json_extract(t.body, '$.customer')
-             WHERE instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(json_extract(t.body, '$.merchant_reference'), '')), lower(?)) > 0
-                OR instr(lower(coalesce(c.id, '')), lower(?)) > 0
-                OR instr(lower(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), lower(?)) > 0
-                OR instr(lower(coalesce(json_extract(c.body, '$.email_address'), '')), lower(?)) > 0
-             ORDER BY json_extract(t.body, '$.created_at') DESC, t.rowid DESC LIMIT ?`,
-            ...Array.from({length: 5}, () => search),
-            limit,
-          )
-        : this.all(`SELECT id FROM transactions ORDER BY json_extract(body, '$.created_at') DESC, rowid DESC LIMIT ?`, limit)
-    ) as {id: string}[]
-    return rows.map((row) => this.transaction(row.id)!)
+  transactionPage(query: TransactionQuery): {transactions: StoredTransaction[]; next?: string} {
+    const where: string[] = []
+    const params: unknown[] = []
+    for (const column of ['status', 'product', 'customer'] as const) {
+      if (query[column] === undefined) continue
+      where.push(`t.${column} = ?`)
+      params.push(query[column])
+    }
+    const search = query.search?.trim()
+    const indexed = search !== undefined && [...search].length >= MIN_INDEXED_SEARCH
+    const ids = indexed ? this.searchPage(search, where, params, query) : this.listPage(search || undefined, where, params, query)
+    const transactions = ids.slice(0, query.limit).map((id) => this.transaction(id)!)
+    return ids.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
+  }
+
+  /** Ids by the trigram index, newest stored first; one more than the page, to know whether more follow. */
+  private searchPage(search: string, where: string[], params: unknown[], query: TransactionQuery): string[] {
+    const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
+    if (query.before !== undefined) {
+      const cursor = this.get('SELECT rowid AS seq FROM transaction_search WHERE transaction_search MATCH ? AND id = ?', `id : ${phrase(query.before)}`, query.before) as {seq: number} | undefined
+      if (!cursor) return []
+      where.push('s.rowid < ?')
+      params.push(cursor.seq)
+    }
+    const sql = `SELECT t.id FROM transaction_search s JOIN transactions t ON t.id = s.id
+      WHERE transaction_search MATCH ? ${where.map((condition) => `AND ${condition}`).join(' ')} ORDER BY s.rowid DESC LIMIT ?`
+    return (this.all(sql, phrase(search), ...params, query.limit + 1) as {id: string}[]).map((row) => row.id)
+  }
+
+  /** Ids by creation time, newest first, tested against a short search if any; one more than the page. */
+  private listPage(search: string | undefined, where: string[], params: unknown[], query: TransactionQuery): string[] {
+    if (search !== undefined) {
+      where.push(`(instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(t.merchant_reference, '')), lower(?)) > 0
+        OR t.customer IN (SELECT id FROM customers WHERE instr(lower(id), lower(?)) > 0
+          OR instr(lower(coalesce(json_extract(body, '$.first_name'), '') || ' ' || coalesce(json_extract(body, '$.last_name'), '')), lower(?)) > 0
+          OR instr(lower(coalesce(json_extract(body, '$.email_address'), '')), lower(?)) > 0))`)
+      params.push(...Array.from({length: 5}, () => search))
+    }
+    if (query.before !== undefined) {
+      const cursor = this.get('SELECT created_at, rowid AS seq FROM transactions WHERE id = ?', query.before) as {created_at: string; seq: number} | undefined
+      if (!cursor) return []
+      where.push('(t.created_at, t.rowid) < (?, ?)')
+      params.push(cursor.created_at, cursor.seq)
+    }
+    const sql = `SELECT t.id FROM transactions t ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`
+    return (this.all(sql, ...params, query.limit + 1) as {id: string}[]).map((row) => row.id)
   }
 
   private statement(sql: string) {
