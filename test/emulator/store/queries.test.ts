@@ -108,7 +108,7 @@ describe('transaction lists and search', () => {
       store.close()
     }
     const db = new Database(path)
-    expect(db.prepare('PRAGMA user_version').pluck().get()).toBe(3)
+    expect((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version).toBe(3)
     db.close()
   })
 
