@@ -232,7 +232,7 @@ describe('probabilities under a seed', () => {
   function hitsOf(seed: number): boolean[] {
     const rules = new FaultRules(seed)
     rules.add(rule)
-    return Array.from({length: 40}, () => rules.forRequest({method: 'GET', path: '/v1/transaction/x'}) !== undefined)
+    return Array.from({length: 40}, (_, n) => rules.forRequest({method: 'GET', path: '/v1/transaction/x', key: `GET transaction ${n % 8}`}) !== undefined)
   }
 
   it('the same seed gives the same hits; another seed others', () => {
@@ -258,13 +258,71 @@ describe('probabilities under a seed', () => {
     expect(await run(7)).toEqual(first)
   })
 
+  it('a draw depends on the seed, the rule, the key and its attempt only, never on what came before', () => {
+    const keys = Array.from({length: 60}, (_, n) => `POST /v1/transaction/start merchant_reference order-${n}`)
+    const faulted = (order: string[], seed = 42) => {
+      const rules = new FaultRules(seed)
+      rules.add(rule)
+      rules.add({fault: 'status', request: {method: 'POST'}, status: 500, probability: 0.3})
+      // Each key twice: its first and its second attempt.
+      return new Set([...order, ...order].flatMap((key, n) => {
+        const active = rules.forRequest({method: 'POST', path: '/v1/transaction/start', key})
+        return active ? [`${key} attempt ${n < order.length ? 1 : 2} ${active.id}`] : []
+      }))
+    }
+    const inOrder = faulted(keys)
+    const shuffled = faulted([...keys.filter((_, n) => n % 3 === 2), ...keys.filter((_, n) => n % 3 !== 2).reverse()])
+    expect(shuffled).toEqual(inOrder)
+    expect(inOrder.size).toBeGreaterThan(5)
+    // A retry is a new attempt: drawn again, not bound to fail as the first did.
+    expect([...inOrder].filter((entry) => entry.includes('attempt 1'))).not.toEqual([...inOrder].filter((entry) => entry.includes('attempt 2')).map((entry) => entry.replace('attempt 2', 'attempt 1')))
+    expect(faulted(keys, 43)).not.toEqual(inOrder)
+  })
+
+  it('the same seed faults the same requests and webhooks at concurrency 1 and 8', async () => {
+    const rules: FaultRule[] = [
+      {fault: 'status', request: {method: 'POST', path: '/v1/transaction/start'}, status: 503, probability: 0.25},
+      {fault: 'status', request: {method: 'GET', path: '/v1/transaction/*'}, status: 500, probability: 0.25},
+      {fault: 'drop', webhook: {status: 'INITIATED'}, probability: 0.3},
+    ]
+    const run = async (concurrency: number) => {
+      const {api, emulator, faultEvents} = await setup(rules, {seed: 2024})
+      const outcomes: string[] = []
+      const references = new Map<string, string>()
+      const queue = Array.from({length: 40}, (_, n) => `order-${n}`)
+      const customer = (await api.createCustomer()).body.id
+      const worker = async () => {
+        for (let reference = queue.shift(); reference !== undefined; reference = queue.shift()) {
+          const body = {payment_profile: emulator.paymentProfileId, amount: 1499, customer, payment_product: 'dummy', merchant_reference: reference, details: {redirect_url: 'https://shop.example/back'}}
+          let started = await api.start(body)
+          if (started.status !== 200) started = await api.start(body)
+          outcomes.push(`${reference} start ${started.status}`)
+          if (started.status !== 200) continue
+          references.set(started.body.id, reference)
+          outcomes.push(`${reference} read ${(await api.transaction(started.body.id)).status}`)
+        }
+      }
+      await Promise.all(Array.from({length: concurrency}, worker))
+      const webhooks = async () => (await api.get('/_emulator/webhooks', {})).body.deliveries as {transaction: string; state: string}[]
+      await waitFor(async () => (await webhooks()).every((delivery) => delivery.state !== 'pending'), 'every webhook sent or dropped', 10_000)
+      const dropped = (await webhooks()).filter((delivery) => delivery.state === 'dropped').map((delivery) => `${references.get(delivery.transaction)} dropped`)
+      expect(faultEvents().filter((event) => event.on === 'webhook')).toHaveLength(dropped.length)
+      await emulator.close()
+      return [...outcomes, ...dropped].sort()
+    }
+    const one = await run(1)
+    const eight = await run(8)
+    expect(eight).toEqual(one)
+    for (const kind of [' start 503', ' read 500', ' dropped']) expect(one.some((outcome) => outcome.endsWith(kind))).toBe(true)
+  })
+
   it('rules are tried in order; only the first that applies counts a hit', () => {
     const rules = new FaultRules(1)
     const never = rules.add({fault: 'status', request: {method: 'POST'}, status: 500})
     const first = rules.add({fault: 'status', status: 502, times: 1})
     const second = rules.add({fault: 'status', status: 503})
-    expect(rules.forRequest({method: 'GET', path: '/v1/customer'})?.id).toBe(first.id)
-    expect(rules.forRequest({method: 'GET', path: '/v1/customer'})?.id).toBe(second.id)
+    expect(rules.forRequest({method: 'GET', path: '/v1/customer', key: 'a'})?.id).toBe(first.id)
+    expect(rules.forRequest({method: 'GET', path: '/v1/customer', key: 'a'})?.id).toBe(second.id)
     expect([never.hits, first.hits, second.hits]).toEqual([0, 1, 1])
     expect(first.matched).toBe(2)
   })
