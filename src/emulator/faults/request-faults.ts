@@ -106,6 +106,7 @@ export function withRequestFaults(handle: RequestHandler, faults: FaultRules, se
       method: facts.method,
       path,
       ...(facts.transaction === undefined ? {} : {transaction: facts.transaction}),
+      ...(facts.merchant_reference === undefined ? {} : {merchant_reference: facts.merchant_reference}),
       effect: requestEffect(active),
     })
     const kind = FAULT_KIND_TABLE[rule.fault]

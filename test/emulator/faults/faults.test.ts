@@ -1,5 +1,5 @@
 import {mkdtempSync, readFileSync} from 'node:fs'
-import {request} from 'node:http'
+import {Agent, request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -123,6 +123,89 @@ describe('request faults', () => {
     const {emulator} = await setup([{fault: 'status', status: 500}])
     expect((await fetch(`${emulator.url}/_emulator/health`)).status).toBe(200)
     expect((await fetch(`${emulator.url}/v1/transaction/x`)).status).toBe(500)
+  })
+})
+
+describe('faults stay where they were aimed', () => {
+  /** GETs `paths` at `concurrency` with `get`; the paths whose request failed, one entry per failure. */
+  async function failedPaths(paths: string[], concurrency: number, get: (path: string) => Promise<unknown>): Promise<string[]> {
+    const failed: string[] = []
+    const queue = [...paths]
+    const worker = async () => {
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+        await get(path).catch(() => failed.push(path))
+      }
+    }
+    await Promise.all(Array.from({length: concurrency}, worker))
+    return failed.sort()
+  }
+
+  /** A GET on a keep-alive agent that rejects unless the whole body arrived as JSON. */
+  function keepAliveGet(agent: Agent, url: string, headers: Record<string, string>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const req = request(url, {agent, headers}, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(body))
+          } catch (error) {
+            reject(error)
+          }
+        })
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+  }
+
+  it('reset and cut_body end only the requests they matched, each with its fault event, on keep-alive connections', async () => {
+    const {api, emulator, faultEvents} = await setup([], {seed: 5})
+    const ids: string[] = []
+    for (let n = 0; n < 30; n++) ids.push((await api.start({payment_profile: emulator.paymentProfileId, amount: 1499, payment_product: 'dummy', merchant_reference: `aim-${n}`, details: {redirect_url: 'https://shop.example/back'}})).body.id)
+    await api.post(`${emulator.url}/_emulator/faults`, {rules: [
+      {fault: 'reset', name: 'cut-line', request: {method: 'GET', path: '/v1/transaction/*'}, probability: 0.2},
+      {fault: 'cut_body', name: 'half-body', request: {method: 'GET', path: '/v1/transaction/*/checkoutsuccess'}, probability: 0.2},
+      {fault: 'latency', name: 'slow', request: {method: 'GET'}, latency: '5ms', probability: 0.2},
+    ]})
+    const paths = Array.from({length: 4}, () => ids.flatMap((id) => [`/v1/transaction/${id}`, `/v1/transaction/${id}/checkoutsuccess`])).flat()
+    const faultedPaths = () => faultEvents().filter((event) => event.fault !== 'latency').map((event) => event.path!).sort()
+
+    const viaFetch = await failedPaths(paths, 16, async (path) => {
+      const response = await fetch(`${emulator.url}${path}`, {headers: api.apiHeaders})
+      return response.json()
+    })
+    expect(viaFetch.length).toBeGreaterThan(20)
+    expect(viaFetch).toEqual(faultedPaths())
+
+    const agent = new Agent({keepAlive: true, maxSockets: 4})
+    const before = faultEvents().length
+    const viaAgent = await failedPaths(paths, 16, (path) => keepAliveGet(agent, `${emulator.url}${path}`, api.apiHeaders))
+    agent.destroy()
+    expect(viaAgent.length).toBeGreaterThan(20)
+    expect(viaAgent).toEqual(faultEvents().slice(before).filter((event) => event.fault !== 'latency').map((event) => event.path!).sort())
+    expect(faultEvents().every((event) => event.name !== undefined)).toBe(true)
+  })
+
+  it('a reset or cut_body on a start request ends that request only, with its event, while others post beside it', async () => {
+    const {api, emulator, faultEvents} = await setup([
+      {fault: 'reset', name: 'no-answer', request: {method: 'POST', merchant_reference: 'reset-*'}},
+      {fault: 'cut_body', name: 'half', request: {method: 'POST', merchant_reference: 'cut-*'}},
+    ])
+    const references = Array.from({length: 240}, (_, n) => `${['reset', 'cut', 'fine', 'fine'][n % 4]}-${n}`)
+    const post = (reference: string) => async () => {
+      const response = await fetch(`${emulator.url}/v1/transaction/start`, {
+        method: 'POST',
+        headers: api.apiHeaders,
+        body: JSON.stringify({payment_profile: emulator.paymentProfileId, amount: 1499, payment_product: 'dummy', merchant_reference: reference, details: {redirect_url: 'https://shop.example/back'}}),
+      })
+      return response.json()
+    }
+    const failed = await failedPaths(references, 16, (reference) => post(reference)())
+    expect(failed).toEqual(references.filter((reference) => !reference.startsWith('fine')).sort())
+    expect(faultEvents().map((event) => event.name).sort()).toEqual(failed.map((reference) => (reference.startsWith('reset') ? 'no-answer' : 'half')).sort())
   })
 })
 
