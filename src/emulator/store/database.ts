@@ -89,6 +89,8 @@ const MIGRATIONS: readonly string[] = [
   // for search: any case-insensitive substring of the id, the merchant reference or the customer's
   // id, name or e-mail address is found without reading every row. Its rowids follow the order
   // transactions were stored, so a search reads it newest first and stops at a full page.
+  // Finished deliveries get an index of their own, so that trimming the delivery log after each
+  // attempt does not read the pending ones (100,000 after a restart over as many overdue moves).
   `
   ALTER TABLE transactions ADD COLUMN status TEXT GENERATED ALWAYS AS (json_extract(body, '$.status')) VIRTUAL;
   ALTER TABLE transactions ADD COLUMN created_at TEXT GENERATED ALWAYS AS (json_extract(body, '$.created_at')) VIRTUAL;
@@ -100,6 +102,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX transactions_by_product ON transactions (product, created_at);
   CREATE INDEX transactions_by_customer ON transactions (customer, created_at);
   CREATE INDEX transactions_by_reference ON transactions (merchant_reference);
+  CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (seq) WHERE state != 'pending';
   CREATE VIRTUAL TABLE transaction_search USING fts5 (id, merchant_reference, customer_id, customer_name, customer_email, tokenize = 'trigram');
   CREATE TRIGGER transactions_searchable AFTER INSERT ON transactions BEGIN
     INSERT INTO transaction_search (rowid, id, merchant_reference, customer_id, customer_name, customer_email)

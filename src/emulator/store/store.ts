@@ -110,6 +110,22 @@ interface DeliveryRow {
   attempts: string
 }
 
+interface TransactionRow {
+  body: string
+  cvv_given: number
+  settlement_held: number
+  due_at: number | null
+}
+
+function transactionFromRow(row: TransactionRow): StoredTransaction {
+  return {
+    transaction: JSON.parse(row.body) as Transaction,
+    cvvGiven: row.cvv_given === 1,
+    ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
+    ...(row.due_at === null ? {} : {dueAt: row.due_at}),
+  }
+}
+
 function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
   return {
     id: row.id,
@@ -246,21 +262,19 @@ export class EmulatorStore {
   }
 
   transaction(id: string): StoredTransaction | undefined {
-    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as
-      | {body: string; cvv_given: number; settlement_held: number; due_at: number | null}
-      | undefined
-    if (!row) return undefined
-    return {
-      transaction: JSON.parse(row.body) as Transaction,
-      cvvGiven: row.cvv_given === 1,
-      ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
-      ...(row.due_at === null ? {} : {dueAt: row.due_at}),
-    }
+    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
+    return row && transactionFromRow(row)
   }
 
-  /** Ids of transactions whose next move is due at `now`, oldest due first. */
-  dueTransactionIds(now: number, limit: number): string[] {
-    return (this.all('SELECT id FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as {id: string}[]).map((row) => row.id)
+  /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */
+  dueTransactions(now: number, limit: number): StoredTransaction[] {
+    const rows = this.all('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as TransactionRow[]
+    return rows.map(transactionFromRow)
+  }
+
+  /** Whether any transaction's next move is due at `now`. */
+  hasDueTransactions(now: number): boolean {
+    return this.get('SELECT 1 AS found FROM transactions WHERE due_at <= ? LIMIT 1', now) !== undefined
   }
 
   /** The earliest time anything is due: a transaction's move or a webhook attempt. */
