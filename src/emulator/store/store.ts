@@ -110,6 +110,8 @@ interface DeliveryRow {
   attempts: string
 }
 
+const TRANSACTION_COLUMNS = 't.body, t.cvv_given, t.settlement_held, t.due_at'
+
 interface TransactionRow {
   body: string
   cvv_given: number
@@ -430,13 +432,13 @@ export class EmulatorStore {
     }
     const search = query.search?.trim()
     const indexed = search !== undefined && [...search].length >= MIN_INDEXED_SEARCH
-    const ids = indexed ? this.searchPage(search, where, params, query) : this.listPage(search || undefined, where, params, query)
-    const transactions = ids.slice(0, query.limit).map((id) => this.transaction(id)!)
-    return ids.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
+    const rows = indexed ? this.searchPage(search, where, params, query) : this.listPage(search || undefined, where, params, query)
+    const transactions = rows.slice(0, query.limit).map(transactionFromRow)
+    return rows.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
   }
 
-  /** Ids by the trigram index, newest stored first; one more than the page, to know whether more follow. */
-  private searchPage(search: string, where: string[], params: unknown[], query: TransactionQuery): string[] {
+  /** Rows by the trigram index, newest stored first; one more than the page, to know whether more follow. */
+  private searchPage(search: string, where: string[], params: unknown[], query: TransactionQuery): TransactionRow[] {
     const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
     if (query.before !== undefined) {
       const cursor = this.get('SELECT rowid AS seq FROM transaction_search WHERE transaction_search MATCH ? AND id = ?', `id : ${phrase(query.before)}`, query.before) as {seq: number} | undefined
@@ -444,13 +446,13 @@ export class EmulatorStore {
       where.push('s.rowid < ?')
       params.push(cursor.seq)
     }
-    const sql = `SELECT t.id FROM transaction_search s JOIN transactions t ON t.id = s.id
+    const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transaction_search s JOIN transactions t ON t.id = s.id
       WHERE transaction_search MATCH ? ${where.map((condition) => `AND ${condition}`).join(' ')} ORDER BY s.rowid DESC LIMIT ?`
-    return (this.all(sql, phrase(search), ...params, query.limit + 1) as {id: string}[]).map((row) => row.id)
+    return this.all(sql, phrase(search), ...params, query.limit + 1) as TransactionRow[]
   }
 
-  /** Ids by creation time, newest first, tested against a short search if any; one more than the page. */
-  private listPage(search: string | undefined, where: string[], params: unknown[], query: TransactionQuery): string[] {
+  /** Rows by creation time, newest first, tested against a short search if any; one more than the page. */
+  private listPage(search: string | undefined, where: string[], params: unknown[], query: TransactionQuery): TransactionRow[] {
     if (search !== undefined) {
       where.push(`(instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(t.merchant_reference, '')), lower(?)) > 0
         OR t.customer IN (SELECT id FROM customers WHERE instr(lower(id), lower(?)) > 0
@@ -464,8 +466,8 @@ export class EmulatorStore {
       where.push('(t.created_at, t.rowid) < (?, ?)')
       params.push(cursor.created_at, cursor.seq)
     }
-    const sql = `SELECT t.id FROM transactions t ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`
-    return (this.all(sql, ...params, query.limit + 1) as {id: string}[]).map((row) => row.id)
+    const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transactions t ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`
+    return this.all(sql, ...params, query.limit + 1) as TransactionRow[]
   }
 
   private statement(sql: string) {
