@@ -1,11 +1,16 @@
 // What the emulator benchmarks share: starting `paytx emulator start` in a child process over a
 // store, HTTP calls on keep-alive agents, a store grown to a given size quickly, and percentiles.
 import {spawn} from 'node:child_process'
-import {existsSync} from 'node:fs'
+import {existsSync, mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {Agent, request} from 'node:http'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {benchEnv, median} from './measure.js'
+
+export {median}
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const bin = join(root, 'bin', 'run.js')
@@ -21,8 +26,11 @@ export function requireBuild() {
 
 /** Kills what is still running at exit (a benchmark that fails half-way leaves no emulator behind). */
 const children = new Set()
+/** The emulators' data and config folders: never the user's own. */
+const home = mkdtempSync(join(tmpdir(), 'paytx-bench-home-'))
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  rmSync(home, {recursive: true, force: true})
 })
 
 /**
@@ -30,8 +38,7 @@ process.on('exit', () => {
  * `listening` event, with the child, its URL and how long that took (ms, from spawn).
  */
 export function startEmulator(store, {args = [], env = {}, onLine} = {}) {
-  const childEnv = {...process.env, ...env}
-  for (const name of ['NODE_ENV', 'NODE_EXTRA_CA_CERTS', 'PAYTX_PROFILE']) delete childEnv[name]
+  const childEnv = benchEnv({PAYTX_DATA_DIR: home, PAYTX_CONFIG_DIR: home, ...env})
   const began = performance.now()
   const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--store', store, '--json', ...args], {env: childEnv, stdio: ['ignore', 'pipe', 'pipe']})
   children.add(child)
@@ -149,10 +156,6 @@ export function growStore(store, total, {status, dueAt} = {}) {
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
-}
-
-export function median(values) {
-  return percentile(values, 50)
 }
 
 /** Prints rows as a table: the first row is the header, the first column left-aligned. */
