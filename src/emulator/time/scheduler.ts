@@ -34,7 +34,8 @@ export class DueWorkScheduler {
   start(): void {
     this.poll = setInterval(() => this.wake(), STORE_POLL_MS)
     this.poll.unref()
-    this.wake()
+    // On the next turn: whoever started the emulator reports it listening before any catch-up.
+    this.due(this.clock.now())
   }
 
   /** Something is due at `at`: wake then, unless a wake is already set for earlier. */
