@@ -53,6 +53,8 @@ export interface FaultEvent {
   method?: string
   path?: string
   transaction?: string
+  /** The transaction's merchant reference (a start request's, from its body), to tell which order it hit. */
+  merchant_reference?: string
   status?: string
   delivery?: string
   /** What was done, in a few words: `HTTP 503, Retry-After 2s`. */

@@ -10,7 +10,7 @@ import {type EmulatorKeys, requireApiKey} from '../api/index.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'
-import type {EmulatorStore} from '../store/index.js'
+import type {EmulatorStore, TransactionQuery} from '../store/index.js'
 import {parseResendRequest, parseTriggerRequest, resendWebhooks, triggerStatus} from './trigger.js'
 
 export interface TriggerRouteSettings {
@@ -24,6 +24,20 @@ export interface TriggerRouteSettings {
 
 /** How many transactions a list shows at most. */
 export const MAX_LISTED_TRANSACTIONS = 200
+
+/** A list's query string: `limit`, `search`, `status`, `product`, `customer`, and `before` (the previous page's `next`). */
+function listQuery(query: URLSearchParams): TransactionQuery {
+  const text = (name: string) => query.get(name)?.slice(0, 200) || undefined
+  const [search, status, product, customer, before] = ['search', 'status', 'product', 'customer', 'before'].map(text)
+  return {
+    limit: Math.min(MAX_LISTED_TRANSACTIONS, Math.max(1, Number(query.get('limit')) || 50)),
+    ...(search ? {search} : {}),
+    ...(status ? {status} : {}),
+    ...(product ? {product} : {}),
+    ...(customer ? {customer} : {}),
+    ...(before ? {before} : {}),
+  }
+}
 
 /** A transaction with its status timeline and webhook deliveries, as the admin API and the dashboard show it. */
 export function transactionRecord(store: EmulatorStore, lifecycle: TransactionLifecycle, id: string) {
@@ -46,10 +60,8 @@ export function triggerRoutes(store: EmulatorStore, lifecycle: TransactionLifecy
       pattern: ['_emulator', 'transactions'],
       handler: (request, response) => {
         requireApiKey(request, settings.keys)
-        const query = new URLSearchParams(request.url?.split('?')[1] ?? '')
-        const limit = Math.min(MAX_LISTED_TRANSACTIONS, Math.max(1, Number(query.get('limit')) || 50))
-        const transactions = store.recentTransactions(limit, query.get('search') || undefined).map((entry) => entry.transaction)
-        sendJson(response, 200, {transactions})
+        const page = store.transactionPage(listQuery(new URLSearchParams(request.url?.split('?')[1] ?? '')))
+        sendJson(response, 200, {transactions: page.transactions.map((entry) => entry.transaction), ...(page.next ? {next: page.next} : {})})
       },
     },
     {

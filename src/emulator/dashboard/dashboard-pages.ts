@@ -45,6 +45,7 @@ const DASHBOARD_STYLESHEET = `
   .forms .check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
   .forms select, .forms input.reason, .forms input[type=url] { width: 100%; }
   .back { display: inline-block; margin-bottom: .75rem; }
+  nav.paging { display: flex; gap: 1rem; justify-content: flex-end; margin-top: .75rem; }
   @media (max-width: 48rem) {
     .forms { grid-template-columns: 1fr; }
     table.list thead { display: none; }
@@ -77,7 +78,22 @@ export interface TransactionListItem {
   customerName: string
 }
 
-export function renderDashboardHome(items: readonly TransactionListItem[], search: string): string {
+/** Where the list goes on: `older` is the id the next page starts after; `paged` when this is not the first page. */
+export interface ListPaging {
+  older?: string
+  paged: boolean
+}
+
+function pagingLinks(search: string, paging: ListPaging): string {
+  const href = (before?: string) => `/?${new URLSearchParams({...(search ? {q: search} : {}), ...(before ? {before} : {})}).toString()}`.replace(/\?$/, '')
+  const links = [
+    ...(paging.paged ? [`<a href="${escapeHtml(href())}" id="newest">Newest</a>`] : []),
+    ...(paging.older ? [`<a href="${escapeHtml(href(paging.older))}" id="older" rel="next">Older →</a>`] : []),
+  ]
+  return links.length > 0 ? `<nav class="paging">${links.join(' ')}</nav>` : ''
+}
+
+export function renderDashboardHome(items: readonly TransactionListItem[], search: string, paging: ListPaging = {paged: false}): string {
   const rows = items.map(({transaction: tx, customerName}) => {
     const cells: [string, string, string?][] = [
       ['Created', escapeHtml(formatTime(tx.created_at))],
@@ -106,8 +122,9 @@ export function renderDashboardHome(items: readonly TransactionListItem[], searc
 <button type="submit" class="primary">Search</button>
 </form>
 ${table}
+${pagingLinks(search, paging)}
 </div>
-<footer>Emulated by paytx. No real money moves. Newest first; at most 50 shown.</footer>`,
+<footer>Emulated by paytx. No real money moves. Newest first, 50 a page.</footer>`,
   )
 }
 

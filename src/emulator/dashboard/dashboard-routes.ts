@@ -82,13 +82,20 @@ class Dashboard {
     private readonly settings: DashboardRouteSettings,
   ) {}
 
-  readonly home: Handler = (request, response) => {
+  readonly home: Handler = async (request, response) => {
     this.requireOwnHost(request)
-    const search = (new URLSearchParams(request.url?.split('?')[1] ?? '').get('q') ?? '').trim().slice(0, 200)
-    const items: TransactionListItem[] = this.store
-      .recentTransactions(LISTED, search || undefined)
-      .map(({transaction}) => ({transaction, customerName: this.customerName(transaction.customer)}))
-    sendHtml(response, 200, renderDashboardHome(items, search))
+    const query = new URLSearchParams(request.url?.split('?')[1] ?? '')
+    const search = (query.get('q') ?? '').trim().slice(0, 200)
+    const before = query.get('before')?.slice(0, 200) || undefined
+    const page = this.store.transactionPage({limit: LISTED, ...(search ? {search} : {}), ...(before ? {before} : {})})
+    // The query and the page's rendering each hold the event loop for a millisecond or two:
+    // API requests that came meanwhile are answered in between.
+    await new Promise((resolve) => setImmediate(resolve))
+    // A page often shows one customer many times: each is read once.
+    const names = new Map<string | undefined, string>()
+    const nameOf = (id: string | undefined) => names.get(id) ?? names.set(id, this.customerName(id)).get(id)!
+    const items: TransactionListItem[] = page.transactions.map(({transaction}) => ({transaction, customerName: nameOf(transaction.customer)}))
+    sendHtml(response, 200, renderDashboardHome(items, search, {older: page.next, paged: before !== undefined}))
   }
 
   readonly transaction: Handler = (request, response, [id]) => {

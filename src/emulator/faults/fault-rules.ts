@@ -1,13 +1,17 @@
 /**
  * The emulator's fault rules at run time: added from a file or the admin endpoint, removed one
- * by one or all at once, and asked, for each API request and each webhook delivery in the order
- * they come, whether a fault applies. Rules are tried in the order they were added; the first
- * that matches, has matches left (`times`) and wins its draw (`probability`, one number from the
- * seeded generator per matching rule with a probability) applies, and only it. So the same seed
- * and the same requests give the same faults.
+ * by one or all at once, and asked, for each API request and each webhook delivery, whether a
+ * fault applies. Rules are tried in the order they were added; the first that matches, has
+ * matches left (`times`) and wins its draw (`probability`) applies, and only it.
+ *
+ * A draw is not the next number of a sequence (which would hand the faults to whichever requests
+ * happen to come first): it is a hash of the seed, the rule, the key of what was matched (see
+ * `RequestFacts.key`) and how many times before this rule matched that key (its attempt). So
+ * under one seed the same requests are faulted at any concurrency and in any order. Rules
+ * limited to the next N matches (`times`) depend on the order by nature.
  */
 import {type FaultKind, type FaultRule, REQUEST_FAULTS} from './fault-schema.js'
-import {seededRandom} from './seeded-random.js'
+import {seededDraw} from './seeded-random.js'
 
 /** What is known of the transaction a request or webhook is about. */
 export interface TransactionFacts {
@@ -20,11 +24,31 @@ export interface TransactionFacts {
 export interface RequestFacts extends TransactionFacts {
   method: string
   path: string
+  /**
+   * What identifies the request apart from when it came: its method and path, and the
+   * transaction's merchant reference (else its id) for /v1/transaction/<id>/…; for a request
+   * that creates a transaction its merchant reference, else a hash of its body.
+   */
+  key: string
 }
 
 export interface WebhookFacts extends TransactionFacts {
   status: string
+  /** The transaction (its merchant reference, else its id) and the status the webhook reports. */
+  key: string
 }
+
+/**
+ * What names a transaction from one run to the next: its merchant reference when it has one (the
+ * shop's test chose it), else its id. Ids are new in every run, so keying on them alone could
+ * not repeat a run's faults; transactions that share a reference share its draws, in turn.
+ */
+export function transactionKey(facts: TransactionFacts): string {
+  return facts.merchant_reference === undefined ? `transaction ${facts.transaction ?? ''}` : `merchant_reference ${facts.merchant_reference}`
+}
+
+/** Keys remembered per rule for their attempt count: beyond this, the oldest are forgotten (and start again at 1). */
+export const MAX_REMEMBERED_KEYS = 100_000
 
 export interface ActiveFaultRule {
   id: string
@@ -33,6 +57,8 @@ export interface ActiveFaultRule {
   matched: number
   /** Times the fault was applied. */
   hits: number
+  /** For a rule with a probability: how many times it drew for each key so far. */
+  attempts: Map<string, number>
 }
 
 export interface FaultRuleView {
@@ -100,25 +126,22 @@ function needsTransactionFacts(rule: FaultRule): boolean {
 
 export class FaultRules {
   private readonly rules: ActiveFaultRule[] = []
-  private random: () => number
   private nextId = 1
 
-  constructor(private seedValue: number) {
-    this.random = seededRandom(seedValue)
-  }
+  constructor(private seedValue: number) {}
 
   get seed(): number {
     return this.seedValue
   }
 
-  /** Starts the generator again from `seed`: what follows repeats any earlier run with that seed. */
+  /** Draws from `seed` from now on, every key at its first attempt again: what follows repeats any earlier run with that seed. */
   reseed(seed: number): void {
     this.seedValue = seed
-    this.random = seededRandom(seed)
+    for (const active of this.rules) active.attempts.clear()
   }
 
   add(rule: FaultRule): ActiveFaultRule {
-    const active: ActiveFaultRule = {id: `f${this.nextId++}`, rule, matched: 0, hits: 0}
+    const active: ActiveFaultRule = {id: `f${this.nextId++}`, rule, matched: 0, hits: 0, attempts: new Map()}
     this.rules.push(active)
     return active
   }
@@ -149,27 +172,42 @@ export class FaultRules {
     return this.rules.some((active) => isRequestFault(active.rule) && needsTransactionFacts(active.rule))
   }
 
+  /** Whether a request's key is needed to decide (a request rule has a probability): it may need the body. */
+  get needsRequestKeys(): boolean {
+    return this.rules.some((active) => isRequestFault(active.rule) && (active.rule.probability ?? 1) < 1)
+  }
+
   /** The rule whose fault applies to this request, counted as a hit; undefined for none. */
   forRequest(facts: RequestFacts): ActiveFaultRule | undefined {
-    return this.first((rule) => requestMatches(rule, facts))
+    return this.first((rule) => requestMatches(rule, facts), facts.key)
   }
 
   /** The rule whose fault applies to this webhook delivery, counted as a hit; undefined for none. */
   forWebhook(facts: WebhookFacts): ActiveFaultRule | undefined {
-    return this.first((rule) => webhookMatches(rule, facts))
+    return this.first((rule) => webhookMatches(rule, facts), facts.key)
   }
 
-  private first(matches: (rule: FaultRule) => boolean): ActiveFaultRule | undefined {
+  private first(matches: (rule: FaultRule) => boolean, key: string): ActiveFaultRule | undefined {
     for (const active of this.rules) {
       if (!matches(active.rule)) continue
       active.matched++
       if (active.rule.times !== undefined && active.hits >= active.rule.times) continue
       const probability = active.rule.probability ?? 1
-      if (probability < 1 && this.random() >= probability) continue
+      if (probability < 1 && this.draw(active, key) >= probability) continue
       active.hits++
       return active
     }
     return undefined
+  }
+
+  /** The rule's number in [0, 1) for this key at its next attempt. */
+  private draw(active: ActiveFaultRule, key: string): number {
+    const attempt = (active.attempts.get(key) ?? 0) + 1
+    // Deleted first, so that the map's order is that of last use and the oldest go first.
+    active.attempts.delete(key)
+    active.attempts.set(key, attempt)
+    if (active.attempts.size > MAX_REMEMBERED_KEYS) active.attempts.delete(active.attempts.keys().next().value!)
+    return seededDraw(this.seedValue, active.id, key, attempt)
   }
 }
 

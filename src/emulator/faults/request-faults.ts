@@ -12,7 +12,8 @@ import type {FaultEvent} from '../events.js'
 import {isJsonMediaType, readBody} from '../http-exchange.js'
 import type {EmulatorStore} from '../store/index.js'
 import {FAULT_KIND_TABLE, type RequestHandler} from './fault-kinds.js'
-import type {ActiveFaultRule, FaultRules, RequestFacts, TransactionFacts} from './fault-rules.js'
+import {bodyHash} from './seeded-random.js'
+import {type ActiveFaultRule, type FaultRules, type RequestFacts, type TransactionFacts, transactionKey} from './fault-rules.js'
 
 export interface RequestFaultSettings {
   store: EmulatorStore
@@ -43,25 +44,41 @@ function factsOfStartRequest(body: string): TransactionFacts {
   }
 }
 
-/**
- * The transaction a request is about: the stored one for /v1/transaction/<id>/…, the body's
- * fields for a start request. The body is read for that, so the route gets a request that
- * gives the same bytes again.
- */
-async function transactionFacts(request: IncomingMessage, path: string, settings: RequestFaultSettings): Promise<{facts: TransactionFacts; request: IncomingMessage}> {
-  const segments = path.split('/').filter(Boolean)
-  if (segments[0] !== 'v1' || segments[1] !== 'transaction' || segments.length < 3) return {facts: {}, request}
-  if (segments[2] !== 'start') return {facts: factsOfTransaction(settings.store, decodeURIComponent(segments[2])), request}
-  if (request.method !== 'POST' || !isJsonMediaType(request)) return {facts: {}, request}
-  const body = await readBody(request, settings.maxBodyBytes)
-  const again = Object.assign(Readable.from([Buffer.from(body)]), {
+/** The request as the route reads it: the same bytes again, once the faults have read them. */
+function replay(request: IncomingMessage, body: string): IncomingMessage {
+  return Object.assign(Readable.from([Buffer.from(body)]), {
     headers: request.headers,
     rawHeaders: request.rawHeaders,
     method: request.method,
     url: request.url,
     socket: request.socket,
   }) as unknown as IncomingMessage
-  return {facts: factsOfStartRequest(body), request: again}
+}
+
+/**
+ * What the rules are asked with: the method and path; the transaction a request is about (the
+ * stored one for /v1/transaction/<id>/…, the body's fields for a start request) when a rule
+ * matches on it; and the request's key (see `RequestFacts.key`). The body is read only when
+ * that needs it, and then handed on as a request that gives the same bytes again.
+ */
+async function requestFacts(request: IncomingMessage, path: string, faults: FaultRules, settings: RequestFaultSettings): Promise<{facts: RequestFacts; forwarded: IncomingMessage}> {
+  const method = request.method ?? ''
+  const base: RequestFacts = {method, path, key: `${method} ${path}`}
+  const segments = path.split('/').filter(Boolean)
+  const onTransactions = segments[0] === 'v1' && segments[1] === 'transaction' && segments.length >= 3
+  if (onTransactions && segments[2] !== 'start') {
+    if (!faults.needsRequestTransactionFacts && !faults.needsRequestKeys) return {facts: base, forwarded: request}
+    const facts = factsOfTransaction(settings.store, decodeURIComponent(segments[2]))
+    const route = `${method} /${[...segments.slice(0, 2), '<transaction>', ...segments.slice(3)].join('/')}`
+    return {facts: {...base, ...facts, key: `${route} ${transactionKey(facts)}`}, forwarded: request}
+  }
+  const hasBody = method !== 'GET' && method !== 'HEAD'
+  const startFacts = onTransactions && method === 'POST' && isJsonMediaType(request) && faults.needsRequestTransactionFacts
+  if (!hasBody || !(startFacts || faults.needsRequestKeys)) return {facts: base, forwarded: request}
+  const body = await readBody(request, settings.maxBodyBytes)
+  const facts = onTransactions && isJsonMediaType(request) ? factsOfStartRequest(body) : {}
+  const named = facts.merchant_reference === undefined ? `body ${bodyHash(body)}` : `merchant_reference ${facts.merchant_reference}`
+  return {facts: {...base, ...facts, key: `${base.key} ${named}`}, forwarded: replay(request, body)}
 }
 
 /** What the rule's fault does to the request, for the fault event. */
@@ -75,13 +92,7 @@ export function withRequestFaults(handle: RequestHandler, faults: FaultRules, se
   return async (request, response) => {
     const path = (request.url ?? '').split('?')[0]
     if (faults.isEmpty || path === '/_emulator' || path.startsWith('/_emulator/')) return handle(request, response)
-    let forwarded = request
-    let facts: RequestFacts = {method: request.method ?? '', path}
-    if (faults.needsRequestTransactionFacts) {
-      const gathered = await transactionFacts(request, path, settings)
-      forwarded = gathered.request
-      facts = {...facts, ...gathered.facts}
-    }
+    const {facts, forwarded} = await requestFacts(request, path, faults, settings)
     const active = faults.forRequest(facts)
     if (!active) return handle(forwarded, response)
     const {rule} = active
@@ -95,6 +106,7 @@ export function withRequestFaults(handle: RequestHandler, faults: FaultRules, se
       method: facts.method,
       path,
       ...(facts.transaction === undefined ? {} : {transaction: facts.transaction}),
+      ...(facts.merchant_reference === undefined ? {} : {merchant_reference: facts.merchant_reference}),
       effect: requestEffect(active),
     })
     const kind = FAULT_KIND_TABLE[rule.fault]

@@ -12,18 +12,18 @@ import type {Clock} from '../time/index.js'
 import type {FaultEvent} from '../events.js'
 import type {EmulatorStore, OutboxDelivery} from '../store/index.js'
 import {FAULT_KIND_TABLE} from './fault-kinds.js'
-import type {ActiveFaultRule, FaultRules, TransactionFacts} from './fault-rules.js'
+import {type ActiveFaultRule, type FaultRules, type TransactionFacts, type WebhookFacts, transactionKey} from './fault-rules.js'
 
 /** What the outbox does with a claimed delivery: send it, send it twice, or nothing (a fault took it). */
 export type WebhookFaultDecision = {send: 'once'} | {send: 'twice'; rule: ActiveFaultRule} | {send: 'no'}
 
-function factsOfDelivery(store: EmulatorStore, delivery: OutboxDelivery): TransactionFacts & {status: string} {
+function factsOfDelivery(store: EmulatorStore, delivery: OutboxDelivery): WebhookFacts {
   const stored = store.transaction(delivery.transaction)?.transaction
-  return {
-    status: delivery.status,
+  const facts: TransactionFacts = {
     transaction: delivery.transaction,
     ...(stored ? {product: stored.payment_product, amount: Number(stored.amount), merchant_reference: stored.merchant_reference} : {}),
   }
+  return {...facts, status: delivery.status, key: `${transactionKey(facts)} ${delivery.status}`}
 }
 
 export class WebhookFaults {

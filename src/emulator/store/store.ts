@@ -82,6 +82,20 @@ export interface OutboxDelivery extends WebhookDelivery {
   payload: string
 }
 
+/** What a list of transactions asks for: see `EmulatorStore.transactionPage`. */
+export interface TransactionQuery {
+  limit: number
+  search?: string
+  status?: string
+  product?: string
+  customer?: string
+  /** The id of the last transaction of the previous page. */
+  before?: string
+}
+
+/** The trigram index finds substrings of three characters or more. */
+const MIN_INDEXED_SEARCH = 3
+
 /** The delivery log keeps the most recent finished deliveries only, so a long run cannot grow without end. */
 export const MAX_LOGGED_DELIVERIES = 1000
 
@@ -95,6 +109,24 @@ interface DeliveryRow {
   created_at: string
   delivered_at: string | null
   attempts: string
+}
+
+const TRANSACTION_COLUMNS = 't.body, t.cvv_given, t.settlement_held, t.due_at'
+
+interface TransactionRow {
+  body: string
+  cvv_given: number
+  settlement_held: number
+  due_at: number | null
+}
+
+function transactionFromRow(row: TransactionRow): StoredTransaction {
+  return {
+    transaction: JSON.parse(row.body) as Transaction,
+    cvvGiven: row.cvv_given === 1,
+    ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
+    ...(row.due_at === null ? {} : {dueAt: row.due_at}),
+  }
 }
 
 function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
@@ -188,7 +220,7 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
-      for (const table of ['status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+      for (const table of ['transaction_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
     })
   }
 
@@ -267,21 +299,19 @@ export class EmulatorStore {
   }
 
   transaction(id: string): StoredTransaction | undefined {
-    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as
-      | {body: string; cvv_given: number; settlement_held: number; due_at: number | null}
-      | undefined
-    if (!row) return undefined
-    return {
-      transaction: JSON.parse(row.body) as Transaction,
-      cvvGiven: row.cvv_given === 1,
-      ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
-      ...(row.due_at === null ? {} : {dueAt: row.due_at}),
-    }
+    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
+    return row && transactionFromRow(row)
   }
 
-  /** Ids of transactions whose next move is due at `now`, oldest due first. */
-  dueTransactionIds(now: number, limit: number): string[] {
-    return (this.all('SELECT id FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as {id: string}[]).map((row) => row.id)
+  /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */
+  dueTransactions(now: number, limit: number): StoredTransaction[] {
+    const rows = this.all('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as TransactionRow[]
+    return rows.map(transactionFromRow)
+  }
+
+  /** Whether any transaction's next move is due at `now`. */
+  hasDueTransactions(now: number): boolean {
+    return this.get('SELECT 1 AS found FROM transactions WHERE due_at <= ? LIMIT 1', now) !== undefined
   }
 
   /** The earliest time anything is due: a transaction's move or a webhook attempt. */
@@ -418,25 +448,61 @@ export class EmulatorStore {
   }
 
   /**
-   * The most recently created transactions, newest first; with `search`, those whose id, merchant
-   * reference or customer (id, name or e-mail address) contains it, ignoring case.
+   * One page of transactions, newest first, each filter an indexed column; `before` is the id of
+   * the previous page's last transaction (keyset paging: a page costs the same however deep it
+   * is), and `next` is set when more may follow.
+   *
+   * With `search`, those whose id, merchant reference or customer (id, name or e-mail address)
+   * contains it, ignoring case. A search of three characters or more reads the trigram index in
+   * the order transactions were stored, newest first, and stops when the page is full; a
+   * shorter one walks the transactions newest first, testing each, until the page is full.
    */
-  recentTransactions(limit: number, search?: string): StoredTransaction[] {
-    const rows = (
-      search
-        ? this.all(
-            `SELECT t.id FROM transactions t LEFT JOIN customers c ON c.id = json_extract(t.body, '$.customer')
-             WHERE instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(json_extract(t.body, '$.merchant_reference'), '')), lower(?)) > 0
-                OR instr(lower(coalesce(c.id, '')), lower(?)) > 0
-                OR instr(lower(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), lower(?)) > 0
-                OR instr(lower(coalesce(json_extract(c.body, '$.email_address'), '')), lower(?)) > 0
-             ORDER BY json_extract(t.body, '$.created_at') DESC, t.rowid DESC LIMIT ?`,
-            ...Array.from({length: 5}, () => search),
-            limit,
-          )
-        : this.all(`SELECT id FROM transactions ORDER BY json_extract(body, '$.created_at') DESC, rowid DESC LIMIT ?`, limit)
-    ) as {id: string}[]
-    return rows.map((row) => this.transaction(row.id)!)
+  transactionPage(query: TransactionQuery): {transactions: StoredTransaction[]; next?: string} {
+    const where: string[] = []
+    const params: unknown[] = []
+    for (const column of ['status', 'product', 'customer'] as const) {
+      if (query[column] === undefined) continue
+      where.push(`t.${column} = ?`)
+      params.push(query[column])
+    }
+    const search = query.search?.trim()
+    const indexed = search !== undefined && [...search].length >= MIN_INDEXED_SEARCH
+    const rows = indexed ? this.searchPage(search, where, params, query) : this.listPage(search || undefined, where, params, query)
+    const transactions = rows.slice(0, query.limit).map(transactionFromRow)
+    return rows.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
+  }
+
+  /** Rows by the trigram index, newest stored first; one more than the page, to know whether more follow. */
+  private searchPage(search: string, where: string[], params: unknown[], query: TransactionQuery): TransactionRow[] {
+    const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
+    if (query.before !== undefined) {
+      const cursor = this.get('SELECT rowid AS seq FROM transaction_search WHERE transaction_search MATCH ? AND id = ?', `id : ${phrase(query.before)}`, query.before) as {seq: number} | undefined
+      if (!cursor) return []
+      where.push('s.rowid < ?')
+      params.push(cursor.seq)
+    }
+    const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transaction_search s JOIN transactions t ON t.id = s.id
+      WHERE transaction_search MATCH ? ${where.map((condition) => `AND ${condition}`).join(' ')} ORDER BY s.rowid DESC LIMIT ?`
+    return this.all(sql, phrase(search), ...params, query.limit + 1) as TransactionRow[]
+  }
+
+  /** Rows by creation time, newest first, tested against a short search if any; one more than the page. */
+  private listPage(search: string | undefined, where: string[], params: unknown[], query: TransactionQuery): TransactionRow[] {
+    if (search !== undefined) {
+      where.push(`(instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(t.merchant_reference, '')), lower(?)) > 0
+        OR t.customer IN (SELECT id FROM customers WHERE instr(lower(id), lower(?)) > 0
+          OR instr(lower(coalesce(json_extract(body, '$.first_name'), '') || ' ' || coalesce(json_extract(body, '$.last_name'), '')), lower(?)) > 0
+          OR instr(lower(coalesce(json_extract(body, '$.email_address'), '')), lower(?)) > 0))`)
+      params.push(...Array.from({length: 5}, () => search))
+    }
+    if (query.before !== undefined) {
+      const cursor = this.get('SELECT created_at, rowid AS seq FROM transactions WHERE id = ?', query.before) as {created_at: string; seq: number} | undefined
+      if (!cursor) return []
+      where.push('(t.created_at, t.rowid) < (?, ?)')
+      params.push(cursor.created_at, cursor.seq)
+    }
+    const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transactions t ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?`
+    return this.all(sql, ...params, query.limit + 1) as TransactionRow[]
   }
 
   private statement(sql: string) {

@@ -72,8 +72,13 @@ export interface LifecycleListener {
   status(event: StatusEvent): void
 }
 
-/** How many due transactions one pass of the scheduler moves inside one write. */
-const DUE_BATCH = 200
+/** How many due transactions one batch moves at most inside one write. */
+const DUE_BATCH = 50
+/**
+ * How long one batch works at most: between batches the scheduler lets requests in, so that an
+ * API read waits for at most about this long while a restart catches up on overdue moves.
+ */
+const DUE_BATCH_MS = 4
 
 export class TransactionLifecycle {
   constructor(
@@ -139,27 +144,34 @@ export class TransactionLifecycle {
     if (dueAt !== undefined && dueAt <= this.clock.now()) this.change(id, (entry) => this.applyDue(entry))
   }
 
-  /** Applies every move due by now; returns how many transactions moved. */
-  applyAllDue(): number {
-    let moved = 0
-    for (;;) {
-      const now = this.clock.now()
-      if (this.store.dueTransactionIds(now, 1).length === 0) return moved
-      const batch = this.commit(() => {
-        const events: StatusEvent[] = []
-        // Read again under the write lock: another emulator may have moved them meanwhile.
-        for (const id of this.store.dueTransactionIds(now, DUE_BATCH)) {
-          const entry = this.store.transaction(id)!
-          events.push(...this.applyDue(entry))
-          // Written even without a move, so that a due time with nothing to do is cleared.
-          this.store.updateTransaction(entry)
-          if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+  /**
+   * Applies the moves due by now for one short commit: up to DUE_BATCH transactions, and no
+   * more than DUE_BATCH_MS of work, so that a caller can let requests in between batches (a
+   * restart over many overdue transactions). `more` says whether due moves remain.
+   */
+  applyDueBatch(): {moved: number; more: boolean} {
+    const now = this.clock.now()
+    if (!this.store.hasDueTransactions(now)) return {moved: 0, more: false}
+    const began = performance.now()
+    let more = false
+    const events = this.commit(() => {
+      const moved: StatusEvent[] = []
+      // Read again under the write lock: another emulator may have moved them meanwhile.
+      const entries = this.store.dueTransactions(now, DUE_BATCH)
+      for (const [index, entry] of entries.entries()) {
+        if (performance.now() - began > DUE_BATCH_MS) {
+          more = true
+          break
         }
-        return events
-      })
-      moved += new Set(batch.map((event) => event.transaction)).size
-      if (batch.length === 0) return moved
-    }
+        moved.push(...this.applyDue(entry))
+        // Written even without a move, so that a due time with nothing to do is cleared.
+        this.store.updateTransaction(entry)
+        if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+        if (index === entries.length - 1) more = entries.length === DUE_BATCH
+      }
+      return moved
+    })
+    return {moved: new Set(events.map((event) => event.transaction)).size, more}
   }
 
   /** Moves the transaction through every timed move due by now, each at its own due time. */

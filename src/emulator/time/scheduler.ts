@@ -1,7 +1,10 @@
 /**
  * The scheduler of due work: wakes when the earliest stored move or webhook attempt is due (on
  * the injected clock), and also looks at the store every so often, since another emulator
- * sharing it may have queued work. Each wake applies the due moves, then starts due deliveries.
+ * sharing it may have queued work. Each wake applies one short batch of due moves; when more
+ * are due it wakes again on the next turn of the event loop, so that requests are answered
+ * between batches (a restart over many overdue transactions); once none is, it starts the due
+ * deliveries.
  */
 import type {Clock, TimerHandle} from './clock.js'
 import type {EmulatorStore} from '../store/index.js'
@@ -11,7 +14,7 @@ export const STORE_POLL_MS = 250
 
 /** The work the scheduler applies: the lifecycle's due moves, then the outbox's due deliveries. */
 export interface DueWork {
-  lifecycle: {applyAllDue(): void}
+  lifecycle: {applyDueBatch(): {more: boolean}}
   outbox: {sendDue(): void}
 }
 
@@ -31,7 +34,8 @@ export class DueWorkScheduler {
   start(): void {
     this.poll = setInterval(() => this.wake(), STORE_POLL_MS)
     this.poll.unref()
-    this.wake()
+    // On the next turn: whoever started the emulator reports it listening before any catch-up.
+    this.due(this.clock.now())
   }
 
   /** Something is due at `at`: wake then, unless a wake is already set for earlier. */
@@ -68,7 +72,9 @@ export class DueWorkScheduler {
   private wake(): void {
     if (this.stopped) return
     try {
-      this.parts.lifecycle.applyAllDue()
+      // Status moves first: while more are due (a restart over many overdue ones), deliveries
+      // wait in the outbox, and follow their schedule once every move is made.
+      if (this.parts.lifecycle.applyDueBatch().more) return this.due(this.clock.now())
       this.parts.outbox.sendDue()
       const next = this.store.nextDueAt()
       if (next !== undefined && next > this.clock.now()) this.due(next)

@@ -59,6 +59,25 @@ describe('the dashboard', () => {
     expect(html).not.toContain('<script>')
   })
 
+  it('pages 50 at a time, newest first, with links to older ones and back to the newest', async () => {
+    for (let n = 0; n < 50; n++) await api.startPayment('dummy', {extra: {merchant_reference: `paged-${n}`}})
+    const rows = (html: string) => [...html.matchAll(/<td data-label="Reference" class="wrap">([^<]*)<\/td>/g)].map((match) => match[1])
+    const first = await (await fetch(`${emulator.url}/`)).text()
+    expect(rows(first)).toEqual(Array.from({length: 50}, (_, n) => `paged-${49 - n}`))
+    expect(first).not.toContain('id="newest"')
+    const older = /<a href="([^"]+)" id="older"/.exec(first)![1].replaceAll('&amp;', '&')
+    const second = await (await fetch(`${emulator.url}${older}`)).text()
+    expect(rows(second)).toEqual(['&lt;script&gt;alert(1)&lt;/script&gt;'])
+    expect(second).not.toContain('id="older"')
+    expect(second).toContain('<a href="/" id="newest">')
+    // A search pages the same way, keeping its words: all 51 have the customer Jane Doe.
+    const searched = await (await fetch(`${emulator.url}/?q=jane+doe`)).text()
+    expect(rows(searched)).toHaveLength(50)
+    const more = /<a href="([^"]+)" id="older"/.exec(searched)![1].replaceAll('&amp;', '&')
+    expect(more).toMatch(/^\/\?q=jane\+doe&before=/)
+    expect(rows(await (await fetch(`${emulator.url}${more}`)).text())).toEqual(['&lt;script&gt;alert(1)&lt;/script&gt;'])
+  })
+
   it('answers only to its own address (no DNS rebinding)', async () => {
     expect(await getWithHost('/', `127.0.0.1:${emulator.port}`)).toBe(200)
     expect(await getWithHost('/', `localhost:${emulator.port}`)).toBe(200)

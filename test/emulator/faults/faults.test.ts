@@ -1,5 +1,5 @@
 import {mkdtempSync, readFileSync} from 'node:fs'
-import {request} from 'node:http'
+import {Agent, request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -126,6 +126,89 @@ describe('request faults', () => {
   })
 })
 
+describe('faults stay where they were aimed', () => {
+  /** GETs `paths` at `concurrency` with `get`; the paths whose request failed, one entry per failure. */
+  async function failedPaths(paths: string[], concurrency: number, get: (path: string) => Promise<unknown>): Promise<string[]> {
+    const failed: string[] = []
+    const queue = [...paths]
+    const worker = async () => {
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+        await get(path).catch(() => failed.push(path))
+      }
+    }
+    await Promise.all(Array.from({length: concurrency}, worker))
+    return failed.sort()
+  }
+
+  /** A GET on a keep-alive agent that rejects unless the whole body arrived as JSON. */
+  function keepAliveGet(agent: Agent, url: string, headers: Record<string, string>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const req = request(url, {agent, headers}, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(body))
+          } catch (error) {
+            reject(error)
+          }
+        })
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+  }
+
+  it('reset and cut_body end only the requests they matched, each with its fault event, on keep-alive connections', async () => {
+    const {api, emulator, faultEvents} = await setup([], {seed: 5})
+    const ids: string[] = []
+    for (let n = 0; n < 30; n++) ids.push((await api.start({payment_profile: emulator.paymentProfileId, amount: 1499, payment_product: 'dummy', merchant_reference: `aim-${n}`, details: {redirect_url: 'https://shop.example/back'}})).body.id)
+    await api.post(`${emulator.url}/_emulator/faults`, {rules: [
+      {fault: 'reset', name: 'cut-line', request: {method: 'GET', path: '/v1/transaction/*'}, probability: 0.2},
+      {fault: 'cut_body', name: 'half-body', request: {method: 'GET', path: '/v1/transaction/*/checkoutsuccess'}, probability: 0.2},
+      {fault: 'latency', name: 'slow', request: {method: 'GET'}, latency: '5ms', probability: 0.2},
+    ]})
+    const paths = Array.from({length: 4}, () => ids.flatMap((id) => [`/v1/transaction/${id}`, `/v1/transaction/${id}/checkoutsuccess`])).flat()
+    const faultedPaths = () => faultEvents().filter((event) => event.fault !== 'latency').map((event) => event.path!).sort()
+
+    const viaFetch = await failedPaths(paths, 16, async (path) => {
+      const response = await fetch(`${emulator.url}${path}`, {headers: api.apiHeaders})
+      return response.json()
+    })
+    expect(viaFetch.length).toBeGreaterThan(20)
+    expect(viaFetch).toEqual(faultedPaths())
+
+    const agent = new Agent({keepAlive: true, maxSockets: 4})
+    const before = faultEvents().length
+    const viaAgent = await failedPaths(paths, 16, (path) => keepAliveGet(agent, `${emulator.url}${path}`, api.apiHeaders))
+    agent.destroy()
+    expect(viaAgent.length).toBeGreaterThan(20)
+    expect(viaAgent).toEqual(faultEvents().slice(before).filter((event) => event.fault !== 'latency').map((event) => event.path!).sort())
+    expect(faultEvents().every((event) => event.name !== undefined)).toBe(true)
+  })
+
+  it('a reset or cut_body on a start request ends that request only, with its event, while others post beside it', async () => {
+    const {api, emulator, faultEvents} = await setup([
+      {fault: 'reset', name: 'no-answer', request: {method: 'POST', merchant_reference: 'reset-*'}},
+      {fault: 'cut_body', name: 'half', request: {method: 'POST', merchant_reference: 'cut-*'}},
+    ])
+    const references = Array.from({length: 240}, (_, n) => `${['reset', 'cut', 'fine', 'fine'][n % 4]}-${n}`)
+    const post = (reference: string) => async () => {
+      const response = await fetch(`${emulator.url}/v1/transaction/start`, {
+        method: 'POST',
+        headers: api.apiHeaders,
+        body: JSON.stringify({payment_profile: emulator.paymentProfileId, amount: 1499, payment_product: 'dummy', merchant_reference: reference, details: {redirect_url: 'https://shop.example/back'}}),
+      })
+      return response.json()
+    }
+    const failed = await failedPaths(references, 16, (reference) => post(reference)())
+    expect(failed).toEqual(references.filter((reference) => !reference.startsWith('fine')).sort())
+    expect(faultEvents().map((event) => event.name).sort()).toEqual(failed.map((reference) => (reference.startsWith('reset') ? 'no-answer' : 'half')).sort())
+  })
+})
+
 describe('webhook faults', () => {
   const statuses = (receiver: RecordingServer) => receiver.requests.map((req) => req.body?.status)
 
@@ -235,7 +318,7 @@ describe('probabilities under a seed', () => {
   function hitsOf(seed: number): boolean[] {
     const rules = new FaultRules(seed)
     rules.add(rule)
-    return Array.from({length: 40}, () => rules.forRequest({method: 'GET', path: '/v1/transaction/x'}) !== undefined)
+    return Array.from({length: 40}, (_, n) => rules.forRequest({method: 'GET', path: '/v1/transaction/x', key: `GET transaction ${n % 8}`}) !== undefined)
   }
 
   it('the same seed gives the same hits; another seed others', () => {
@@ -261,13 +344,71 @@ describe('probabilities under a seed', () => {
     expect(await run(7)).toEqual(first)
   })
 
+  it('a draw depends on the seed, the rule, the key and its attempt only, never on what came before', () => {
+    const keys = Array.from({length: 60}, (_, n) => `POST /v1/transaction/start merchant_reference order-${n}`)
+    const faulted = (order: string[], seed = 42) => {
+      const rules = new FaultRules(seed)
+      rules.add(rule)
+      rules.add({fault: 'status', request: {method: 'POST'}, status: 500, probability: 0.3})
+      // Each key twice: its first and its second attempt.
+      return new Set([...order, ...order].flatMap((key, n) => {
+        const active = rules.forRequest({method: 'POST', path: '/v1/transaction/start', key})
+        return active ? [`${key} attempt ${n < order.length ? 1 : 2} ${active.id}`] : []
+      }))
+    }
+    const inOrder = faulted(keys)
+    const shuffled = faulted([...keys.filter((_, n) => n % 3 === 2), ...keys.filter((_, n) => n % 3 !== 2).reverse()])
+    expect(shuffled).toEqual(inOrder)
+    expect(inOrder.size).toBeGreaterThan(5)
+    // A retry is a new attempt: drawn again, not bound to fail as the first did.
+    expect([...inOrder].filter((entry) => entry.includes('attempt 1'))).not.toEqual([...inOrder].filter((entry) => entry.includes('attempt 2')).map((entry) => entry.replace('attempt 2', 'attempt 1')))
+    expect(faulted(keys, 43)).not.toEqual(inOrder)
+  })
+
+  it('the same seed faults the same requests and webhooks at concurrency 1 and 8', async () => {
+    const rules: FaultRule[] = [
+      {fault: 'status', request: {method: 'POST', path: '/v1/transaction/start'}, status: 503, probability: 0.25},
+      {fault: 'status', request: {method: 'GET', path: '/v1/transaction/*'}, status: 500, probability: 0.25},
+      {fault: 'drop', webhook: {status: 'INITIATED'}, probability: 0.3},
+    ]
+    const run = async (concurrency: number) => {
+      const {api, emulator, faultEvents} = await setup(rules, {seed: 2024})
+      const outcomes: string[] = []
+      const references = new Map<string, string>()
+      const queue = Array.from({length: 40}, (_, n) => `order-${n}`)
+      const customer = (await api.createCustomer()).body.id
+      const worker = async () => {
+        for (let reference = queue.shift(); reference !== undefined; reference = queue.shift()) {
+          const body = {payment_profile: emulator.paymentProfileId, amount: 1499, customer, payment_product: 'dummy', merchant_reference: reference, details: {redirect_url: 'https://shop.example/back'}}
+          let started = await api.start(body)
+          if (started.status !== 200) started = await api.start(body)
+          outcomes.push(`${reference} start ${started.status}`)
+          if (started.status !== 200) continue
+          references.set(started.body.id, reference)
+          outcomes.push(`${reference} read ${(await api.transaction(started.body.id)).status}`)
+        }
+      }
+      await Promise.all(Array.from({length: concurrency}, worker))
+      const webhooks = async () => (await api.get('/_emulator/webhooks', {})).body.deliveries as {transaction: string; state: string}[]
+      await waitFor(async () => (await webhooks()).every((delivery) => delivery.state !== 'pending'), 'every webhook sent or dropped', 10_000)
+      const dropped = (await webhooks()).filter((delivery) => delivery.state === 'dropped').map((delivery) => `${references.get(delivery.transaction)} dropped`)
+      expect(faultEvents().filter((event) => event.on === 'webhook')).toHaveLength(dropped.length)
+      await emulator.close()
+      return [...outcomes, ...dropped].sort()
+    }
+    const one = await run(1)
+    const eight = await run(8)
+    expect(eight).toEqual(one)
+    for (const kind of [' start 503', ' read 500', ' dropped']) expect(one.some((outcome) => outcome.endsWith(kind))).toBe(true)
+  })
+
   it('rules are tried in order; only the first that applies counts a hit', () => {
     const rules = new FaultRules(1)
     const never = rules.add({fault: 'status', request: {method: 'POST'}, status: 500})
     const first = rules.add({fault: 'status', status: 502, times: 1})
     const second = rules.add({fault: 'status', status: 503})
-    expect(rules.forRequest({method: 'GET', path: '/v1/customer'})?.id).toBe(first.id)
-    expect(rules.forRequest({method: 'GET', path: '/v1/customer'})?.id).toBe(second.id)
+    expect(rules.forRequest({method: 'GET', path: '/v1/customer', key: 'a'})?.id).toBe(first.id)
+    expect(rules.forRequest({method: 'GET', path: '/v1/customer', key: 'a'})?.id).toBe(second.id)
     expect([never.hits, first.hits, second.hits]).toEqual([0, 1, 1])
     expect(first.matched).toBe(2)
   })

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// The dashboard and the admin list over stores of 1,000 and 100,000 transactions (and
+// 1,000,000 with PAYTX_BENCH_MILLION=1: growing that store takes about a minute), each served
+// by its own `paytx emulator start`, asked in turn (interleaved samples, medians).
+// Target (issue 23, item 1): the dashboard's `/`, a search and a later page over 100,000 take at
+// most 1.5x (or 5 ms more than) the same over 1,000; over 1,000,000 at most 2x.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {call, createCustomer, finish, growStore, keepAliveAgent, median, printTable, requireBuild, startEmulator, startTransaction, stopEmulator} from './lib/emulator.js'
+
+requireBuild()
+const SAMPLES = Number(process.env.PAYTX_BENCH_SAMPLES ?? 100)
+const SIZES = [1_000, 100_000, ...(process.env.PAYTX_BENCH_MILLION === '1' ? [1_000_000] : [])]
+const work = mkdtempSync(join(tmpdir(), 'paytx-bench-queries-'))
+process.on('exit', () => rmSync(work, {recursive: true, force: true}))
+
+/** A store of `size` transactions: one made through the API (with a customer), the rest copies of it. */
+async function seededStore(size) {
+  const store = join(work, `store-${size}.db`)
+  const {child, url} = await startEmulator(store)
+  const agent = keepAliveAgent()
+  const customer = await createCustomer(agent, url, 'Margriet')
+  await startTransaction(agent, url, customer.id, {merchant_reference: 'first-order'})
+  agent.destroy()
+  await stopEmulator(child)
+  const began = performance.now()
+  growStore(store, size)
+  return {store, growMs: performance.now() - began}
+}
+
+const stores = []
+for (const size of SIZES) stores.push({size, ...(await seededStore(size))})
+const running = await Promise.all(stores.map(async (entry) => ({...entry, ...(await startEmulator(entry.store)), agent: keepAliveAgent(1)})))
+
+// What is asked: the root page, a search for one merchant reference (a few match), for six hex
+// digits (most often none matches: the whole index is asked), for the customer's name (every
+// transaction matches), a search of two characters (not served by the trigram index: walks
+// newest first until 50 match), and the page after the first.
+const queries = {
+  'dashboard /': () => '/',
+  'search one reference': () => '/?q=bench-777',
+  'search part of an id': () => '/?q=c0ffee',
+  'search everyone (name)': () => '/?q=margriet',
+  'search 2 characters': () => '/?q=ab',
+  'second page': (firstPageLast) => `/?before=${firstPageLast}`,
+}
+const firstPageLast = {}
+for (const entry of running) {
+  const page = await call(entry.agent, entry.url, 'GET', '/_emulator/transactions?limit=50')
+  firstPageLast[entry.size] = JSON.parse(page.text).next
+}
+
+const timings = Object.fromEntries(Object.keys(queries).map((name) => [name, Object.fromEntries(SIZES.map((size) => [size, []]))]))
+for (let i = 0; i < SAMPLES + 5; i++) {
+  for (const [name, path] of Object.entries(queries)) {
+    for (const entry of running) {
+      const answer = await call(entry.agent, entry.url, 'GET', path(firstPageLast[entry.size]))
+      if (answer.status !== 200) throw new Error(`${name} over ${entry.size}: ${answer.status}`)
+      // The first few warm the caches of both alike.
+      if (i >= 5) timings[name][entry.size].push(answer.ms)
+    }
+  }
+}
+for (const entry of running) {
+  entry.agent.destroy()
+  await stopEmulator(entry.child)
+}
+
+const label = (size) => size.toLocaleString('en')
+console.log(`Medians of ${SAMPLES} interleaved samples; stores grown in ${stores.map((entry) => `${(entry.growMs / 1000).toFixed(1)} s`).join(', ')}.`)
+printTable([['', ...SIZES.map((size) => `${label(size)} stored`), ...SIZES.slice(1).map((size) => `${label(size)} / ${label(SIZES[0])}`)], ...Object.keys(queries).map((name) => {
+  const base = median(timings[name][SIZES[0]])
+  return [name, ...SIZES.map((size) => `${median(timings[name][size]).toFixed(2)} ms`), ...SIZES.slice(1).map((size) => `${(median(timings[name][size]) / base).toFixed(2)}x`)]
+})])
+
+const checks = []
+for (const name of Object.keys(queries)) {
+  const base = median(timings[name][SIZES[0]])
+  for (const size of SIZES.slice(1)) {
+    const value = median(timings[name][size])
+    const allowed = size >= 1_000_000 ? 2 * base : Math.max(1.5 * base, base + 5)
+    checks.push([`${name}: ${value.toFixed(2)} ms over ${label(size)} <= ${allowed.toFixed(2)} ms (${size >= 1_000_000 ? '2x' : '1.5x or +5 ms'} the ${base.toFixed(2)} ms over ${label(SIZES[0])})`, value <= allowed])
+  }
+}
+finish(checks)
