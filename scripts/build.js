@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The build (`npm run build`): bundles the CLI into dist/ with esbuild, so that start-up reads a
+// The build (`npm run build`): bundles the CLI into dist/ with esbuild, then writes oclif's
+// command list (scripts/write-manifest.js), so that start-up reads a
 // few prepared files instead of hundreds of modules. Type checking is tsc's job (it emits
 // nothing); esbuild only strips the types.
 //
@@ -7,11 +8,12 @@
 // - oclif.commands (./dist/commands): every file under src/commands becomes its own entry,
 //   dist/commands/<topic>/<verb>.js, so a new command file is picked up with no edit, and a
 //   command loads its own module graph only (code the commands share sits in common chunks);
-// - oclif.hooks: each target ./dist/X.js is built from src/X.ts;
+// - oclif.hooks and oclif.helpClass: each target ./dist/X.js is built from src/X.ts;
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
 // Code imported dynamically (ora, prompts, the emulator) becomes chunks of its own, still
 // loaded only when used. libsql stays outside the bundle (its native binary is found next to its
-// package), and so does `open` (it runs the xdg-open script it ships).
+// package), and so does `open` (it runs the xdg-open script it ships), and undici (imported only
+// on the proxy path, from its own chunk, so that no other command loads it).
 import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -129,7 +131,132 @@ const requiredHttpPlugin = {
   },
 }
 
-const hookTargets = Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target)))
+/**
+ * Packages oclif requires as its modules load but uses only on some paths: command discovery by
+ * file pattern (tinyglobby, with fdir and picomatch; paytx's commands come from the manifest),
+ * spinners (cli-spinners), templates (ejs), package.json lookups (lilconfig), plugin patterns
+ * (minimatch), colour support (supports-color, which loads tty), and three of Node's own modules
+ * it requires for rare paths (child_process with dgram, perf_hooks, readline: Node 20 compiles
+ * each on first load). Each require of one gets a stand-in that loads the package on the first use of
+ * an export, so `--version` and `status` no longer evaluate them at start-up (about 15 ms).
+ * Whether the package marks itself as an ES module (`__esModule`, which the requiring code asks
+ * first) is read at build time, so that asking does not load it.
+ */
+const LAZY_PACKAGES = ['tinyglobby', 'minimatch', 'cli-spinners', 'ejs', 'lilconfig', 'supports-color', 'node:child_process', 'node:perf_hooks', 'node:readline']
+const lazyPackagesPlugin = {
+  name: 'lazy-packages',
+  setup(builder) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`)
+    builder.onResolve({filter}, (args) =>
+      args.namespace === 'lazy-package' || args.kind !== 'require-call' ? undefined : {path: args.path, namespace: 'lazy-package', pluginData: {resolveDir: args.resolveDir}},
+    )
+    builder.onLoad({filter: /.*/, namespace: 'lazy-package'}, (args) => {
+      const esModule = createRequire(join(args.pluginData.resolveDir, 'index.js'))(args.path).__esModule === true
+      const contents = `let loaded
+const load = () => (loaded ??= require(${JSON.stringify(args.path)}))
+module.exports = new Proxy({}, {
+  get: (_, key) => (key === '__esModule' ? ${esModule} : load()[key]),
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => ({...Reflect.getOwnPropertyDescriptor(load(), key), configurable: true}),
+})
+`
+      return {contents, loader: 'js', resolveDir: args.pluginData.resolveDir}
+    })
+  },
+}
+
+/** `debug` goes through scripts/bundle/quiet-debug.cjs, which loads the package only when DEBUG is set. */
+const quietDebugPlugin = {
+  name: 'quiet-debug',
+  setup(builder) {
+    const shim = join(root, 'scripts', 'bundle', 'quiet-debug.cjs')
+    builder.onResolve({filter: /^debug$/}, (args) => (args.importer === shim ? undefined : {path: shim}))
+  },
+}
+
+/** oclif's `ejs` goes through scripts/bundle/plain-text-ejs.cjs, which hands ejs only the texts that hold a tag. */
+const plainTextEjsPlugin = {
+  name: 'plain-text-ejs',
+  setup(builder) {
+    const shim = join(root, 'scripts', 'bundle', 'plain-text-ejs.cjs')
+    // The shim's own require of ejs, and the lazy stand-in's (lazyPackagesPlugin) for it, reach the package.
+    builder.onResolve({filter: /^ejs$/}, (args) => (args.importer === shim || args.namespace === 'lazy-package' ? undefined : {path: shim}))
+  },
+}
+
+/**
+ * oclif asks wsl-utils whether it runs under WSL every time its configuration loads, and
+ * wsl-utils loads child_process (with dgram) and PowerShell helpers as it is imported. The
+ * answer comes from is-wsl alone; the PowerShell path, which oclif asks for only on WSL, still
+ * comes from wsl-utils, imported when asked.
+ */
+const wslCheckPlugin = {
+  name: 'wsl-check',
+  setup(builder) {
+    builder.onResolve({filter: /^wsl-utils$/}, (args) =>
+      args.namespace === 'wsl-check' ? undefined : {path: 'wsl-utils', namespace: 'wsl-check', pluginData: {resolveDir: args.resolveDir}},
+    )
+    builder.onLoad({filter: /.*/, namespace: 'wsl-check'}, (args) => ({
+      contents: "export {default as isWsl} from 'is-wsl'\nexport const powerShellPath = async () => (await import('wsl-utils')).powerShellPath()\n",
+      loader: 'js',
+      resolveDir: args.pluginData.resolveDir,
+    }))
+  },
+}
+
+/**
+ * oclif is CommonJS; on Node 20, compiling it took about a fifth of every run's CPU, and Node 20
+ * keeps no compiled code of ES modules between runs. So oclif is built apart, into one CommonJS
+ * file, dist/oclif-core.cjs (entry scripts/bundle/oclif-core.cjs), which
+ * src/process/oclif-core.ts loads with V8's code cache. Each import of @oclif/core or one of its
+ * module paths, from paytx or from a bundled oclif plugin, gets a module that takes that path's
+ * exports from there: its names are listed here, at build time.
+ */
+const OCLIF_CORE_LOADER = join(srcDir, 'process', 'oclif-core.ts')
+const oclifCorePlugin = {
+  name: 'oclif-core',
+  setup(builder) {
+    builder.onResolve({filter: /^@oclif\/core(\/.*)?$/}, (args) =>
+      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? {path: args.path, namespace: 'oclif-core'} : undefined,
+    )
+    builder.onLoad({filter: /.*/, namespace: 'oclif-core'}, (args) => {
+      if (!readFileSync(join(root, 'scripts', 'bundle', 'oclif-core.cjs'), 'utf8').includes(`'${args.path}': () => require('${args.path}')`)) {
+        throw new Error(`${args.path} is imported but scripts/bundle/oclif-core.cjs does not list it`)
+      }
+      const names = Object.keys(createRequire(join(root, 'index.js'))(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+      const contents = `import {oclifCoreModule} from ${JSON.stringify(OCLIF_CORE_LOADER)}
+const oclifModule = oclifCoreModule(${JSON.stringify(args.path)})
+export default oclifModule
+export const {${names.join(', ')}} = oclifModule
+`
+      return {contents, loader: 'js', resolveDir: root}
+    })
+  },
+}
+
+/**
+ * Node 20 loses a script's dynamic import() callback when V8 takes the script's code from a cache
+ * ("A dynamic import callback was not specified"). So in dist/oclif-core.cjs, each import() of a
+ * path known only at run time (oclif loading a command's or hook's file, lilconfig a config
+ * file) calls importModule instead: a parameter that src/process/code-cache.ts gives the file,
+ * an import() of its own ES module. import() of a named package stays, to be bundled.
+ */
+const runTimeImportsPlugin = {
+  name: 'run-time-imports',
+  setup(builder) {
+    builder.onLoad({filter: /[\\/]node_modules[\\/].*\.c?js$/}, (args) => {
+      const source = readFileSync(args.path, 'utf8')
+      const rewritten = source.replaceAll(/\bawait import\((?!\s*['"`])/g, 'await importModule(')
+      return rewritten === source ? undefined : {contents: rewritten, loader: 'js'}
+    })
+  },
+}
+
+const hookTargets = [
+  ...Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target))),
+  ...(oclif.helpClass ? [oclif.helpClass] : []),
+]
 
 rmSync(join(root, 'dist'), {recursive: true, force: true})
 const typeCheck = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {stdio: 'inherit'})
@@ -151,9 +278,27 @@ await build({
   platform: 'node',
   target: 'node20',
   // typescript: oclif reads tsconfig with it only when developing a plugin from source.
-  external: ['libsql', 'open', 'typescript'],
+  external: ['libsql', 'open', 'typescript', 'undici'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
-  plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin],
+  plugins: [oclifCorePlugin, commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
   logLevel: 'warning',
 })
+
+await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, 'scripts', 'bundle', 'oclif-core.cjs')],
+  outfile: join('dist', 'oclif-core.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['typescript'],
+  plugins: [plainTextEjsPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin, runTimeImportsPlugin],
+  logLevel: 'warning',
+})
+
+
+// The command list oclif reads at start-up (oclif.manifest.json).
+const manifest = spawnSync(process.execPath, [join(root, 'scripts', 'write-manifest.js')], {stdio: 'inherit'})
+if (manifest.status !== 0) process.exit(manifest.status ?? 1)

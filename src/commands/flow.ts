@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {PRODUCTS, type Product, normalizePan} from '../api/contract.js'
+import {PRODUCTS, type Product} from '../api/contract.js'
+import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest} from '../api/schemas.js'
 import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
@@ -12,9 +13,9 @@ import {parseDuration} from '../duration.js'
 import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 import {unknownCustomerKeys} from '../input/customer-request.js'
 import {cardAnswerChecks} from '../input/card-request.js'
-import {commandLine} from '../terminal/invoked-name.js'
 import {requireFlag} from '../input/required-flag.js'
 import type {Environment} from '../profiles/presets.js'
+import {toTunnelRequest, tunnelFlags} from '../tunnel-flags.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
@@ -32,7 +33,7 @@ Progress goes to stderr; stdout holds the summary, or one JSON object with --jso
 On the local profile with nothing listening at its address, the emulator starts inside this process for the run, so a fresh clone needs nothing else. --approve <outcome> completes the emulator's approval page without a browser:
 ${outcomesHelp}
 
-Webhooks: on the local profile the listener also receives the transaction's webhooks (--webhook local) and the summary lists them. A remote service cannot reach 127.0.0.1: on sandbox or production pass --webhook-url with a public address; running a tunnel to it (and a receiver such as \`paytx webhook listen\`) is yours to do.
+Webhooks: on the local profile the listener also receives the transaction's webhooks (--webhook local) and the summary lists them. A remote service cannot reach 127.0.0.1: on sandbox or production, --tunnel cloudflared (no account needed) or --tunnel ngrok starts that program to the listener, passes its public address (with the listener's token on the path) as the transaction's webhook_transaction_update, and stops it when the flow ends; --tunnel-command runs any other tool. Or pass --webhook-url with a public address of your own.
 
 ${EXIT_CODES_HELP}`
 
@@ -40,6 +41,7 @@ ${EXIT_CODES_HELP}`
     '<%= config.bin %> flow --product dummy --amount 1499 --approve SETTLEMENT_COMPLETED',
     '<%= config.bin %> flow --product card --amount 2500',
     '<%= config.bin %> flow --product sofort --amount 990 --descriptor "Order 4711" --no-open --json',
+    '<%= config.bin %> flow --product card --amount 100 --profile sandbox --tunnel cloudflared',
     '<%= config.bin %> flow --product card --amount 100 --profile sandbox --webhook-url https://example.ngrok.app/hooks',
     'printf "%s\\n" "$PAN" | <%= config.bin %> flow --product card --amount 100 --profile production --customer 4f1c0e2a --pan-stdin --expiry-month 09 --expiry-year 2029 --holder-name "J Doe" --yes',
   ]
@@ -76,6 +78,7 @@ ${EXIT_CODES_HELP}`
       options: ['final', 'settled'],
     }),
     yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
+    ...tunnelFlags,
   }
 
   public async run(): Promise<FlowJson> {
@@ -91,18 +94,17 @@ ${EXIT_CODES_HELP}`
 
     const {createStepReporter} = await import('../output/step-reporter.js')
     const interactive = this.interactive()
-    const reporter = await createStepReporter({secrets: this.secrets, interactive, color: interactive && !process.env.NO_COLOR})
-    const {ensureEmulator} = await import('../flow/embedded-emulator.js')
-    const emulator = await ensureEmulator(profile)
+    const reporter = await createStepReporter({stream: this.ctx.io.stderr, secrets: this.secrets, interactive, color: interactive && !this.ctx.env.NO_COLOR})
+    const emulator = await this.ctx.emulator(profile)
     if (emulator.started) reporter.note({tone: 'done', label: 'emulator started', value: `${emulator.url}  (in this process, until the flow ends)`})
     if (options.webhook.mode === 'none' && profile.profile.env !== 'local' && !flags.webhook) {
-      reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, run a tunnel and pass --webhook-url'})
+      reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, add --tunnel cloudflared (or ngrok)'})
     }
     try {
       const {runFlow} = await import('../flow/run-flow.js')
-      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
+      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event), openUrl: this.ctx.browser, timer: this.ctx.clock})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
-      this.print(renderFlowSummary(result))
+      this.print(renderFlowSummary(result, {width: process.stdout.isTTY ? process.stdout.columns : undefined}))
       const exitCode = outcomeExitCode(result)
       this.setOutcomeExitCode(exitCode)
       return {exitCode, ...result}
@@ -124,12 +126,12 @@ ${EXIT_CODES_HELP}`
     if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) return {flags, stdin}
     if (flags['customer-data'] !== undefined) {
       const {readJsonObject} = await import('../input/json-data.js')
-      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data')
+      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data', this.ctx.io.stdin)
     }
     if (cardFromStdin) {
       const stdinFlags = [flags['pan-stdin'] ? '--pan-stdin' : undefined, flags['cvv-stdin'] ? '--cvv-stdin' : undefined].filter((flag): flag is string => flag !== undefined)
       const {readStdinValues} = await import('../input/stdin.js')
-      const values = await readStdinValues(stdinFlags)
+      const values = await readStdinValues(stdinFlags, this.ctx.io.stdin)
       for (const [index, flag] of stdinFlags.entries()) {
         if (flag === '--pan-stdin') stdin.pan = values[index]
         else stdin.cvv = values[index]
@@ -169,6 +171,51 @@ export interface FlowStdin {
   cvv?: string
 }
 
+/** An existing customer (--customer), or one to create from --customer-data's fields. */
+function flowCustomer(flags: FlowFlags, stdin: FlowStdin): FlowOptions['customer'] {
+  if (flags.customer !== undefined) return {id: flags.customer}
+  if (stdin.customerData === undefined) return undefined
+  const unknown = unknownCustomerKeys(stdin.customerData)
+  if (unknown.length > 0) {
+    throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
+      flag: '--customer-data',
+      remedy: {kind: 'fix-customer-data'},
+    })
+  }
+  return {data: stdin.customerData as CustomerRequest}
+}
+
+/** A card payment's card: an existing one (--card), or one to tokenize (every value required on production). */
+function flowCard(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin): Pick<FlowOptions, 'card' | 'cvv'> {
+  const production = env.environment === 'production'
+  let card: FlowOptions['card']
+  if (flags.card !== undefined) card = {id: flags.card}
+  else if (flags['pan-stdin'] || production) {
+    card = {
+      pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
+      expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
+      expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
+      holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
+    }
+  }
+  const {cvv} = stdin
+  if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
+  return {card, cvv}
+}
+
+/** Where webhooks go: --webhook-url, none, or the flow's own listener (the default against a local profile). */
+function flowWebhook(flags: FlowFlags, env: FlowEnv): FlowOptions['webhook'] {
+  const tunnel = toTunnelRequest(flags)
+  if (tunnel && (flags['webhook-url'] !== undefined || flags.webhook !== undefined)) {
+    const other = flags['webhook-url'] === undefined ? `--webhook ${flags.webhook}` : '--webhook-url'
+    throw new InputError(`A tunnel gives the flow its own webhook address, so it cannot be combined with ${other}.`, {flag: flags.tunnel === undefined ? '--tunnel-command' : '--tunnel'})
+  }
+  if (tunnel) return {mode: 'tunnel', tunnel}
+  if (flags['webhook-url'] !== undefined) return {mode: 'url', url: flags['webhook-url']}
+  if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) return {mode: 'none'}
+  return {mode: 'local'}
+}
+
 /**
  * The flags of `flow` as the flow to run; an InputError (exit 2) names the first flag that is
  * missing or wrong. `notes` say how the input was changed (a transliterated descriptor).
@@ -198,40 +245,9 @@ export function toFlowOptions(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin):
     '--holder-name': flags['holder-name'],
   })
 
-  let customer: FlowOptions['customer']
-  if (flags.customer !== undefined) customer = {id: flags.customer}
-  else if (stdin.customerData !== undefined) {
-    const unknown = unknownCustomerKeys(stdin.customerData)
-    if (unknown.length > 0) {
-      throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
-        flag: '--customer-data',
-        hint: `The fields are those of \`${commandLine('customer create --data')}\`.`,
-      })
-    }
-    customer = {data: stdin.customerData as CustomerRequest}
-  }
-
-  let card: FlowOptions['card']
-  let cvv: string | undefined
-  if (product === 'card') {
-    const production = env.environment === 'production'
-    if (flags.card !== undefined) card = {id: flags.card}
-    else if (flags['pan-stdin'] || production) {
-      card = {
-        pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
-        expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
-        expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
-        holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
-      }
-    }
-    cvv = stdin.cvv
-    if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
-  }
-
-  let webhook: FlowOptions['webhook']
-  if (flags['webhook-url'] !== undefined) webhook = {mode: 'url', url: flags['webhook-url']}
-  else if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) webhook = {mode: 'none'}
-  else webhook = {mode: 'local'}
+  const customer = flowCustomer(flags, stdin)
+  const {card, cvv} = product === 'card' ? flowCard(flags, env, stdin) : {card: undefined, cvv: undefined}
+  const webhook = flowWebhook(flags, env)
 
   return {
     options: {

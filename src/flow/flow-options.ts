@@ -2,14 +2,15 @@
  * What a flow is asked to do, the checks made before anything is sent, and the request bodies
  * built from it (the same builders serve the checks and the real requests).
  */
-import {type Product, normalizePan} from '../api/contract.js'
+import type {Product} from '../api/contract.js'
+import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest, TransactionStartRequest} from '../api/schemas.js'
 import {InputError, InputErrors} from '../errors.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {WaitUntil} from './wait-for-status.js'
-import {commandLine} from '../terminal/invoked-name.js'
+import type {TunnelRequest} from '../tunnel/tunnel-program.js'
 
 export interface FlowOptions {
   product: Product
@@ -30,7 +31,8 @@ export interface FlowOptions {
   approve?: string
   /** Open the approval page in the browser (BROWSER honoured); false prints it and waits. */
   openBrowser: boolean
-  webhook: {mode: 'local'} | {mode: 'url'; url: string} | {mode: 'none'}
+  /** tunnel: the listener's webhook path on the public address of a tunnel the flow starts and stops. */
+  webhook: {mode: 'local'} | {mode: 'url'; url: string} | {mode: 'tunnel'; tunnel: TunnelRequest} | {mode: 'none'}
   /** 0 or undefined: a free port. */
   listenerPort?: number
   /** How long to wait, from the approval page on, for a conclusive status. */
@@ -102,7 +104,8 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
     if (issues.length > 0) {
       throw new InputErrors(
         issues.map((issue) => ({flag: '--customer-data', field: issue.path, message: `${issue.path} ${issue.message}`})),
-        `Fix the customer file; the fields are those of \`${commandLine('customer create')}\`.`,
+        undefined,
+        {kind: 'fix-customer-data'},
       )
     }
   }

@@ -23,7 +23,6 @@ import {customerStep} from './steps/customer.js'
 import {redirectStep} from './steps/redirect.js'
 import {type FlowConclusion, statusStep} from './steps/status.js'
 import {type StartedTransaction, transactionStep} from './steps/transaction.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export interface FlowWebhook {
   type: string
@@ -54,8 +53,10 @@ export interface FlowResult {
   statusReason: string
   redirect: {received: boolean; transactionId?: string; error?: string}
   webhooks: FlowWebhook[]
-  /** Requests the listener refused (wrong path, token or transaction id). */
+  /** Requests the listener refused (wrong path, token, method or transaction id). */
   rejectedRequests: number
+  /** The same, counted by the status they were answered: 404 unknown path or token, 405 wrong method, 400 another transaction's redirect. */
+  rejectedByStatus: Record<string, number>
   steps: FlowStepTiming[]
   durationMs: number
   /** The transaction as the service reported it last. */
@@ -83,7 +84,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
   } catch (error) {
     throw explainFailure(error, options.signal, context?.transactionId)
   } finally {
-    await context?.listener.close()
+    await Promise.all([context?.listener.close(), context?.tunnel?.running.stop()])
   }
 }
 
@@ -125,11 +126,18 @@ function flowResult(
       duplicate: hook.duplicate,
     })),
     rejectedRequests: listener.rejected().length,
+    rejectedByStatus: countByStatus(listener.rejected()),
     steps: context.steps,
     durationMs: conclusion.durationMs,
     transaction: conclusion.transaction,
     timeline: context.timeline,
   }
+}
+
+function countByStatus(requests: readonly {status: number}[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const {status} of requests) counts[status] = (counts[status] ?? 0) + 1
+  return counts
 }
 
 /** An interruption names the transaction left behind; any other failure after the start says how to look it up. */
@@ -138,12 +146,13 @@ function explainFailure(error: unknown, signal: AbortSignal | undefined, transac
     return transactionId
       ? new InterruptedError(
           `Interrupted; transaction ${transactionId} was left as it is.`,
-          `Look it up with \`${commandLine(`status ${transactionId}`)}\` (add --wait to wait for its final status).`,
+          undefined,
+          {kind: 'look-up-transaction', situation: 'interrupted', transactionId},
         )
       : new InterruptedError(signal.reason instanceof InterruptedError ? signal.reason.message : 'Interrupted before a transaction was started.')
   }
   if (transactionId && error instanceof PaytxError && error.exitCode !== EXIT.input) {
-    error.hint = `${error.hint ? `${error.hint} ` : ''}Transaction ${transactionId} was started; look it up with \`${commandLine(`status ${transactionId}`)}\`.`
+    error.withRemedy({kind: 'look-up-transaction', situation: 'started', transactionId})
   }
   return error
 }

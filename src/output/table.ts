@@ -13,15 +13,41 @@ export type TableValue = string | readonly string[] | undefined
  * Aligned `label  value` lines; empty values are left out. Values (often from outside) are shown
  * with control characters escaped, so none can break a line or draw one of its own.
  */
-export function table(rows: [string, TableValue][], options: {indent?: string} = {}): string {
+export function table(rows: [string, TableValue][], options: {indent?: string; width?: number} = {}): string {
   const shown = rows.filter((row): row is [string, string | readonly string[]] => row[1] !== undefined && row[1] !== '' && row[1].length > 0)
-  const width = Math.max(...shown.map(([label]) => label.length))
+  const labelWidth = Math.max(...shown.map(([label]) => label.length))
+  const indent = options.indent ?? ''
+  const valueColumn = indent.length + labelWidth + 2
   return shown
     .map(([label, value]) => {
-      const lines = typeof value === 'string' ? [value] : value
-      return lines.map((line, index) => `${options.indent ?? ''}${(index === 0 ? label : '').padEnd(width)}  ${visibleText(line)}`).join('\n')
+      const lines = (typeof value === 'string' ? [value] : value).flatMap((line) => fitToWidth(visibleText(line), valueColumn, options.width))
+      return lines.map((line, index) => `${indent}${(index === 0 ? label : '').padEnd(labelWidth)}  ${line}`).join('\n')
     })
     .join('\n')
+}
+
+/**
+ * A value that starts at `column`, broken at spaces so that no line passes the terminal's edge
+ * (one column short of it); a single word too long (an address) keeps its own line whole. No
+ * width (a pipe): one line.
+ */
+export function fitToWidth(text: string, column: number, width: number | undefined): string[] {
+  if (width === undefined || column + text.length < width) return [text]
+  return wrapWords(text, Math.max(20, width - 1 - column))
+}
+
+/** Breaks at spaces only: a word is never cut, a word longer than the width stands alone. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = []
+  let current = ''
+  for (const word of text.split(' ')) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current)
+      current = word
+    } else current = current ? `${current} ${word}` : word
+  }
+  lines.push(current)
+  return lines
 }
 
 export type TableFormat = 'aligned' | 'tsv' | 'csv'
@@ -79,21 +105,79 @@ function renderAligned(columns: readonly TableColumn[], rows: readonly (readonly
   const headers = columns.map((column) => column.header)
   const {widths, fits} = fitWidths(columns, [headers, ...rows], options.width ?? 80)
   if (!fits && options.tooNarrow === 'blocks') return renderBlocks(columns, rows, options)
-  const drawRow = (cells: readonly string[], row: number | undefined) => {
-    const blocks = cells.map((cell, column) => cellLines(flatCell(cell), widths[column], columns[column].shrink))
-    const height = Math.max(...blocks.map((block) => block.length))
-    const lines: string[] = []
-    for (let line = 0; line < height; line++) {
-      const parts = blocks.map((block, column) => {
-        const text = block[line] ?? ''
-        const padded = column === blocks.length - 1 ? text : text.padEnd(widths[column])
-        return row !== undefined && options.paint && text ? options.paint(row, column, padded) : padded
-      })
-      lines.push(parts.join(GAP).trimEnd())
-    }
-    return lines
+  return [...drawAligned(columns, widths, headers, undefined, options), ...rows.flatMap((cells, row) => drawAligned(columns, widths, cells, row, options))].join('\n')
+}
+
+/** One row of the aligned form at the given widths: a line, or several where a cell wraps. */
+function drawAligned(columns: readonly TableColumn[], widths: readonly number[], cells: readonly string[], row: number | undefined, options: TableOptions): string[] {
+  const blocks = cells.map((cell, column) => cellLines(flatCell(cell), widths[column], columns[column].shrink))
+  const height = Math.max(...blocks.map((block) => block.length))
+  const lines: string[] = []
+  for (let line = 0; line < height; line++) {
+    const parts = blocks.map((block, column) => {
+      const text = block[line] ?? ''
+      const padded = column === blocks.length - 1 ? text : text.padEnd(widths[column])
+      return row !== undefined && options.paint && text ? options.paint(row, column, padded) : padded
+    })
+    lines.push(parts.join(GAP).trimEnd())
   }
-  return [...drawRow(headers, undefined), ...rows.flatMap((cells, row) => drawRow(cells, row))].join('\n')
+  return lines
+}
+
+/** A table written as its rows come, for lists too long to hold (see createTableWriter). */
+export interface TableWriter {
+  row(cells: readonly string[]): void
+  /** Writes what is still held (a short table is all held until here) and the header of an empty one. */
+  end(): void
+}
+
+/** Rows held to fit the aligned form's widths before the first is written. */
+export const ALIGNED_ROWS_HELD = 50
+
+/**
+ * The table row by row through `write` (each call one or more whole lines, with their line
+ * ends). TSV and CSV write each row as it comes. The aligned form holds the first
+ * ALIGNED_ROWS_HELD rows, fits the widths to them as renderTable does (so a short table looks
+ * the same either way), and draws every later row at those widths: a longer cell there pushes
+ * the rest of its row along rather than being cut, unless its column shrinks.
+ */
+export function createTableWriter(columns: readonly TableColumn[], options: TableOptions, write: (text: string) => void): TableWriter {
+  const headers = columns.map((column) => column.header)
+  if (options.format !== 'aligned') {
+    const line = options.format === 'csv' ? (cells: readonly string[]) => cells.map(csvCell).join(',') : (cells: readonly string[]) => cells.map(flatCell).join('\t')
+    let started = false
+    const start = () => {
+      if (!started) write(`${line(headers)}\n`)
+      started = true
+    }
+    return {
+      row: (cells) => {
+        start()
+        write(`${line(cells)}\n`)
+      },
+      end: start,
+    }
+  }
+  let held: (readonly string[])[] | undefined = []
+  let widths: number[] = []
+  let drawn = 0
+  const draw = (cells: readonly string[]) => write(`${drawAligned(columns, widths, cells, drawn++, options).join('\n')}\n`)
+  const flush = () => {
+    if (!held) return
+    widths = fitWidths(columns, [headers, ...held], options.width ?? 80).widths
+    write(`${drawAligned(columns, widths, headers, undefined, options).join('\n')}\n`)
+    const rows = held
+    held = undefined
+    for (const cells of rows) draw(cells)
+  }
+  return {
+    row: (cells) => {
+      if (!held) return draw(cells)
+      held.push(cells)
+      if (held.length >= ALIGNED_ROWS_HELD) flush()
+    },
+    end: flush,
+  }
 }
 
 /**

@@ -21,6 +21,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>
   /** Written to stdin, then stdin is closed. */
   input?: string
+  /** startCli only: stdin stays open for the test to write to (child.stdin) and end. */
+  openStdin?: boolean
   configDir?: string
   timeoutMs?: number
   cwd?: string
@@ -36,7 +38,9 @@ export function tempConfigDir(): string {
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}, configDir?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && !['BROWSER', 'DEBUG', 'NODE_ENV'].includes(key)) env[key] = value
+  // Proxy variables too: a test that wants a proxy sets its own, and no test goes through the machine's.
+  const proxyVariable = /^(https?|no|all)_proxy$/i
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && !proxyVariable.test(key) && !['BROWSER', 'DEBUG', 'NODE_ENV'].includes(key)) env[key] = value
   env.PAYTX_CONFIG_DIR = configDir ?? tempConfigDir()
   // The emulator's store of local commands lives beside the test's config, never in the user's data folder.
   env.PAYTX_DATA_DIR = join(env.PAYTX_CONFIG_DIR, 'data')
@@ -155,7 +159,7 @@ export function startCli(args: string[], options: CliOptions = {}): RunningCli {
     })
   })
   if (options.input !== undefined) child.stdin.end(options.input)
-  else child.stdin.end()
+  else if (!options.openStdin) child.stdin.end()
 
   const waitFor = (stream: 'stdout' | 'stderr', test: RegExp | ((text: string) => boolean), timeoutMs = 15_000) =>
     new Promise<void>((resolvePromise, reject) => {
