@@ -77,6 +77,8 @@ const MAX_PAN_DIGITS = 19
 export function maskCardNumbers(text: string): string {
   // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case costs one scan.
   if (!holdsDigits(text, MIN_PAN_DIGITS)) return text
+  // A UUID's first dash comes 8 characters in: without one, no UUID to look for.
+  if (text.indexOf('-', 8) === -1) return maskCardNumbersIn(text)
   // The parts between UUIDs are masked on their own; the UUIDs stay as they are.
   const pieces: string[] = []
   let partStart = 0
@@ -93,9 +95,10 @@ const isHexDigit = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0
 
 function isUuidAt(text: string, start: number): boolean {
   let index = start
-  for (const [group, length] of UUID_GROUPS.entries()) {
+  // An index loop, not entries(): this runs at every dash, and a megabyte of `1-1-1...` has half a million.
+  for (let group = 0; group < UUID_GROUPS.length; group++) {
     if (group > 0 && text.charCodeAt(index++) !== 0x2d) return false
-    for (const end = index + length; index < end; index++) if (!isHexDigit(text.charCodeAt(index))) return false
+    for (const end = index + UUID_GROUPS[group]; index < end; index++) if (!isHexDigit(text.charCodeAt(index))) return false
   }
   return true
 }
@@ -132,140 +135,152 @@ function isWordChar(code: number): boolean {
   return isDigit(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
 }
 
-/** Where a separator joining two digit groups ends, if one starts at `index`: ` `, `+`, `-` or `%20`, then a digit. */
-function separatorEnd(text: string, index: number): number | undefined {
+/** Where a separator joining two digit groups ends, if one starts at `index`: ` `, `+`, `-` or `%20`, then a digit; -1 if none. */
+function separatorEnd(text: string, index: number): number {
   const code = text.charCodeAt(index)
   let end: number
   if (code === 0x20 || code === 0x2b || code === 0x2d) end = index + 1
-  else if (code === 0x25 && text.startsWith('20', index + 1)) end = index + 3
-  else return undefined
-  return isDigit(text.charCodeAt(end)) ? end : undefined
+  else if (code === 0x25 && text.charCodeAt(index + 1) === 0x32 && text.charCodeAt(index + 2) === 0x30) end = index + 3
+  else return -1
+  return isDigit(text.charCodeAt(end)) ? end : -1
 }
 
 /** Luhn's doubled digit, by digit. */
 const DOUBLED = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]
 
 /**
- * A run of digit groups, with what the Luhn check of any span of whole groups needs in O(1):
- * digits counted from the run's start, and two Luhn sums (mod 10) of the digits so far, one
- * doubling the digits at even positions, the other those at odd ones. A span's check sum is the
- * difference of the sums at its ends, taken with the parity of its last digit.
+ * The run of digit groups being scanned, with what the Luhn check of any span of whole groups
+ * needs in O(1): digits counted from the run's start, and two Luhn sums (mod 10) of the digits so
+ * far, one doubling the digits at even positions, the other those at odd ones. A span's check sum
+ * is the difference of the sums at its ends, taken with the parity of its last digit: that digit
+ * is the check digit, never doubled, so the sum that doubles the other parity is the one compared.
  *
- * Five numbers a group, in one typed array kept between calls (redaction is synchronous): a
- * megabyte of `1 1 1 ...` is half a million groups, and arrays of objects would cost more in
- * allocation than the scan itself.
+ * Row `r` holds the figures after `r` groups (row 0: none yet, all zero) and where group `r - 1`
+ * starts and ends, five numbers a row in one typed array kept between calls (redaction is
+ * synchronous): a megabyte of `1 1 1 ...` is half a million groups, and arrays of objects would
+ * cost more in allocation than the scan itself.
  */
-const GROUP_FIELDS = 5
+const ROW = 5
 const [START, END, DIGITS, EVEN_DOUBLED, ODD_DOUBLED] = [0, 1, 2, 3, 4]
-let groupData = new Int32Array(GROUP_FIELDS * 1024)
+let rows = new Int32Array(ROW * 1024)
 
-interface DigitRun {
-  groups: number
-  data: Int32Array
-}
-
-const groupStart = (run: DigitRun, group: number) => run.data[group * GROUP_FIELDS + START]
-const groupEnd = (run: DigitRun, group: number) => run.data[group * GROUP_FIELDS + END]
-/** A figure before group `group` (0 for the first), or after it with `group + 1`. */
-const before = (run: DigitRun, group: number, field: number) => (group === 0 ? 0 : run.data[(group - 1) * GROUP_FIELDS + field])
-
-/** Adds a digit to a Luhn sum mod 10. */
-const addMod10 = (sum: number, value: number) => (sum + value >= 10 ? sum + value - 10 : sum + value)
+const groupStart = (group: number) => rows[(group + 1) * ROW + START]
+const groupEnd = (group: number) => rows[(group + 1) * ROW + END]
+/** Digits in the run before group `group`, or up to its end with `group + 1`. */
+const digitsBefore = (group: number) => rows[group * ROW + DIGITS]
 
 /**
- * The digit groups of the run that starts at `start`. A run must not be glued to a word at either
- * end: when its last group is, the run ends before that group; a run of one such group is none.
+ * Reads the digit groups of the run that starts at `start` into `rows`, and says how many there
+ * are. A run must not be glued to a word at either end: when its last group is, the run ends
+ * before that group; a run of one such group is none.
  */
-function digitRun(text: string, start: number): DigitRun {
+function readDigitRun(text: string, start: number): number {
+  let data = rows
   let groups = 0
   let index = start
   let digits = 0
   let evenDoubled = 0
   let oddDoubled = 0
   for (;;) {
-    if ((groups + 1) * GROUP_FIELDS > groupData.length) {
-      const grown = new Int32Array(groupData.length * 2)
-      grown.set(groupData)
-      groupData = grown
+    if ((groups + 2) * ROW > data.length) {
+      rows = new Int32Array(data.length * 2)
+      rows.set(data)
+      data = rows
     }
-    const base = groups * GROUP_FIELDS
-    groupData[base + START] = index
-    for (let code = text.charCodeAt(index); isDigit(code); code = text.charCodeAt(++index)) {
-      const digit = code - 0x30
-      if (digits % 2 === 0) {
-        evenDoubled = addMod10(evenDoubled, DOUBLED[digit])
-        oddDoubled = addMod10(oddDoubled, digit)
+    const row = (groups + 1) * ROW
+    data[row + START] = index
+    // Summed as they come, brought back mod 10 once a group: a test per digit costs more.
+    for (; index < text.length; index++) {
+      const digit = text.charCodeAt(index) - 0x30
+      if (digit < 0 || digit > 9) break
+      if ((digits & 1) === 0) {
+        evenDoubled += DOUBLED[digit]
+        oddDoubled += digit
       } else {
-        oddDoubled = addMod10(oddDoubled, DOUBLED[digit])
-        evenDoubled = addMod10(evenDoubled, digit)
+        oddDoubled += DOUBLED[digit]
+        evenDoubled += digit
       }
       digits++
     }
-    groupData[base + END] = index
-    groupData[base + DIGITS] = digits
-    groupData[base + EVEN_DOUBLED] = evenDoubled
-    groupData[base + ODD_DOUBLED] = oddDoubled
+    evenDoubled %= 10
+    oddDoubled %= 10
+    data[row + END] = index
+    data[row + DIGITS] = digits
+    data[row + EVEN_DOUBLED] = evenDoubled
+    data[row + ODD_DOUBLED] = oddDoubled
     groups++
     const next = separatorEnd(text, index)
-    if (next === undefined) break
+    if (next === -1) break
     index = next
   }
-  if (index < text.length && isWordChar(text.charCodeAt(index))) groups--
-  return {groups, data: groupData}
-}
-
-/** Whether groups `first` to `last` make a Luhn-valid number: its last digit is the check digit, never doubled. */
-function luhnValidSpan(run: DigitRun, first: number, last: number): boolean {
-  const lastDigit = before(run, last + 1, DIGITS) - 1
-  const sums = lastDigit % 2 === 0 ? ODD_DOUBLED : EVEN_DOUBLED
-  return before(run, last + 1, sums) === before(run, first, sums)
-}
-
-/** The digits of groups `first` to `last`, without what joins them (a `%20` holds digits of its own). */
-function groupDigits(text: string, run: DigitRun, first: number, last: number): string {
-  let digits = ''
-  for (let group = first; group <= last; group++) digits += text.slice(groupStart(run, group), groupEnd(run, group))
-  return digits
+  return index < text.length && isWordChar(text.charCodeAt(index)) ? groups - 1 : groups
 }
 
 /**
- * The run with its card numbers masked, or undefined when it holds none. From each group, the
- * longest card number starting there is taken (separators inside it go with it); the spans tried
- * are those of 12 to 19 digits, found by a pointer that only moves forward.
+ * The mask of a card number ending with group `last`, from its last four digits, read without what
+ * joins its groups (a `%20` holds digits of its own); a card number has twelve digits or more, so
+ * four are there. Masks are kept by those digits (10,000 at most): a megabyte of card numbers is
+ * fifty thousand masks, and a string for each would be garbage for the collector to sweep.
  */
-function maskRun(text: string, run: DigitRun): string | undefined {
-  const {groups} = run
-  // One group (a number written together) is the common case: no spans to try.
-  if (groups === 1) {
-    const digits = groupEnd(run, 0) - groupStart(run, 0)
-    return digits <= MAX_PAN_DIGITS && luhnValidSpan(run, 0, 0) ? maskDigits(text.slice(groupStart(run, 0), groupEnd(run, 0))) : undefined
-  }
-  const separatorAfter = (group: number) => (group + 1 < groups ? text.slice(groupEnd(run, group), groupStart(run, group + 1)) : '')
-  const digitsOf = (first: number, last: number) => before(run, last + 1, DIGITS) - before(run, first, DIGITS)
-  let out: string[] | undefined
-  let shortest = 0
-  for (let group = 0; group < groups; ) {
-    shortest = Math.max(shortest, group)
-    while (shortest < groups && digitsOf(group, shortest) < MIN_PAN_DIGITS) shortest++
-    let found: number | undefined
-    for (let last = shortest; last < groups && digitsOf(group, last) <= MAX_PAN_DIGITS; last++) {
-      if (luhnValidSpan(run, group, last)) found = last
+function maskOfSpan(text: string, last: number): string {
+  let lastFour = 0
+  let scale = 1
+  for (let group = last, found = 0; found < 4; group--) {
+    for (let index = groupEnd(group) - 1; index >= groupStart(group) && found < 4; index--, found++, scale *= 10) {
+      lastFour += (text.charCodeAt(index) - 0x30) * scale
     }
-    if (found === undefined) {
-      out?.push(text.slice(groupStart(run, group), groupEnd(run, group)), separatorAfter(group))
+  }
+  return (masksByLastFour[lastFour] ??= maskDigits(String(lastFour).padStart(4, '0')))
+}
+
+const masksByLastFour: string[] = []
+
+/** Per Luhn sum to compare (parity of the digits so far, then the sum): the latest row that has it. */
+const latestRow = new Int32Array(20)
+
+/**
+ * Masks the card numbers of the run just read (`groups` groups), adding to `out` the text since
+ * `copied` and each mask, and says where copying resumes. From each group, the longest card number
+ * starting there is taken (separators inside it go with it). The spans of 12 to 19 digits lie
+ * between two pointers that only move forward; rows are entered in `latestRow` as the far one
+ * passes them, so the longest Luhn-valid span from a group is two look-ups, not a check per span.
+ * Nothing is copied group by group: a megabyte of `1 1 1 ...` holds no card number and costs no
+ * string at all.
+ */
+function maskRun(text: string, groups: number, out: string[], copied: number): number {
+  const data = rows
+  latestRow.fill(-1)
+  let shortest = 0
+  let longest = 0
+  for (let group = 0; group < groups; ) {
+    const row = group * ROW
+    const fewest = data[row + DIGITS] + MIN_PAN_DIGITS
+    const most = data[row + DIGITS] + MAX_PAN_DIGITS
+    if (shortest < group) shortest = group
+    while (shortest < groups && data[(shortest + 1) * ROW + DIGITS] < fewest) shortest++
+    while (longest < groups && data[(longest + 1) * ROW + DIGITS] <= most) {
+      longest++
+      const odd = data[longest * ROW + DIGITS] & 1
+      latestRow[odd * 10 + data[longest * ROW + (odd === 1 ? ODD_DOUBLED : EVEN_DOUBLED)]] = longest
+    }
+    // A span ending with row `end` is Luhn-valid when the sums compared at its parity are equal.
+    const end = Math.max(latestRow[data[row + EVEN_DOUBLED]], latestRow[10 + data[row + ODD_DOUBLED]])
+    if (end <= shortest) {
       group++
       continue
     }
-    // The first card number found: what came before it in the run is copied as it was.
-    out ??= [text.slice(groupStart(run, 0), groupStart(run, group))]
-    out.push(maskDigits(groupDigits(text, run, group, found)), separatorAfter(found))
+    const found = end - 1
+    out.push(text.slice(copied, groupStart(group)), maskOfSpan(text, found))
+    copied = groupEnd(found)
     group = found + 1
   }
-  return out?.join('')
+  return copied
 }
 
+/** The pieces of the text being masked, in one array kept between calls (redaction is synchronous). */
+const maskedPieces: string[] = []
+
 function maskCardNumbersIn(text: string): string {
-  const pieces: string[] = []
   let copied = 0
   let index = 0
   while (index < text.length) {
@@ -273,24 +288,23 @@ function maskCardNumbersIn(text: string): string {
       index++
       continue
     }
-    const run = digitRun(text, index)
-    if (run.groups === 0) {
+    const groups = readDigitRun(text, index)
+    if (groups === 0) {
       // One group glued to a word: no run starts inside it either.
       while (isDigit(text.charCodeAt(index))) index++
       continue
     }
-    const runEnd = groupEnd(run, run.groups - 1)
     // Too few digits for a card number: nothing to mask, nothing to copy.
-    const masked = before(run, run.groups, DIGITS) < MIN_PAN_DIGITS ? undefined : maskRun(text, run)
-    if (masked !== undefined) {
-      pieces.push(text.slice(copied, index), masked)
-      copied = runEnd
-    }
-    index = runEnd
+    if (digitsBefore(groups) >= MIN_PAN_DIGITS) copied = maskRun(text, groups, maskedPieces, copied)
+    index = groupEnd(groups - 1)
   }
   if (copied === 0) return text
-  pieces.push(text.slice(copied))
-  return pieces.join('')
+  // A value that is one card number (a list of them, say) is its mask, without a join.
+  const whole = copied === text.length && maskedPieces.length === 2 && maskedPieces[0] === ''
+  if (!whole) maskedPieces.push(text.slice(copied))
+  const masked = whole ? maskedPieces[1] : maskedPieces.join('')
+  maskedPieces.length = 0
+  return masked
 }
 
 /**
@@ -329,12 +343,17 @@ function maskPanField(value: string): string {
   return pieces.join('')
 }
 
+function allDigits(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (!isDigit(text.charCodeAt(index))) return false
+  return true
+}
+
 /** A CVV under a CVV name: the whole value when it is one, any 3- or 4-digit number in a message. */
 function maskCvvField(value: string): string {
   // Trimmed first: /^\s*\d*\s*$/ would try every split of a long run of spaces between its two \s*.
   const trimmed = value.trim()
   if (trimmed === '') return value
-  if (/^\d*$/.test(trimmed)) return CVV_MASK
+  if (allDigits(trimmed)) return CVV_MASK
   return value.replace(/(?<!\d)\d{3,4}(?!\d)/g, CVV_MASK)
 }
 
@@ -353,17 +372,10 @@ function redactScalar(kind: FieldKind, value: unknown): unknown {
   return value
 }
 
-interface PendingCopy {
-  value: unknown
-  kind: FieldKind
-  into: Record<string, unknown> | unknown[]
-  key: string | number
-}
-
-function assign(into: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+function assign(into: Record<string, unknown>, key: string, value: unknown): void {
   // A `__proto__` key from JSON.parse is an own property; plain assignment would set the prototype.
   if (key === '__proto__') Object.defineProperty(into, key, {value, enumerable: true, writable: true, configurable: true})
-  else (into as Record<string | number, unknown>)[key] = value
+  else into[key] = value
 }
 
 /**
@@ -372,34 +384,40 @@ function assign(into: Record<string, unknown> | unknown[], key: string | number,
  * The walk is iterative, so no body is too deep for it.
  */
 export function redactBody(value: unknown): unknown {
-  const root: Record<string, unknown> = {}
-  const pending: PendingCopy[] = [{value, kind: undefined, into: root, key: 'value'}]
-  // Scalars are copied where they are met; only containers wait their turn, placed in their
-  // parent already so that the copy keeps the original order of fields.
-  const copyInto = (into: Record<string, unknown> | unknown[], key: string | number, element: unknown, kind: FieldKind) => {
-    if (element !== null && typeof element === 'object') {
-      assign(into, key, undefined)
-      pending.push({value: element, kind, into, key})
+  // Containers still to fill: each copy is made and placed in its parent when met (so the copy
+  // keeps the original order of fields), and filled when its turn comes. Three stacks side by
+  // side rather than a record each: 1 MB of nesting is 175,000 containers.
+  const sources: object[] = []
+  const copies: (Record<string, unknown> | unknown[])[] = []
+  const kinds: FieldKind[] = []
+  const copyOf = (element: unknown, kind: FieldKind): unknown => {
+    if (element === null || typeof element !== 'object') return redactScalar(kind, element)
+    const list = Array.isArray(element)
+    // Whatever sits under a CVV name is masked whole, but a list of them is still a list.
+    if (kind === 'cvv' && !list) return CVV_MASK
+    const copy = list ? new Array(element.length) : {}
+    sources.push(element)
+    copies.push(copy)
+    kinds.push(kind)
+    return copy
+  }
+  const result = copyOf(value, undefined)
+  while (sources.length > 0) {
+    const source = sources.pop()!
+    const copy = copies.pop()!
+    const kind = kinds.pop()
+    if (Array.isArray(copy)) {
+      const items = source as unknown[]
+      for (let index = 0; index < items.length; index++) copy[index] = copyOf(items[index], kind)
     } else {
-      assign(into, key, redactScalar(kind, element))
+      const record = source as Record<string, unknown>
+      // for...in with an own-property check is Object.keys without an array for every object.
+      for (const name in record) {
+        if (Object.hasOwn(record, name)) assign(copy, maskCardNumbers(name), copyOf(record[name], fieldKind(name) ?? kind))
+      }
     }
   }
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const {value: item, kind, into, key} = next
-    if (Array.isArray(item)) {
-      const copy: unknown[] = new Array(item.length)
-      assign(into, key, copy)
-      for (let index = 0; index < item.length; index++) copyInto(copy, index, item[index], kind)
-    } else if (item !== null && typeof item === 'object' && kind !== 'cvv') {
-      const copy: Record<string, unknown> = {}
-      assign(into, key, copy)
-      const record = item as Record<string, unknown>
-      for (const name of Object.keys(record)) copyInto(copy, maskCardNumbers(name), record[name], fieldKind(name) ?? kind)
-    } else {
-      assign(into, key, redactScalar(kind, item))
-    }
-  }
-  return root.value
+  return result
 }
 
 /**
@@ -430,10 +448,12 @@ export function redactText(text: string): string {
     .replace(FIELD_IN_TEXT, (match, quote: string, name: string, separator: string, doubleQuoted?: string, singleQuoted?: string, bare?: string) => {
       const kind = cardFieldKind(name)
       if (kind === undefined) return match
-      const field = `${quote}${name}${quote}${separator}`
-      if (doubleQuoted !== undefined) return `${field}"${redactString(kind, doubleQuoted)}"`
-      if (singleQuoted !== undefined) return `${field}'${redactString(kind, singleQuoted)}'`
-      return `${field}${redactString(kind, bare!)}`
+      const value = doubleQuoted ?? singleQuoted ?? bare!
+      const redacted = redactString(kind, value)
+      // Already masked (the card number net ran first): the match stays as it is, with no new string.
+      if (redacted === value) return match
+      const closing = doubleQuoted !== undefined || singleQuoted !== undefined ? 1 : 0
+      return `${match.slice(0, match.length - value.length - closing)}${redacted}${match.slice(match.length - closing)}`
     })
     .replace(FIELD_IN_XML, (match, name: string, value: string) => {
       const kind = cardFieldKind(name)
