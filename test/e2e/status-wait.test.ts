@@ -1,15 +1,22 @@
-/** `paytx transaction status <id> --wait` against the emulator, through settlement and beyond. */
+/**
+ * `paytx transaction status <id> --wait` against the emulator, through settlement and beyond. The
+ * emulator runs on a manual clock: a transaction settles when the test moves the clock, never
+ * because a slow machine took long to start the CLI.
+ */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {sampleCustomer} from '../../src/flow/sample-customer.js'
 import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
+import {ManualClock} from '../helpers/manual-clock.js'
 
+const SETTLE_AFTER_MS = 2_500
+const clock = new ManualClock(Date.now())
 let emulator: RunningEmulator
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
 
 beforeAll(async () => {
-  emulator = await startEmulator({port: 0, settleAfterMs: 2_500, pendingForMs: 600, webhookAttempts: 1})
+  emulator = await startEmulator({port: 0, settleAfterMs: SETTLE_AFTER_MS, webhookAttempts: 1, clock})
 })
 afterAll(() => emulator.close())
 
@@ -41,7 +48,10 @@ async function dummyTransaction(outcome: string): Promise<string> {
 describe('paytx transaction status --wait', () => {
   it('waits through SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED with --until settled, printing each change', async () => {
     const id = await dummyTransaction('SETTLEMENT_COMPLETED')
-    const result = await runCli(['transaction', 'status', id, '--wait', '--until', 'settled', '--wait-timeout', '20s'], {env: env()})
+    const cli = startCli(['transaction', 'status', id, '--wait', '--until', 'settled', '--wait-timeout', '20s'], {env: env()})
+    await cli.waitForStderr(/^SETTLEMENT_REQUESTED .*\(now\)$/m)
+    clock.advance(SETTLE_AFTER_MS)
+    const result = await cli.done
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/^SETTLEMENT_REQUESTED \(not final, success\) +\(now\)$/m)
     expect(result.stderr).toMatch(/^SETTLEMENT_REQUESTED → SETTLEMENT_COMPLETED \(final, success\) +\(after [\d.]+ m?s\)$/m)

@@ -4,7 +4,7 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
+import {parseJsonOutput, runCli, startCli, tempConfigDir} from '../helpers/cli.js'
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
 import {screenAfter} from '../helpers/screen.js'
 
@@ -163,6 +163,36 @@ describe('several transaction ids at once', () => {
     expect(array[3].error?.kind).toBe('input')
     expect(result.stderr).toMatch(/"not an id" \(stdin line 5\) is not a transaction id: it contains whitespace/)
     expect(result.stderr).toMatch(/"has\/slash" \(stdin line 6\) is not a transaction id: it contains "\/"/)
+  })
+
+  it('reads stdin as it comes and writes each row as soon as it and those before it are known', async () => {
+    const cli = startCli(['status', '-'], {env: env(), openStdin: true})
+    cli.child.stdin.write('paid-1\ndeclined-2\n')
+    await cli.waitForStdout(/^declined-2\tDECLINED\t/m)
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/declined-2'])
+    cli.child.stdin.end('missing-3\n')
+    const result = await cli.done
+    expect(result.code).toBe(1)
+    expect(result.stdout.split('\n').map((line) => line.split('\t')[0])).toEqual(['ID', 'paid-1', 'declined-2', 'missing-3', ''])
+  })
+
+  it('writes the --json array element by element: the first is out while stdin is still open, and it ends as one document', async () => {
+    const cli = startCli(['checkoutsuccess', '-', '--json'], {env: env(), openStdin: true})
+    cli.child.stdin.write('paid-1\nrequested-2\n')
+    await cli.waitForStdout(/"id": "requested-2"/)
+    cli.child.stdin.end('paid-3\n')
+    const result = await cli.done
+    expect(result.code).toBe(0)
+    expect(parseJsonOutput<{id: string}[]>(result).map((entry) => entry.id)).toEqual(['paid-1', 'requested-2', 'paid-3'])
+  })
+
+  it('stops reading at a line over 1 MiB (stdin from /dev/zero): reported as not an id, the ids before it looked up', async () => {
+    const input = `paid-1\npaid-2\n${'0'.repeat(1024 * 1024 + 1)}\npaid-4\n`
+    const result = await runCli(['status', '-'], {env: env(), input})
+    expect(result.code).toBe(1)
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/paid-2'])
+    expect(result.stdout.split('\n')[3]).toBe('\terror: not an id\t\t\t\t\t')
+    expect(result.stderr).toMatch(/\(stdin line 3\) is not a transaction id: it is longer than 1 MiB; the rest of stdin was not read/)
   })
 
   it('reads ids from --from-file after the arguments', async () => {

@@ -8,9 +8,9 @@ import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction} from '../../output/transaction.js'
 import {commandLine} from '../../terminal/invoked-name.js'
-import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, type LookupsJson, TransactionLookupCommand} from '../../transaction-lookup-command.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
-export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | LookupsJson<Transaction, 'transaction'>> {
+export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | undefined> {
   static override aliases = ['status']
   static override summary = 'Show a transaction, or several: status, whether it is final and a success, amount, timestamps.'
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
@@ -50,11 +50,12 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     }),
   }
 
-  public async run(): Promise<Transaction | LookupsJson<Transaction, 'transaction'>> {
+  public async run(): Promise<Transaction | undefined> {
     const options = await this.lookupOptions()
     const {timeoutMs, until} = await toStatusWaitOptions(this.flags)
+    // Several ids are written as they come (the --json array too): nothing is left to return.
     if (options.many) return this.flags.wait ? this.waitForMany(options, {timeoutMs, until}) : this.answerMany(options, 'status')
-    const id = options.targets[0].id
+    const {id} = options.first
     const service = await this.service()
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(id)

@@ -13,7 +13,7 @@ const send = async (url: string, body: string) => (await postJson(url, body)).st
 function fill(dir: string): string {
   const filler = join(dir, 'filler')
   try {
-    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1024'], {stdio: 'ignore'})
+    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1024'], {stdio: 'ignore', timeout: 10_000})
   } catch {
     // dd stops with an error once the disk is full: that is the point.
   }
@@ -23,18 +23,18 @@ function fill(dir: string): string {
 const webhook = (id: string) => JSON.stringify({type: 'transaction', id, status: 'INITIATED', padding: 'p'.repeat(6000)})
 
 /**
- * A small tmpfs (the tests run as root, as in CI), mounted for this test and unmounted after it.
+ * A small tmpfs (the system tier: root with mount rights, as in CI), mounted for this test and unmounted after it.
  * A write that fails half-way (a full disk) must not leave a line that does not parse.
  */
 describe('webhook listen --save on a full disk', () => {
   const mountPoint = mkdtempSync(join(tmpdir(), 'paytx-full-disk-'))
   let mounted = false
   beforeAll(() => {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint])
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint], {timeout: 10_000})
     mounted = true
   })
   afterAll(() => {
-    if (mounted) execFileSync('umount', [mountPoint])
+    if (mounted) execFileSync('umount', [mountPoint], {timeout: 10_000})
     rmSync(mountPoint, {recursive: true, force: true})
   })
 
