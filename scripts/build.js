@@ -7,7 +7,7 @@
 // - oclif.commands (./dist/commands): every file under src/commands becomes its own entry,
 //   dist/commands/<topic>/<verb>.js, so a new command file is picked up with no edit, and a
 //   command loads its own module graph only (code the commands share sits in common chunks);
-// - oclif.hooks: each target ./dist/X.js is built from src/X.ts;
+// - oclif.hooks and oclif.helpClass: each target ./dist/X.js is built from src/X.ts;
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
 // Code imported dynamically (ora, prompts, the emulator) becomes chunks of its own, still
 // loaded only when used. libsql stays outside the bundle (its native binary is found next to its
@@ -193,7 +193,10 @@ const wslCheckPlugin = {
   },
 }
 
-const hookTargets = Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target)))
+const hookTargets = [
+  ...Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target))),
+  ...(oclif.helpClass ? [oclif.helpClass] : []),
+]
 
 rmSync(join(root, 'dist'), {recursive: true, force: true})
 const typeCheck = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {stdio: 'inherit'})

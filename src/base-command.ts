@@ -8,15 +8,20 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
-import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
+import {hintText} from './output/remedy.js'
+import type {Remedy} from './remedy.js'
+import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
+import {MAX_TIMER_MS} from './duration.js'
 import type {HttpClientOptions} from './api/http-client.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
+import type {CommandContext} from './context/command-context.js'
+import {processContext} from './context/process-context.js'
 import type {Profile, ProfileLabel} from './profiles/presets.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {keysToReadFromKeychain} from './profiles/key-fields.js'
-import {ProfileStore} from './profiles/store.js'
+import type {ProfileStore} from './profiles/store.js'
 import {colorWanted, productionBanner} from './terminal/production-banner.js'
 import {requireFlag} from './input/required-flag.js'
 import {isInteractive} from './terminal/interactive.js'
@@ -59,6 +64,9 @@ export function parseRequestTimeout(raw: string): number {
   const seconds = Number(raw)
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
+  }
+  if (seconds * 1000 > MAX_TIMER_MS) {
+    throw new InputError(`--timeout can be at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds (about 24.8 days), the longest paytx can wait (got "${raw}").`, {flag: '--timeout'})
   }
   return Math.round(seconds * 1000)
 }
@@ -108,6 +116,19 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   private listeningForInterrupt?: Interruption
   private cachedProfile?: ResolvedProfile
   private keychainKeys?: Promise<void>
+  private givenContext?: CommandContext
+
+  /** Runs this command against `context` instead of this process's (tests, other front ends). Call before running. */
+  public useContext(context: CommandContext): this {
+    this.givenContext = context
+    return this
+  }
+
+  /** What this run touches of the world: the given context, else this process's, built on first use. */
+  protected get ctx(): CommandContext {
+    this.givenContext ??= processContext(this.config.configDir)
+    return this.givenContext
+  }
 
   public override async init(): Promise<void> {
     await super.init()
@@ -139,7 +160,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   protected profileStore(): ProfileStore {
-    return new ProfileStore(this.config.configDir, {notice: (line) => this.note(line)})
+    return this.ctx.profiles({notice: (line) => this.note(line)})
   }
 
   /**
@@ -148,11 +169,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected profile(): ResolvedProfile {
     if (!this.cachedProfile) {
-      this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile})
+      this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile, env: this.ctx.env})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
       const {name, profile} = this.cachedProfile
       // paytx's own line, coloured on purpose: written as it is, not escaped as outside text is.
-      if (profile.env === 'production') process.stderr.write(`${productionBanner(name, profile.base_url, {color: colorWanted(process.stderr)})}\n`)
+      if (profile.env === 'production') this.ctx.io.stderr.write(`${productionBanner(name, profile.base_url, {color: colorWanted(this.ctx.io.stderr, this.ctx.env)})}\n`)
       // Started now, so that the keychain answers while the command loads what it needs.
       this.keychainKeys = this.fillKeysFromKeychain(this.cachedProfile)
     }
@@ -173,33 +194,30 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected async fillKeysFromKeychain(resolved: {name: string; profile: Profile}): Promise<void> {
     if (keysToReadFromKeychain(resolved.profile).length === 0) return
-    const {describeUnreadableKeys, readKeychainKeys} = await import('./profiles/key-storage.js')
-    const {keys, unreadable} = await readKeychainKeys(resolved.profile)
+    const [{readKeychainKeys}, {describeUnreadableKeys}] = await Promise.all([import('./profiles/key-storage.js'), import('./output/unreadable-keys.js')])
+    const {keys, unreadable} = await readKeychainKeys(resolved.profile, this.ctx.keychain)
     Object.assign(resolved.profile, keys)
     this.addSecrets(...Object.values(keys))
-    if (unreadable.length > 0) this.note(describeUnreadableKeys(resolved.name, unreadable))
+    if (unreadable.length > 0) this.note(describeUnreadableKeys(resolved.name, unreadable, this.ctx.invokedAs))
   }
 
   /** The profile to show under a result on a terminal (a pipe gets the result alone). */
   protected profileUnderResult(): ProfileLabel | undefined {
-    if (!process.stdout.isTTY) return undefined
+    if (!this.ctx.io.stdout.isTTY) return undefined
     const {name, profile} = this.profile()
     return {name, env: profile.env}
   }
 
   /** The service client for the resolved profile; closed when the command ends. */
   protected async service(shared: Pick<HttpClientOptions, 'gate'> = {}): Promise<PaymentService> {
-    const [{PaymentService}, {name, profile}] = await Promise.all([import('./api/service.js'), this.profileWithKeys().then((resolved) => this.withLocalEmulator(resolved))])
-    const service = new PaymentService(
-      {profileName: name, profile},
-      {
-        timeoutMs: this.globals.requestTimeoutMs,
-        maxResponseBytes: maxResponseBytes(process.env),
-        log: this.globals.verbose ? (line) => process.stderr.write(`${visibleLines(line)}\n`) : undefined,
-        secrets: this.secrets,
-        ...shared,
-      },
-    )
+    const resolved = await this.withLocalEmulator(await this.profileWithKeys())
+    const service = await this.ctx.service(resolved, {
+      timeoutMs: this.globals.requestTimeoutMs,
+      maxResponseBytes: maxResponseBytes(this.ctx.env),
+      log: this.globals.verbose ? (line) => this.ctx.io.stderr.write(`${visibleLines(line)}\n`) : undefined,
+      secrets: this.secrets,
+      ...shared,
+    })
     this.services.push(service)
     return service
   }
@@ -210,8 +228,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   private async withLocalEmulator(resolved: ResolvedProfile): Promise<ResolvedProfile> {
     if (resolved.profile.env !== 'local') return resolved
-    const {ensureEmulator, pointedAt} = await import('./flow/embedded-emulator.js')
-    const emulator = await ensureEmulator(resolved)
+    const [{pointedAt}, emulator] = await Promise.all([import('./flow/embedded-emulator.js'), this.ctx.emulator(resolved)])
     this.embeddedEmulators.push(emulator)
     return pointedAt(resolved, emulator)
   }
@@ -221,7 +238,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    * spin or redraw lines in place.
    */
   protected interactive(): boolean {
-    return isInteractive({noInput: this.globals.noInput, json: this.jsonEnabled()})
+    return isInteractive({noInput: this.globals.noInput, json: this.jsonEnabled()}, this.ctx.env, this.ctx.io)
   }
 
   /**
@@ -248,17 +265,30 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    * before they get here, and JSON.stringify handles what is left.
    */
   override logJson(json: unknown): void {
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+    this.ctx.io.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
   }
 
   /** Human output goes to stdout only when --json is off. */
   protected print(text: string): void {
-    if (!this.jsonEnabled()) process.stdout.write(`${text}\n`)
+    if (!this.jsonEnabled()) this.ctx.io.stdout.write(`${text}\n`)
+  }
+
+  /** A command line for a hint, named as the user ran paytx: `paytx profile show`, `./bin/run.js profile show`. */
+  protected commandLine(args: string): string {
+    return `${this.ctx.invokedAs} ${args}`
+  }
+
+  /**
+   * An error reported inside a result (one id of many, one smoke case) gets its remedies in words
+   * in its `hint`, as the command's own error does, for the JSON, the table and the JUnit report.
+   */
+  protected sayRemedies(error: {hint?: string; remedies?: readonly Remedy[]}): void {
+    error.hint = hintText(error, this.ctx.invokedAs)
   }
 
   /** Hints, progress and warnings: always stderr, never under stdout's data. */
   protected note(text: string): void {
-    process.stderr.write(`${visibleLines(scrubSecrets(text, this.secrets))}\n`)
+    this.ctx.io.stderr.write(`${visibleLines(scrubSecrets(text, this.secrets))}\n`)
   }
 
   protected warnUser(text: string): void {
@@ -312,20 +342,20 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    * smoke run's, or 130 after a clean stop). 0 leaves the process's exit code as it is.
    */
   protected setOutcomeExitCode(code: number): void {
-    if (code !== EXIT.ok) process.exitCode = code
+    if (code !== EXIT.ok) this.ctx.setExitCode(code)
   }
 
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
     const failure = this.describeFailure(err)
-    process.exitCode = failure.exitCode
+    this.ctx.setExitCode(failure.exitCode)
     if (this.jsonEnabled()) {
       this.logJson({error: failure.json})
       return undefined
     }
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
-    process.stderr.write(`${visibleLines(failure.text)}\n`)
-    const verbose = this.globals?.verbose || process.env.DEBUG
-    if (verbose && err.stack && !(err instanceof PaytxError)) process.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
+    this.ctx.io.stderr.write(`${visibleLines(failure.text)}\n`)
+    const verbose = this.globals?.verbose || this.ctx.env.DEBUG
+    if (verbose && err.stack && !(err instanceof PaytxError)) this.ctx.io.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
     return undefined
   }
 
@@ -352,7 +382,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
         }
         if (Object.keys(fields).length > 0) json.flags = fields
       }
-      if (err.hint) lines.push(`Hint: ${scrub(err.hint)}`)
+      const hint = hintText(err, this.ctx.invokedAs)
+      if (hint) {
+        lines.push(`Hint: ${scrub(hint)}`)
+        json.hint = scrub(hint)
+      }
       return {exitCode: err.exitCode, text: lines.join('\n'), json}
     }
     if (err instanceof Errors.CLIError) {

@@ -2,6 +2,7 @@
  * Errors are values with an exit code. This is the one mapping from kind of failure to exit
  * code (product.md), used by every command through the base command's `catch`.
  */
+import type {Remedy} from './remedy.js'
 
 export const EXIT = {
   ok: 0,
@@ -44,24 +45,42 @@ export interface ErrorJson {
   serviceMessage?: string
   details?: Record<string, string | string[]>
   mayHaveReachedService?: boolean
+  /** What would help, as data (remedy.ts); `hint` says it in words where the CLI wrote the JSON. */
+  remedies?: Remedy[]
   [extra: string]: unknown
 }
 
 export class PaytxError extends Error {
   readonly kind: ErrorKind
   readonly exitCode: number
+  /** Words that name no command (a diagnosis, a flag to pass); commands to run go in `remedies`. */
   hint?: string
+  /** What would help, in order; the CLI layer says them in words after the hint. */
+  readonly remedies: Remedy[] = []
 
-  constructor(kind: ErrorKind, exitCode: number, message: string, hint?: string) {
+  constructor(kind: ErrorKind, exitCode: number, message: string, hint?: string, remedy?: Remedy) {
     super(message)
     this.name = 'PaytxError'
     this.kind = kind
     this.exitCode = exitCode
     this.hint = hint
+    if (remedy) this.remedies.push(remedy)
+  }
+
+  /** Adds a remedy after those the error has (a flow that failed after starting a transaction). */
+  withRemedy(remedy: Remedy): this {
+    this.remedies.push(remedy)
+    return this
   }
 
   toJSON(): ErrorJson {
-    return {kind: this.kind, exitCode: this.exitCode, message: this.message, ...(this.hint ? {hint: this.hint} : {})}
+    return {
+      kind: this.kind,
+      exitCode: this.exitCode,
+      message: this.message,
+      ...(this.hint ? {hint: this.hint} : {}),
+      ...(this.remedies.length > 0 ? {remedies: [...this.remedies]} : {}),
+    }
   }
 }
 
@@ -69,8 +88,8 @@ export class PaytxError extends Error {
 export class InputError extends PaytxError {
   readonly flag?: string
 
-  constructor(message: string, options: {flag?: string; hint?: string} = {}) {
-    super('input', EXIT.input, message, options.hint)
+  constructor(message: string, options: {flag?: string; hint?: string; remedy?: Remedy} = {}) {
+    super('input', EXIT.input, message, options.hint, options.remedy)
     this.name = 'InputError'
     this.flag = options.flag
   }
@@ -84,11 +103,12 @@ export class InputError extends PaytxError {
 export class InputErrors extends InputError {
   readonly problems: {flag?: string; field?: string; message: string}[]
 
-  constructor(problems: {flag?: string; field?: string; message: string}[], hint?: string) {
+  constructor(problems: {flag?: string; field?: string; message: string}[], hint?: string, remedy?: Remedy) {
     const lines = problems.map((p) => `  ${p.flag ?? p.field ?? 'input'}: ${p.message}`)
     super(problems.length === 1 ? `${problems[0].flag ?? problems[0].field}: ${problems[0].message}` : `The input has ${problems.length} problems:\n${lines.join('\n')}`, {
       flag: problems[0]?.flag,
       hint,
+      remedy,
     })
     this.name = 'InputErrors'
     this.problems = problems
@@ -119,9 +139,10 @@ export class ServiceError extends PaytxError {
     details?: Record<string, string | string[]>
     message: string
     hint?: string
+    remedy?: Remedy
     body?: unknown
   }) {
-    super('service', EXIT.service, init.message, init.hint)
+    super('service', EXIT.service, init.message, init.hint, init.remedy)
     this.name = 'ServiceError'
     this.status = init.status
     this.code = init.code
@@ -150,8 +171,8 @@ export class NetworkError extends PaytxError {
   readonly mayHaveReachedService: boolean
   override readonly cause?: unknown
 
-  constructor(message: string, options: {hint?: string; mayHaveReachedService?: boolean; cause?: unknown} = {}) {
-    super('network', EXIT.service, message, options.hint)
+  constructor(message: string, options: {hint?: string; remedy?: Remedy; mayHaveReachedService?: boolean; cause?: unknown} = {}) {
+    super('network', EXIT.service, message, options.hint, options.remedy)
     this.name = 'NetworkError'
     this.mayHaveReachedService = options.mayHaveReachedService ?? false
     this.cause = options.cause
@@ -164,16 +185,16 @@ export class NetworkError extends PaytxError {
 
 /** The service answered 2xx but the body was not what the contract says (e.g. not JSON). */
 export class ResponseError extends PaytxError {
-  constructor(message: string, hint?: string) {
-    super('response', EXIT.service, message, hint)
+  constructor(message: string, hint?: string, remedy?: Remedy) {
+    super('response', EXIT.service, message, hint, remedy)
     this.name = 'ResponseError'
   }
 }
 
 /** Ctrl-C: raised after cleaning up, so the command exits 130. */
 export class InterruptedError extends PaytxError {
-  constructor(message = 'Interrupted.', hint?: string) {
-    super('interrupted', EXIT.interrupted, message, hint)
+  constructor(message = 'Interrupted.', hint?: string, remedy?: Remedy) {
+    super('interrupted', EXIT.interrupted, message, hint, remedy)
     this.name = 'InterruptedError'
   }
 }

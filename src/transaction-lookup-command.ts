@@ -64,7 +64,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     preferSmallHeap()
     const service = await this.lookupService(options)
     const progress = this.progress(options.total)
-    const shared = {concurrency: options.concurrency, onSettled: progress.settled, onFailure: (result: LookupResult<unknown>) => this.note(`${result.id}: ${result.error?.message}`), drained: stdoutDrained}
+    const shared = {concurrency: options.concurrency, onSettled: progress.settled, onFailure: (result: LookupResult<unknown>) => this.noteFailure(result), drained: drainedOf(this.ctx.io.stdout)}
     const {count, failed, exitCode} =
       command === 'status'
         ? await answerLookups(options.targets, (id) => service.getTransaction(id), {...shared, sink: await this.lookupsSink(options, command)})
@@ -128,10 +128,16 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   private async lookupsSink(options: LookupOptions, command: 'checkoutsuccess'): Promise<LookupsSink<CheckoutSuccess>>
   private async lookupsSink(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<LookupsSink<Transaction> | LookupsSink<CheckoutSuccess>> {
     const [output, {tableFormatFor, terminalWidth}] = await Promise.all([import('./output/transaction-lookups.js'), import('./output/table.js')])
-    const write = (text: string) => void process.stdout.write(text)
+    const write = (text: string) => void this.ctx.io.stdout.write(text)
     if (this.jsonEnabled()) return output.jsonLookupsWriter(command === 'status' ? 'transaction' : 'checkoutsuccess', write)
-    const table = {format: tableFormatFor(process.stdout, options.csv), width: terminalWidth(process.stdout)}
+    const table = {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
     return command === 'status' ? output.transactionLookupsWriter(table, write) : output.checkoutLookupsWriter(table, write)
+  }
+
+  /** One failed id on stderr; its remedies in words go into its hint, as a command's own error's do. */
+  private noteFailure(result: LookupResult<unknown>): void {
+    if (result.error) this.sayRemedies(result.error)
+    this.note(`${result.id}: ${result.error?.message}`)
   }
 
   /**
@@ -142,10 +148,10 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
    */
   private progress(total: number | undefined): {settled?: (done: number, failed: number) => void; done: (count: number, failed: number) => void} {
     const failures = (failed: number) => (failed > 0 ? ` (${failed} failed)` : '')
-    if (!process.stderr.isTTY) {
+    if (!this.ctx.io.stderr.isTTY) {
       return {done: (count, failed) => count >= PROGRESS_FROM && this.note(`Looked up ${count} transactions${failures(failed)}.`)}
     }
-    const clear = () => process.stderr.write('\r\u001B[K')
+    const clear = () => this.ctx.io.stderr.write('\r\u001B[K')
     let shown = false
     const onInterrupt = () => {
       if (shown) clear()
@@ -156,7 +162,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
       settled: (done, failed) => {
         if ((total ?? done) < PROGRESS_FROM) return
         shown = true
-        process.stderr.write(`\r\u001B[KLooked up ${done}${total === undefined ? '' : ` of ${total}`}${failures(failed)}…`)
+        this.ctx.io.stderr.write(`\r\u001B[KLooked up ${done}${total === undefined ? '' : ` of ${total}`}${failures(failed)}…`)
       },
       done: () => {
         process.off('SIGINT', onInterrupt)
@@ -166,10 +172,9 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   }
 }
 
-/** Resolves at once, or when stdout has written what it holds (a slow reader holds the lookups back). */
-function stdoutDrained(): Promise<void> {
-  if (!process.stdout.writableNeedDrain) return Promise.resolve()
-  return new Promise((resolve) => process.stdout.once('drain', () => resolve()))
+/** Resolves at once, or when `stdout` has written what it holds (a slow reader holds the lookups back). */
+function drainedOf(stdout: NodeJS.WritableStream & {writableNeedDrain?: boolean}): () => Promise<void> {
+  return () => (stdout.writableNeedDrain ? new Promise((resolve) => stdout.once('drain', () => resolve())) : Promise.resolve())
 }
 
 /** stdin as it comes; process.stdin is touched only once this is read (one id on the command line never does). */

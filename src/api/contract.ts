@@ -2,10 +2,12 @@
  * The service's contract, defined once: products, statuses, the final and success sets, field
  * names, and the pure rules every side (CLI, emulator, flow, tests) applies to them.
  *
- * This module imports nothing, so that fast read-only commands can import it freely; the zod
- * schemas, and the request and response types derived from them (`z.infer`, so that the types
+ * This module imports only the card-number rules (which import nothing), so that fast read-only
+ * commands can import it freely; the zod schemas, and the request and response types derived from them (`z.infer`, so that the types
  * and the run-time checks cannot disagree), live in `schemas.ts`, which builds on this one.
  */
+
+import {normalizePan} from '../secrets/card-number.js'
 
 export const PRODUCTS = ['card', 'sofort', 'dummy'] as const
 export type Product = (typeof PRODUCTS)[number]
@@ -171,27 +173,6 @@ export function sofortDescriptorProblem(descriptor: string): string | undefined 
     return `is ${text.length} characters long; at most ${SOFORT_DESCRIPTOR_MAX} are allowed`
   }
   return undefined
-}
-
-export function luhnValid(pan: string): boolean {
-  if (!/^\d{12,19}$/.test(pan)) return false
-  let sum = 0
-  let double = false
-  for (let i = pan.length - 1; i >= 0; i--) {
-    let digit = pan.charCodeAt(i) - 48
-    if (double) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-    double = !double
-  }
-  return sum % 10 === 0
-}
-
-/** Card numbers may be typed with spaces or dashes; the service gets digits only. */
-export function normalizePan(pan: string): string {
-  return pan.replace(/[\s-]/g, '')
 }
 
 export function cardBrand(pan: string): string {

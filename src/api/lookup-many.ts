@@ -7,7 +7,15 @@
  */
 import {EXIT, type ErrorJson, InputError, PaytxError} from '../errors.js'
 import {isFinalStatus} from './contract.js'
-import type {IdTarget} from '../input/transaction-ids.js'
+
+/** One id to look up, or a line that is not one (reported, never sent). */
+export interface IdTarget {
+  id: string
+  /** Where it was read: `argument 2`, `stdin line 4`, `ids.txt line 7`. */
+  where: string
+  /** Why this is not an id; set only for rejected lines. */
+  problem?: string
+}
 
 export type LookupResult<T> = {id: string; value: T; error?: undefined} | {id: string; value?: undefined; error: ErrorJson}
 

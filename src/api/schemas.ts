@@ -24,9 +24,9 @@ import {
   EMAIL_PATTERN,
   PRODUCTS,
   isIsoDate,
-  luhnValid,
   sofortDescriptorProblem,
 } from './contract.js'
+import {luhnValid} from '../secrets/card-number.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
 
 export interface ValidationIssue {

@@ -7,8 +7,18 @@ import {API_PATHS, CARD_ID_KEYS, PROXY_KEY_HEADER, readId} from './contract.js'
 import {type Card, type CardRequest, type CheckoutSuccess, type Customer, type CustomerRequest, type Transaction, type TransactionStartRequest, type AnswerKind, answerIssues} from './schemas.js'
 import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, type HttpResponse, type HttpRequest, joinUrl} from './http-client.js'
-import type {Profile} from '../profiles/presets.js'
-import {commandLine} from '../terminal/invoked-name.js'
+import type {Profile} from './profile.js'
+import {idShapeProblem, shownId} from './transaction-id.js'
+
+/**
+ * The last guard before an id becomes a path segment, for callers that did not check it (an id
+ * taken from an answer or a scenario file): `..` would send the key to another path.
+ */
+function usableId(id: string): string {
+  const problem = idShapeProblem(id)
+  if (problem) throw new InputError(`"${shownId(id)}" is not a transaction id: ${problem}; nothing was sent.`, {flag: 'id'})
+  return id
+}
 
 export interface ServiceTarget {
   /** Profile name, for messages. */
@@ -29,9 +39,8 @@ function understood<T>(kind: AnswerKind, response: HttpResponse, request: {metho
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1, 4).map((issue) => issue.path).join(', ')})` : ''
   throw new ResponseError(
     `The service answered ${response.status} with a body paytx does not understand (${request.method} ${new URL(request.url).pathname}): ${path} ${first.message}${more}.`,
-    `${
-      request.method === 'POST' ? `The request did reach the service, so the ${kind} may have been created: check before sending it again. ` : ''
-    }Check that the profile’s base URL points at the service and not at another server (\`${commandLine('profile show')}\`); run with --verbose to see the answer.`,
+    request.method === 'POST' ? `The request did reach the service, so the ${kind} may have been created: check before sending it again.` : undefined,
+    {kind: 'check-profile', concern: 'not-another-server'},
   )
 }
 
@@ -77,7 +86,7 @@ export class PaymentService {
     const {profile, profileName} = this.target
     if (!profile.api_key) {
       throw new InputError(`Profile "${profileName}" has no API key.`, {
-        hint: `Set it with \`${commandLine(`profile add ${profileName} --api-key-stdin`)}\` (or PAYTX_API_KEY for one run).`,
+        remedy: {kind: 'set-api-key', profile: profileName},
       })
     }
     return {[profile.api_key_header]: profile.api_key}
@@ -106,9 +115,7 @@ export class PaymentService {
     ].filter((entry): entry is string[] => entry !== undefined)
     if (missing.length > 0) {
       throw new InputError(`Profile "${profileName}" has no ${missing.map(([what]) => what).join(', ')} for the card proxy.`, {
-        hint: `Set ${missing.map(([, flag]) => flag).join(', ')} with \`${commandLine(`profile add ${profileName}`)}\`${
-          profile.proxy_key ? '' : ' (or PAYTX_PROXY_KEY for one run)'
-        }.`,
+        remedy: {kind: 'set-profile-values', profile: profileName, flags: missing.map(([, flag]) => flag), variable: profile.proxy_key ? undefined : 'PAYTX_PROXY_KEY'},
       })
     }
   }
@@ -140,11 +147,12 @@ export class PaymentService {
   }
 
   async getTransaction(id: string): Promise<Transaction> {
-    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()}))
+    const url = this.apiUrl(API_PATHS.transaction(usableId(id)))
+    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url, headers: this.apiHeaders()}))
   }
 
   async checkoutSuccess(id: string): Promise<CheckoutSuccess> {
-    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(id)), headers: this.apiHeaders()})
+    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(usableId(id))), headers: this.apiHeaders()})
   }
 }
 

@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {PRODUCTS, type Product, normalizePan} from '../api/contract.js'
+import {PRODUCTS, type Product} from '../api/contract.js'
+import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest} from '../api/schemas.js'
 import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
@@ -12,7 +13,6 @@ import {parseDuration} from '../duration.js'
 import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 import {unknownCustomerKeys} from '../input/customer-request.js'
 import {cardAnswerChecks} from '../input/card-request.js'
-import {commandLine} from '../terminal/invoked-name.js'
 import {requireFlag} from '../input/required-flag.js'
 import type {Environment} from '../profiles/presets.js'
 
@@ -91,16 +91,15 @@ ${EXIT_CODES_HELP}`
 
     const {createStepReporter} = await import('../output/step-reporter.js')
     const interactive = this.interactive()
-    const reporter = await createStepReporter({secrets: this.secrets, interactive, color: interactive && !process.env.NO_COLOR})
-    const {ensureEmulator} = await import('../flow/embedded-emulator.js')
-    const emulator = await ensureEmulator(profile)
+    const reporter = await createStepReporter({stream: this.ctx.io.stderr, secrets: this.secrets, interactive, color: interactive && !this.ctx.env.NO_COLOR})
+    const emulator = await this.ctx.emulator(profile)
     if (emulator.started) reporter.note({tone: 'done', label: 'emulator started', value: `${emulator.url}  (in this process, until the flow ends)`})
     if (options.webhook.mode === 'none' && profile.profile.env !== 'local' && !flags.webhook) {
       reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, run a tunnel and pass --webhook-url'})
     }
     try {
       const {runFlow} = await import('../flow/run-flow.js')
-      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event)})
+      const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event), openUrl: this.ctx.browser, timer: this.ctx.clock})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
       this.print(renderFlowSummary(result))
       const exitCode = outcomeExitCode(result)
@@ -124,12 +123,12 @@ ${EXIT_CODES_HELP}`
     if (flags['customer-data'] === '-' && (flags['pan-stdin'] || flags['cvv-stdin'])) return {flags, stdin}
     if (flags['customer-data'] !== undefined) {
       const {readJsonObject} = await import('../input/json-data.js')
-      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data')
+      stdin.customerData = await readJsonObject(flags['customer-data'], '--customer-data', this.ctx.io.stdin)
     }
     if (cardFromStdin) {
       const stdinFlags = [flags['pan-stdin'] ? '--pan-stdin' : undefined, flags['cvv-stdin'] ? '--cvv-stdin' : undefined].filter((flag): flag is string => flag !== undefined)
       const {readStdinValues} = await import('../input/stdin.js')
-      const values = await readStdinValues(stdinFlags)
+      const values = await readStdinValues(stdinFlags, this.ctx.io.stdin)
       for (const [index, flag] of stdinFlags.entries()) {
         if (flag === '--pan-stdin') stdin.pan = values[index]
         else stdin.cvv = values[index]
@@ -169,6 +168,45 @@ export interface FlowStdin {
   cvv?: string
 }
 
+/** An existing customer (--customer), or one to create from --customer-data's fields. */
+function flowCustomer(flags: FlowFlags, stdin: FlowStdin): FlowOptions['customer'] {
+  if (flags.customer !== undefined) return {id: flags.customer}
+  if (stdin.customerData === undefined) return undefined
+  const unknown = unknownCustomerKeys(stdin.customerData)
+  if (unknown.length > 0) {
+    throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
+      flag: '--customer-data',
+      remedy: {kind: 'fix-customer-data'},
+    })
+  }
+  return {data: stdin.customerData as CustomerRequest}
+}
+
+/** A card payment's card: an existing one (--card), or one to tokenize (every value required on production). */
+function flowCard(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin): Pick<FlowOptions, 'card' | 'cvv'> {
+  const production = env.environment === 'production'
+  let card: FlowOptions['card']
+  if (flags.card !== undefined) card = {id: flags.card}
+  else if (flags['pan-stdin'] || production) {
+    card = {
+      pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
+      expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
+      expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
+      holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
+    }
+  }
+  const {cvv} = stdin
+  if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
+  return {card, cvv}
+}
+
+/** Where webhooks go: --webhook-url, none, or the flow's own listener (the default against a local profile). */
+function flowWebhook(flags: FlowFlags, env: FlowEnv): FlowOptions['webhook'] {
+  if (flags['webhook-url'] !== undefined) return {mode: 'url', url: flags['webhook-url']}
+  if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) return {mode: 'none'}
+  return {mode: 'local'}
+}
+
 /**
  * The flags of `flow` as the flow to run; an InputError (exit 2) names the first flag that is
  * missing or wrong. `notes` say how the input was changed (a transliterated descriptor).
@@ -198,40 +236,9 @@ export function toFlowOptions(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin):
     '--holder-name': flags['holder-name'],
   })
 
-  let customer: FlowOptions['customer']
-  if (flags.customer !== undefined) customer = {id: flags.customer}
-  else if (stdin.customerData !== undefined) {
-    const unknown = unknownCustomerKeys(stdin.customerData)
-    if (unknown.length > 0) {
-      throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
-        flag: '--customer-data',
-        hint: `The fields are those of \`${commandLine('customer create --data')}\`.`,
-      })
-    }
-    customer = {data: stdin.customerData as CustomerRequest}
-  }
-
-  let card: FlowOptions['card']
-  let cvv: string | undefined
-  if (product === 'card') {
-    const production = env.environment === 'production'
-    if (flags.card !== undefined) card = {id: flags.card}
-    else if (flags['pan-stdin'] || production) {
-      card = {
-        pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
-        expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
-        expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
-        holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
-      }
-    }
-    cvv = stdin.cvv
-    if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
-  }
-
-  let webhook: FlowOptions['webhook']
-  if (flags['webhook-url'] !== undefined) webhook = {mode: 'url', url: flags['webhook-url']}
-  else if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) webhook = {mode: 'none'}
-  else webhook = {mode: 'local'}
+  const customer = flowCustomer(flags, stdin)
+  const {card, cvv} = product === 'card' ? flowCard(flags, env, stdin) : {card: undefined, cvv: undefined}
+  const webhook = flowWebhook(flags, env)
 
   return {
     options: {

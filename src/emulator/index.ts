@@ -9,10 +9,10 @@ import type {EmulatorOptions, RunningEmulator} from './options.js'
 
 export {ASSUMPTIONS, ASSUMPTION_RULE, CARD_RECORDS, DEFAULT_ASSUMPTIONS, ID_KEY_CHOICES, WEBHOOK_PAYLOADS, assumptionsMarkdownTable} from './assumptions.js'
 export type {Assumption, AssumptionSettings, CardRecordShape, IdKeyChoice, WebhookPayload} from './assumptions.js'
-export {displayWebhookUrl} from './events.js'
+export {displayWebhookUrl, formatEvent} from './events.js'
 export type {Clock} from './time/index.js'
 export type {EmulatorEvent} from './events.js'
-export type {EmulatorOptions, PaymentProfileSetting, RunningEmulator} from './options.js'
+export type {EmulatorOptions, EmulatorRunEvent, PaymentProfileSetting, RunningEmulator} from './options.js'
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const {startEmulatorServer} = await import('./server.js')

@@ -66,6 +66,11 @@ export interface EmulatorOptions {
   log?: (line: string) => void
   /** The same events as structured values (for NDJSON output). */
   onEvent?: (event: EmulatorEvent) => void
+  /**
+   * What goes wrong beside the requests (a full disk, due work that failed, an address a webhook
+   * cannot reach): for people, on stderr, apart from the request log. Without it, such lines go to `log`.
+   */
+  onWarning?: (line: string) => void
   /** Injected time for tests: now and timers. */
   clock?: Clock
 }
@@ -94,3 +99,11 @@ export interface RunningEmulator {
   /** Stops the scheduler, lets webhook attempts under way finish briefly, stops the server, closes the store. */
   close(): Promise<void>
 }
+
+/** What `emulator start` reports from listening to stopped, as data; src/output/ draws it. */
+export type EmulatorRunEvent =
+  | {kind: 'listening'; emulator: RunningEmulator; options: EmulatorOptions}
+  /** A request, a status change, a webhook attempt or a fault, as it happens. */
+  | {kind: 'activity'; event: EmulatorEvent}
+  | {kind: 'warning'; line: string}
+  | {kind: 'stopped'; signal: string; store: string}

@@ -9,7 +9,6 @@ import {NetworkError, ResponseError} from '../errors.js'
 import {statusLine} from '../api/http-client.js'
 import {Connections, OutgoingError} from '../http/outgoing.js'
 import {approvalFormFields} from '../test-mode/outcomes.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export interface ApprovalPageOptions {
   timeoutMs: number
@@ -72,7 +71,8 @@ export async function completeApprovalPage(
   if (page.status !== 200) {
     throw new ResponseError(
       `The approval page ${approvalUrl} answered ${statusLine(page.status)}: ${pageText(page.text)}`,
-      `--approve works against the paytx emulator only; check the profile’s base URL (\`${commandLine('profile show')}\`).`,
+      undefined,
+      {kind: 'check-profile', concern: 'emulator-only'},
     )
   }
   const submitted = await browserRequest(approvalUrl, {

@@ -2,14 +2,14 @@
  * What a flow is asked to do, the checks made before anything is sent, and the request bodies
  * built from it (the same builders serve the checks and the real requests).
  */
-import {type Product, normalizePan} from '../api/contract.js'
+import type {Product} from '../api/contract.js'
+import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest, TransactionStartRequest} from '../api/schemas.js'
 import {InputError, InputErrors} from '../errors.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {WaitUntil} from './wait-for-status.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export interface FlowOptions {
   product: Product
@@ -102,7 +102,8 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
     if (issues.length > 0) {
       throw new InputErrors(
         issues.map((issue) => ({flag: '--customer-data', field: issue.path, message: `${issue.path} ${issue.message}`})),
-        `Fix the customer file; the fields are those of \`${commandLine('customer create')}\`.`,
+        undefined,
+        {kind: 'fix-customer-data'},
       )
     }
   }

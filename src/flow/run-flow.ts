@@ -23,7 +23,6 @@ import {customerStep} from './steps/customer.js'
 import {redirectStep} from './steps/redirect.js'
 import {type FlowConclusion, statusStep} from './steps/status.js'
 import {type StartedTransaction, transactionStep} from './steps/transaction.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export interface FlowWebhook {
   type: string
@@ -138,12 +137,13 @@ function explainFailure(error: unknown, signal: AbortSignal | undefined, transac
     return transactionId
       ? new InterruptedError(
           `Interrupted; transaction ${transactionId} was left as it is.`,
-          `Look it up with \`${commandLine(`status ${transactionId}`)}\` (add --wait to wait for its final status).`,
+          undefined,
+          {kind: 'look-up-transaction', situation: 'interrupted', transactionId},
         )
       : new InterruptedError(signal.reason instanceof InterruptedError ? signal.reason.message : 'Interrupted before a transaction was started.')
   }
   if (transactionId && error instanceof PaytxError && error.exitCode !== EXIT.input) {
-    error.hint = `${error.hint ? `${error.hint} ` : ''}Transaction ${transactionId} was started; look it up with \`${commandLine(`status ${transactionId}`)}\`.`
+    error.withRemedy({kind: 'look-up-transaction', situation: 'started', transactionId})
   }
   return error
 }

@@ -53,7 +53,7 @@ export async function cardAnswerChecks(now: Date = new Date()): Promise<{
   expiryYear: (month: string) => AnswerCheck
   holderName: AnswerCheck
 }> {
-  const [{cardExpiryIssue, cardFieldIssue}, {normalizePan}] = await Promise.all([import('../api/schemas.js'), import('../api/contract.js')])
+  const [{cardExpiryIssue, cardFieldIssue}, {normalizePan}] = await Promise.all([import('../api/schemas.js'), import('../secrets/card-number.js')])
   const checked =
     (field: CardAnswerField, extra?: (value: string) => string | undefined): AnswerCheck =>
     (value) => {

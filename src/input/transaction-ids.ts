@@ -4,37 +4,20 @@
  * whole; a line is capped at 1 MiB). Blank lines and `#` comments are skipped and ids are trimmed. The service promises only that an id is a non-empty string (api-notes), so an "id
  * shape" is lenient: anything that can stand alone as one path segment of the URL.
  */
+import type {IdTarget} from '../api/lookup-many.js'
 import {InputError} from '../errors.js'
+import {idShapeProblem, shownId} from '../api/transaction-id.js'
 import {MAX_LINE_BYTES, formatByteSize, readLines} from './bounded-read.js'
 
-/** Longer than any id a service hands out (UUIDs are 36, Mongo-style ids 24). */
-export const MAX_ID_LENGTH = 200
+export type {IdTarget} from '../api/lookup-many.js'
 
-/** One id to look up, or a line that is not one (reported, never sent). */
-export interface IdTarget {
-  id: string
-  /** Where it was read: `argument 2`, `stdin line 4`, `ids.txt line 7`. */
-  where: string
-  /** Why this is not an id; set only for rejected lines. */
-  problem?: string
-}
-
-/** Why a (trimmed) value cannot be a transaction id, or undefined when it can. */
-export function idShapeProblem(id: string): string | undefined {
-  if (id === '') return 'it is empty'
-  if (id.length > MAX_ID_LENGTH) return `it is longer than ${MAX_ID_LENGTH} characters`
-  if (/\s/u.test(id)) return 'it contains whitespace (one id per line)'
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001F\u007F]/u.test(id)) return 'it contains a control character'
-  const reserved = /[/?#\\]/u.exec(id)
-  if (reserved) return `it contains "${reserved[0]}", which cannot be part of an id in the URL`
-  return undefined
-}
+export {MAX_ID_LENGTH, idShapeProblem, shownId} from '../api/transaction-id.js'
 
 function target(raw: string, where: string): IdTarget {
   const id = raw.trim()
   const problem = idShapeProblem(id)
-  return problem ? {id, where, problem} : {id, where}
+  // A rejected line is kept only as it will be shown: it is never sent.
+  return problem ? {id: shownId(id), where, problem} : {id, where}
 }
 
 export interface LookupFlags {

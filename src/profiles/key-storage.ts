@@ -8,10 +8,16 @@
 import {randomBytes} from 'node:crypto'
 
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
-import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
-import {KEYCHAIN_SERVICE, runKeychain} from './keychain.js'
+import {KEYCHAIN_REFERENCE, KEY_FIELDS, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
+import {KEYCHAIN_SERVICE, type KeychainAnswer, type KeychainOp, runKeychain} from './keychain.js'
 import type {Profile} from './presets.js'
-import {commandLine} from '../terminal/invoked-name.js'
+
+/** The OS keychain as paytx talks to it: operations in, one answer each out (keychain.ts). Tests pass a map. */
+export interface KeyStorage {
+  run(ops: readonly KeychainOp[]): Promise<KeychainAnswer[]>
+}
+
+export const osKeychain: KeyStorage = {run: runKeychain}
 
 export interface KeychainRead {
   keys: Partial<Record<KeyField, string>>
@@ -20,9 +26,9 @@ export interface KeychainRead {
 }
 
 /** Reads the keys that `profile` keeps in the keychain, all in one keychain process. */
-export async function readKeychainKeys(profile: Profile): Promise<KeychainRead> {
+export async function readKeychainKeys(profile: Profile, keychain: KeyStorage = osKeychain): Promise<KeychainRead> {
   const fields = keysToReadFromKeychain(profile)
-  const answers = await runKeychain(fields.map((field) => ({op: 'get', account: profile[KEYCHAIN_REFERENCE[field]]!})))
+  const answers = await keychain.run(fields.map((field) => ({op: 'get', account: profile[KEYCHAIN_REFERENCE[field]]!})))
   const read: KeychainRead = {keys: {}, unreadable: []}
   fields.forEach((field, index) => {
     const answer = answers[index]
@@ -31,13 +37,6 @@ export async function readKeychainKeys(profile: Profile): Promise<KeychainRead> 
     else read.keys[field] = answer.value
   })
   return read
-}
-
-/** One line for keys that could not be read: which, why, and what to do. */
-export function describeUnreadableKeys(profileName: string, unreadable: KeychainRead['unreadable']): string {
-  const names = unreadable.map(({field}) => KEY_NAMES[field]).join(' and ')
-  const variables = unreadable.map(({field}) => (field === 'api_key' ? 'PAYTX_API_KEY' : 'PAYTX_PROXY_KEY')).join(' / ')
-  return `Warning: could not read the ${names} of profile "${profileName}" from the keychain: ${unreadable[0].reason}. Unlock the keychain, set ${variables} for this run, or store the key again with \`${commandLine(`profile add ${profileName}`)}\`.`
 }
 
 export interface KeyPlacement {
@@ -56,6 +55,7 @@ export interface PlaceKeysOptions {
   profileName: string
   /** `--insecure-storage`: every key of the profile in the profile file. */
   insecure: boolean
+  keychain?: KeyStorage
 }
 
 const PUBLISHED_TEST_KEYS = new Set<string>([EMULATOR_DEFAULTS.apiKey, EMULATOR_DEFAULTS.proxyKey])
@@ -84,14 +84,14 @@ export async function placeKeys(profile: Profile, given: Partial<Record<KeyField
   }
 
   if (fromKeychain.length > 0) {
-    const read = await readKeychainKeys(profile)
+    const read = await readKeychainKeys(profile, options.keychain)
     for (const field of fromKeychain) {
       if (read.keys[field] !== undefined) toFile.push({field, value: read.keys[field], moved: true, fallback: false})
     }
     if (read.unreadable.length > 0) placement.keychainProblem = read.unreadable[0].reason
   }
 
-  const answers = await runKeychain(toKeychain.map(({account, value}) => ({op: 'set', account, value})))
+  const answers = await (options.keychain ?? osKeychain).run(toKeychain.map(({account, value}) => ({op: 'set', account, value})))
   toKeychain.forEach(({field, value, account, moved}, index) => {
     const answer = answers[index]
     if (answer.ok) {
@@ -126,8 +126,8 @@ export function describeLeftoverEntry({account, reason}: {account: string; reaso
 }
 
 /** Deletes keychain entries; resolves with the accounts that could not be deleted, and why. */
-export async function deleteKeychainEntries(accounts: string[]): Promise<{account: string; reason: string}[]> {
-  const answers = await runKeychain(accounts.map((account) => ({op: 'delete', account})))
+export async function deleteKeychainEntries(accounts: string[], keychain: KeyStorage = osKeychain): Promise<{account: string; reason: string}[]> {
+  const answers = await keychain.run(accounts.map((account) => ({op: 'delete', account})))
   return accounts.flatMap((account, index) => {
     const answer = answers[index]
     return answer.ok ? [] : [{account, reason: answer.reason}]

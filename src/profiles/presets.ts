@@ -1,24 +1,8 @@
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
+import {type Environment, type Profile} from '../api/profile.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
 
-export const ENVIRONMENTS = ['local', 'sandbox', 'production'] as const
-export type Environment = (typeof ENVIRONMENTS)[number]
-
-export interface Profile {
-  env: Environment
-  base_url: string
-  h2h_url?: string
-  proxy_id?: string
-  organisation?: string
-  payment_profile?: string
-  api_key_header: string
-  api_key?: string
-  proxy_key?: string
-  /** The keychain account (service "paytx") that holds the API key, when the file does not. */
-  api_key_keychain?: string
-  /** The keychain account (service "paytx") that holds the proxy key, when the file does not. */
-  proxy_key_keychain?: string
-}
+export {ENVIRONMENTS, type Environment, type Profile} from '../api/profile.js'
 
 /** A profile as named to a person: which one, and against which environment. */
 export interface ProfileLabel {

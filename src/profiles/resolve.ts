@@ -6,7 +6,6 @@
 import {InputError} from '../errors.js'
 import type {Profile} from './presets.js'
 import type {ProfileStore} from './store.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export const PROFILE_ENV_OVERRIDES = {
   PAYTX_API_KEY: 'api_key',
@@ -35,7 +34,7 @@ export function resolveProfile(store: ProfileStore, options: {name?: string; env
     const known = store.list(data).map((entry) => entry.name)
     throw new InputError(`No profile named "${name}". Known profiles: ${known.join(', ')}.`, {
       flag: options.name ? '--profile' : undefined,
-      hint: `Create it with \`${commandLine(`profile add ${name}`)}\`, or pick one of the known profiles with --profile.`,
+      remedy: {kind: 'add-profile', profile: name},
     })
   }
   const profile: Profile = {...stored}

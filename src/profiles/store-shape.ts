@@ -6,7 +6,6 @@
  */
 import {InputError} from '../errors.js'
 import {ENVIRONMENTS, type Profile} from './presets.js'
-import {commandLine} from '../terminal/invoked-name.js'
 
 export interface StoreData {
   active?: string
@@ -55,7 +54,7 @@ export function parseStoreText(text: string, path: string): StoreData {
   } catch (error) {
     // Only the position: the parser's message quotes the text around it, which may hold a key.
     const where = /line \d+ column \d+|position \d+/.exec((error as Error).message)?.[0]
-    throw new InputError(`The profile file ${path} is not valid JSON${where ? ` (at ${where})` : ''}.`, {hint: fixHint(path)})
+    throw new InputError(`The profile file ${path} is not valid JSON${where ? ` (at ${where})` : ''}.`, {remedy: {kind: 'fix-profile-file', path}})
   }
   const problems: {field: string; message: string}[] = []
   if (!isPlainObject(json)) {
@@ -72,12 +71,8 @@ export function parseStoreText(text: string, path: string): StoreData {
   }
   if (problems.length > 0) {
     const lines = problems.map(({field, message}) => `  ${field}: ${/\.(api_key|proxy_key)$/.test(field) ? 'must be a string when present' : message}`)
-    throw new InputError(`The profile file ${path} does not hold valid profiles:\n${lines.join('\n')}`, {hint: fixHint(path)})
+    throw new InputError(`The profile file ${path} does not hold valid profiles:\n${lines.join('\n')}`, {remedy: {kind: 'fix-profile-file', path}})
   }
   const data = json as {active?: string; profiles?: Record<string, Profile>}
   return {...(data.active === undefined ? {} : {active: data.active}), profiles: data.profiles ?? {}}
-}
-
-function fixHint(path: string): string {
-  return `Fix the file by hand, or move it away and add the profiles again with \`${commandLine('profile add')}\`; paytx leaves ${path} as it is until then.`
 }

@@ -452,6 +452,19 @@ export function redactHeaders(headers: Record<string, string>, secretHeaderNames
 }
 
 /**
+ * The values a request body holds under card and key field names (`cvv`, `card[number]`,
+ * `api_key`, at any depth; fields as `key=value` text too), to scrub from what comes back: a
+ * service may quote a CVV in its error text, where no field name marks it.
+ */
+export function secretValuesOf(value: unknown, depth = 0): string[] {
+  if (depth > 64 || value === null || typeof value !== 'object') return []
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => {
+    if (fieldKind(key) && (typeof item === 'string' || typeof item === 'number')) return [String(item).trim()]
+    return secretValuesOf(item, depth + 1)
+  })
+}
+
+/**
  * The last safety net for text leaving the process: replaces every occurrence of a known secret
  * (keys, PANs, CVVs), then masks what `redactText` finds by shape and by field name, such as a
  * service's error message that echoes the card back in groups.

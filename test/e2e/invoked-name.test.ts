@@ -37,6 +37,8 @@ describe('hints name paytx as the user can run it', () => {
     const result = await runScript(join(pathDir, 'paytx'), ['statsu'], {cwd: tempConfigDir()})
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('Hint: did you mean `paytx status`? See `paytx help` for all commands.')
+    const help = await runScript(join(pathDir, 'paytx'), ['status', '--help'], {cwd: tempConfigDir()})
+    expect(help.stdout).toContain('$ paytx status 9a2e4b7c')
   })
 
   it('run as ./bin/run.js while `paytx` on the PATH is the same program (npm link): paytx', async () => {

@@ -20,7 +20,7 @@ export function standaloneDigits(secret: string): RegExp {
 }
 
 /** Fails when a full secret shows up; short digit secrets (CVV) only as a value of their own. */
-export function expectNoSecrets(result: CliResult, secrets: readonly string[] = [API_KEY, PROXY_KEY, PAN, CVV]): void {
+export function expectNoSecrets(result: Pick<CliResult, 'stdout' | 'stderr'>, secrets: readonly string[] = [API_KEY, PROXY_KEY, PAN, CVV]): void {
   for (const secret of secrets) {
     const pattern = /^\d{3,4}$/.test(secret) ? standaloneDigits(secret) : new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     expect(result.stdout, `stdout leaks ${secret}`).not.toMatch(pattern)

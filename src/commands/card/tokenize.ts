@@ -1,7 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {cardBrand, lastFour, normalizePan} from '../../api/contract.js'
+import {cardBrand, lastFour} from '../../api/contract.js'
+import {normalizePan} from '../../secrets/card-number.js'
 import type {CardRequest} from '../../api/schemas.js'
 import {InputError, InputErrors} from '../../errors.js'
 import {cardId} from '../../api/service.js'
@@ -10,7 +11,6 @@ import {type AnswerCheck, CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, ca
 import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export interface TokenizedCard {
   /** The card's id for `transaction start --card`: the proxy's `id`, else `_id`, else `token`. */
@@ -82,7 +82,7 @@ ${EXIT_CODES_HELP}`
         ['Customer', customer],
       ]),
     )
-    this.note(`Next: ${commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
+    this.note(`Next: ${this.commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
     return result
   }
 
@@ -93,7 +93,7 @@ ${EXIT_CODES_HELP}`
     let source: PanSource
     if (flags['pan-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
-      ;[raw] = await readStdinValues(['--pan-stdin'])
+      ;[raw] = await readStdinValues(['--pan-stdin'], this.ctx.io.stdin)
       source = '--pan-stdin'
     } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')

@@ -69,7 +69,7 @@ ${EXIT_CODES_HELP}`
     let data: Record<string, unknown> | undefined
     if (flags.data !== undefined) {
       const {readJsonObject} = await import('../../input/json-data.js')
-      data = await readJsonObject(flags.data)
+      data = await readJsonObject(flags.data, '--data', this.ctx.io.stdin)
     }
     const answers = flags.force || !this.interactive() ? {} : await this.askMissing(customerDraft(flags, env, data).body)
     const options = await toCustomerCreateOptions(flags, env, {data, answers})

@@ -11,7 +11,6 @@ import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from 
 import {KEY_NAMES, hasStoredKey} from '../../profiles/key-fields.js'
 import type {KeyPlacement} from '../../profiles/key-storage.js'
 import {envOverrides} from '../../profiles/resolve.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export type ProfileAddResult = ProfileView & {path: string}
 
@@ -80,7 +79,7 @@ left in the file move to the keychain when the profile is written again.`
     const data = await store.update(async (next) => {
       wasStored = Object.hasOwn(next.profiles, name)
       const profile = applyProfileChanges(store.get(name, next), env, changes)
-      placement = await placeKeys(profile, keys, {profileName: name, insecure: flags['insecure-storage']})
+      placement = await placeKeys(profile, keys, {profileName: name, insecure: flags['insecure-storage'], keychain: this.ctx.keychain})
       next.profiles[name] = profile
       if (flags.use) next.active = name
     })
@@ -89,11 +88,11 @@ left in the file move to the keychain when the profile is written again.`
     this.note(`${wasStored ? 'Updated' : 'Added'} profile "${name}" in ${store.path}.`)
     await this.reportKeyPlacement(name, placement, store.path)
     if (!hasStoredKey(profile, 'api_key')) this.warnUser(`profile "${name}" has no API key; add it with --api-key-stdin (or set PAYTX_API_KEY).`)
-    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`${commandLine(`profile use ${name}`)}\`.`)
+    if (!active) this.note(`Use it with --profile ${name}, or make it the default with \`${this.commandLine(`profile use ${name}`)}\`.`)
 
     // Shown with the keys given now; keys stored earlier in the keychain are not read back for this.
     const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value))
-    const view = profileView(name, {...profile, ...givenKeys}, {active, builtin: false, envOverrides: envOverrides(process.env), stored: profile})
+    const view = profileView(name, {...profile, ...givenKeys}, {active, builtin: false, envOverrides: envOverrides(this.ctx.env), stored: profile})
     this.print(renderProfile(view))
     return {...view, path: store.path}
   }
@@ -122,7 +121,7 @@ left in the file move to the keychain when the profile is written again.`
     }
     if (placement.staleAccounts.length === 0) return
     const {deleteKeychainEntries, describeLeftoverEntry} = await import('../../profiles/key-storage.js')
-    for (const failure of await deleteKeychainEntries(placement.staleAccounts)) this.note(describeLeftoverEntry(failure))
+    for (const failure of await deleteKeychainEntries(placement.staleAccounts, this.ctx.keychain)) this.note(describeLeftoverEntry(failure))
   }
 
   /** Keys from stdin, or hidden prompts in a terminal; never from the command line. */
@@ -142,11 +141,11 @@ left in the file move to the keychain when the profile is written again.`
       return keys
     }
     if (wanted.length === 0) return keys
-    if (process.stdin.isTTY) {
+    if (this.ctx.io.stdin.isTTY) {
       throw new InputError(`${wanted.join(' and ')} read from stdin, but stdin is a terminal and prompting is off (--no-input).`, {flag: wanted[0]})
     }
     const {readStdinValues} = await import('../../input/stdin.js')
-    const values = await readStdinValues(wanted)
+    const values = await readStdinValues(wanted, this.ctx.io.stdin)
     wanted.forEach((flag, index) => {
       if (flag === '--api-key-stdin') keys.api_key = values[index]
       else keys.proxy_key = values[index]

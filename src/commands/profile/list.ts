@@ -15,8 +15,8 @@ under a header line in a pipe.`
   public async run(): Promise<ProfileListResult> {
     const store = this.profileStore()
     const data = store.read()
-    const inUse = this.flags.profile || process.env.PAYTX_PROFILE || store.activeName(data)
-    const overrides = [...(process.env.PAYTX_PROFILE && !this.flags.profile ? ['PAYTX_PROFILE'] : []), ...envOverrides(process.env)]
+    const inUse = this.flags.profile || this.ctx.env.PAYTX_PROFILE || store.activeName(data)
+    const overrides = [...(this.ctx.env.PAYTX_PROFILE && !this.flags.profile ? ['PAYTX_PROFILE'] : []), ...envOverrides(this.ctx.env)]
     const entries = store.list(data)
     await Promise.all(entries.map((entry) => this.fillKeysFromKeychain(entry)))
     const profiles = entries.map((entry) => {
@@ -25,7 +25,7 @@ under a header line in a pipe.`
     })
     if (!profiles.some((view) => view.active)) this.warnUser(`the selected profile "${inUse}" does not exist.`)
     const {tableFormatFor, terminalWidth} = await import('../../output/table.js')
-    this.print(renderProfileList(profiles, {format: tableFormatFor(process.stdout), width: terminalWidth(process.stdout)}))
+    this.print(renderProfileList(profiles, {format: tableFormatFor(this.ctx.io.stdout), width: terminalWidth(this.ctx.io.stdout)}))
     return {active: inUse, path: store.path, profiles}
   }
 }

@@ -43,7 +43,7 @@ cannot be removed: removing it drops only stored changes to it.`
     const active = store.activeName(updated)
     this.note(name === LOCAL_PROFILE_NAME ? 'Removed the stored changes to "local"; the built-in profile remains.' : `Removed profile "${name}". Active profile: ${active}.`)
     // Deleted once the file no longer points at them: a failure leaves an entry, never a profile without its key.
-    const failures = await deleteKeychainEntries(accounts)
+    const failures = await deleteKeychainEntries(accounts, this.ctx.keychain)
     for (const failure of failures) this.note(describeLeftoverEntry(failure))
     return {removed: name, active, keychain_entries_deleted: accounts.length - failures.length}
   }

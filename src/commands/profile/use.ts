@@ -2,7 +2,6 @@ import * as Args from '@oclif/core/args'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export type ProfileUseResult = {active: string}
 
@@ -21,14 +20,14 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUs
       if (!store.get(name, data)) {
         throw new InputError(`No profile named "${name}". Known profiles: ${store.list(data).map((entry) => entry.name).join(', ')}.`, {
           flag: 'name',
-          hint: `Create it with \`${commandLine(`profile add ${name}`)}\`.`,
+          hint: `Create it with \`${this.commandLine(`profile add ${name}`)}\`.`,
         })
       }
       data.active = name
     })
     this.note(`Active profile: ${name}.`)
-    if (process.env.PAYTX_PROFILE && process.env.PAYTX_PROFILE !== name) {
-      this.warnUser(`PAYTX_PROFILE=${process.env.PAYTX_PROFILE} is set and takes precedence in this shell.`)
+    if (this.ctx.env.PAYTX_PROFILE && this.ctx.env.PAYTX_PROFILE !== name) {
+      this.warnUser(`PAYTX_PROFILE=${this.ctx.env.PAYTX_PROFILE} is set and takes precedence in this shell.`)
     }
     return {active: name}
   }

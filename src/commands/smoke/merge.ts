@@ -1,9 +1,13 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import type {MergeSummary} from '../../smoke/junit-merge.js'
+
+/** A shard's report with every case's output in it stays far below this. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024
 
 export default class SmokeMerge extends BaseCommand<typeof SmokeMerge> {
   static override strict = false
@@ -30,18 +34,14 @@ EXIT CODES
   }
 
   public async run(): Promise<MergeSummary & {output?: string}> {
-    const files = this.argList
-    if (files.length === 0) throw new InputError('Give the JUnit files to join, e.g. `paytx smoke merge smoke-*.xml`.', {flag: 'files'})
-    const output = this.flags.output
-    if (this.jsonEnabled() && output === undefined) {
-      throw new InputError('--json needs --output: stdout holds either the merged XML or the JSON summary.', {flag: '--output'})
-    }
-    const {readFile, writeFile} = await import('node:fs/promises')
+    const {files, output} = toSmokeMergeOptions(this.flags, this.argList, {json: this.jsonEnabled(), invokedAs: this.ctx.invokedAs})
+    const [{writeFile}, {readFileCapped}] = await Promise.all([import('node:fs/promises'), import('../../input/bounded-read.js')])
     const inputs = await Promise.all(
       files.map(async (name) => {
         try {
-          return {name, xml: await readFile(name, 'utf8')}
+          return {name, xml: await readFileCapped(name, {flag: 'files', maxBytes: MAX_REPORT_BYTES})}
         } catch (error) {
+          if (error instanceof InputError) throw error
           const code = (error as NodeJS.ErrnoException).code
           throw new InputError(`${name} cannot be read: ${code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}.`, {flag: 'files'})
         }
@@ -53,7 +53,7 @@ EXIT CODES
       this.warnUser(`no report for shard${summary.missingShards.length === 1 ? '' : 's'} ${summary.missingShards.join(', ')}; the merged report lacks their cases.`)
     }
     if (output === undefined) {
-      process.stdout.write(xml)
+      this.ctx.io.stdout.write(xml)
     } else {
       try {
         await writeFile(output, xml)
@@ -64,4 +64,21 @@ EXIT CODES
     }
     return {...summary, ...(output === undefined ? {} : {output})}
   }
+}
+
+export type SmokeMergeFlags = Interfaces.InferredFlags<typeof SmokeMerge.flags>
+
+export interface SmokeMergeOptions {
+  files: string[]
+  /** Where the merged XML goes; stdout when undefined. */
+  output?: string
+}
+
+/** `smoke merge`'s files and flags: at least one file, and --output under --json (stdout holds one document). */
+export function toSmokeMergeOptions(flags: SmokeMergeFlags, files: string[], env: {json: boolean; invokedAs: string}): SmokeMergeOptions {
+  if (files.length === 0) throw new InputError(`Give the JUnit files to join, e.g. \`${env.invokedAs} smoke merge smoke-*.xml\`.`, {flag: 'files'})
+  if (env.json && flags.output === undefined) {
+    throw new InputError('--json needs --output: stdout holds either the merged XML or the JSON summary.', {flag: '--output'})
+  }
+  return {files, output: flags.output}
 }

@@ -8,6 +8,7 @@ import {BaseCommand} from '../../base-command.js'
 import type {PaymentService} from '../../api/service.js'
 import type {CaseFaults} from '../../smoke/case-faults.js'
 import type {SmokeReport} from '../../smoke/runner.js'
+import type {SmokeRunCommandOptions} from '../../smoke/run-options.js'
 
 export default class SmokeRun extends BaseCommand<typeof SmokeRun, SmokeReport> {
   static override summary = 'Run a scenario file of payment flows with expected outcomes, for scripts and CI.'
@@ -66,32 +67,23 @@ EXIT CODES
 
   public async run(): Promise<SmokeReport> {
     const {toSmokeRunOptions} = await import('../../smoke/run-options.js')
-    const options = toSmokeRunOptions(this.flags, process.env)
-    const {loadScenario} = await import('../../smoke/scenario.js')
-    const scenario = await loadScenario(this.args.file)
-    const {selectCases, runScenario} = await import('../../smoke/runner.js')
-    const {casesOfShard} = await import('../../smoke/shards.js')
-    const cases = options.shard ? casesOfShard(scenario.cases, options.shard) : selectCases(scenario, options.only)
-    if (options.shard && cases.length === 0) {
-      this.note(`Shard ${options.shard.index}/${options.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
-    }
-    for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
-    if (options.junit !== undefined) await checkWritable(options.junit)
+    const options = toSmokeRunOptions(this.flags, this.ctx.env)
+    const {scenario, cases} = await this.casesToRun(options)
+    const {runScenario} = await import('../../smoke/runner.js')
 
     const profile = await this.profileWithKeys()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
     await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: options.openBrowser})
     await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, options.yes)
 
-    const {ensureEmulator} = await import('../../flow/embedded-emulator.js')
-    const emulator = await ensureEmulator(profile)
+    const emulator = await this.ctx.emulator(profile)
     if (emulator.started) this.note(`Started the emulator in this process at ${emulator.url}; it stops when the run ends.`)
     const service = await this.service()
     const {runFlow} = await import('../../flow/run-flow.js')
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
-    const color = !process.env.NO_COLOR
+    const color = !this.ctx.env.NO_COLOR
     const interactive = this.interactive()
-    const progress = new LiveProgress(process.stderr, {interactive, color: color && interactive})
+    const progress = new LiveProgress(this.ctx.io.stderr, {interactive, color: color && interactive})
 
     const interrupt = this.interruptSignal()
     // Through the progress display, above its live lines, so that no spinner frame is left behind.
@@ -101,7 +93,7 @@ EXIT CODES
     let report: SmokeReport
     try {
       report = await runScenario(scenario, cases, {
-        runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent}),
+        runFlow: (options, onEvent) => runFlow(service, profile, options, {onEvent, openUrl: this.ctx.browser, timer: this.ctx.clock}),
         profile: profile.name,
         environment: profile.profile.env,
         concurrency: options.concurrency,
@@ -116,23 +108,41 @@ EXIT CODES
       progress.close()
       await emulator.stop()
     }
+    for (const result of report.cases) if (result.error) this.sayRemedies(result.error)
+    await this.showReport(report, options.junit, color)
+    this.setOutcomeExitCode(report.exitCode)
+    return report
+  }
 
-    if (options.junit !== undefined) {
+  /** The scenario and the cases of this run (--only, or this shard's), checked before anything is sent. */
+  private async casesToRun(options: SmokeRunCommandOptions) {
+    const [{loadScenario}, {selectCases}, {casesOfShard}] = await Promise.all([import('../../smoke/scenario.js'), import('../../smoke/runner.js'), import('../../smoke/shards.js')])
+    const scenario = await loadScenario(this.args.file)
+    const cases = options.shard ? casesOfShard(scenario.cases, options.shard) : selectCases(scenario, options.only)
+    if (options.shard && cases.length === 0) {
+      this.note(`Shard ${options.shard.index}/${options.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
+    }
+    for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
+    if (options.junit !== undefined) await checkWritable(options.junit)
+    return {scenario, cases}
+  }
+
+  /** The JUnit file (--junit), then the results table on stdout and the summary. */
+  private async showReport(report: SmokeReport, junit: string | undefined, color: boolean): Promise<void> {
+    if (junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')
-      await writeFile(options.junit, renderJUnit(report))
-      this.note(`JUnit report written to ${options.junit}.`)
+      await writeFile(junit, renderJUnit(report))
+      this.note(`JUnit report written to ${junit}.`)
     }
     const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}] = await Promise.all([
       import('../../output/smoke-results-table.js'),
       import('../../output/table.js'),
     ])
-    const format = tableFormatFor(process.stdout)
-    this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(process.stdout)}))
+    const format = tableFormatFor(this.ctx.io.stdout)
+    this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(this.ctx.io.stdout)}))
     // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
     if (format === 'aligned') this.print(`\n${renderResultsSummary(report)}`)
     else if (!this.jsonEnabled()) this.note(renderResultsSummary(report))
-    this.setOutcomeExitCode(report.exitCode)
-    return report
   }
 }
 

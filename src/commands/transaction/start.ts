@@ -15,8 +15,7 @@ import {
 } from '../../input/transaction-request.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
-import {describeStatus} from '../../output/transaction.js'
-import {commandLine} from '../../terminal/invoked-name.js'
+import {describeStatus, unlistedStatusWarning} from '../../output/transaction.js'
 
 export default class TransactionStart extends BaseCommand<typeof TransactionStart, Transaction> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
@@ -81,8 +80,10 @@ ${EXIT_CODES_HELP}`
         ['Approval URL', typeof approvalUrl === 'string' ? approvalUrl : '(none returned)'],
       ]),
     )
+    const warning = unlistedStatusWarning(transaction.status)
+    if (warning) this.warnUser(warning)
     if (options.open) await this.openApproval(approvalUrl)
-    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${commandLine(`status ${id}`)}\`.`)
+    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${this.commandLine(`status ${id}`)}\`.`)
     return transaction
   }
 
@@ -116,7 +117,7 @@ ${EXIT_CODES_HELP}`
     let cvv: string | undefined
     if (flags['cvv-stdin']) {
       const {readStdinValues} = await import('../../input/stdin.js')
-      ;[cvv] = await readStdinValues(['--cvv-stdin'])
+      ;[cvv] = await readStdinValues(['--cvv-stdin'], this.ctx.io.stdin)
     } else if (this.interactive()) {
       const {askSecret} = await import('../../terminal/prompts.js')
       cvv = (
@@ -134,8 +135,7 @@ ${EXIT_CODES_HELP}`
       this.warnUser('the service returned no approval URL to open.')
       return
     }
-    const {openInBrowser} = await import('../../terminal/browser.js')
-    const opened = await openInBrowser(url)
+    const opened = await this.ctx.browser(url)
     if (opened.opened) this.note(`Opened ${url}`)
     else this.warnUser(`${opened.reason}; open the approval URL yourself.`)
   }
@@ -181,11 +181,11 @@ export async function toTransactionStartOptions(
   const customer = requireFlag('--customer', flags.customer)
   const card = product === 'card' ? requireFlag('--card', flags.card) : undefined
   const redirectUrl = requireFlag('--redirect-url', flags['redirect-url'], 'an absolute http(s) URL')
-  const paymentProfile = requireFlag(
-    '--payment-profile',
-    flags['payment-profile'] ?? env.paymentProfile,
-    `the profile has none; set it with \`${commandLine('profile add <name> --payment-profile <id>')}\``,
-  )
+  const paymentProfile = requireFlag('--payment-profile', flags['payment-profile'] ?? env.paymentProfile, 'the profile has none', {
+    kind: 'set-profile-values',
+    profile: '<name>',
+    flags: ['--payment-profile <id>'],
+  })
 
   const warnings: string[] = []
   let descriptor = flags.descriptor

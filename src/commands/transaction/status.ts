@@ -2,12 +2,10 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {isKnownStatus} from '../../api/contract.js'
 import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
-import {renderTransaction} from '../../output/transaction.js'
-import {commandLine} from '../../terminal/invoked-name.js'
+import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
 import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
 export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | undefined> {
@@ -60,9 +58,8 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(id)
       this.print(renderTransaction(transaction, this.profileUnderResult()))
-      if (!isKnownStatus(transaction.status)) {
-        this.warnUser(`the service reported the status "${transaction.status}", which is none of the ten paytx knows; it is neither a success nor a failure to paytx.`)
-      }
+      const warning = unlistedStatusWarning(transaction.status)
+      if (warning) this.warnUser(warning)
       return transaction
     }
 
@@ -87,7 +84,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       })
     } catch (error) {
       if (signal.aborted) {
-        throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${commandLine(`status ${id} --wait`)}\`.`)
+        throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${this.commandLine(`status ${id} --wait`)}\`.`)
       }
       throw error
     }

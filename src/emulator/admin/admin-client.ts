@@ -7,21 +7,21 @@
 import {joinUrl} from '../../api/http-client.js'
 import type {PaymentService} from '../../api/service.js'
 import {InputError, ResponseError, ServiceError} from '../../errors.js'
+import {idShapeProblem, shownId} from '../../input/transaction-ids.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import type {WebhookDelivery} from '../store/index.js'
 import type {ResendRequest, TriggerRequest, TriggerResult} from './trigger.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 /** Trigger and resend drive the emulator; a real service has no such thing. */
 export function requireLocalProfile({name, profile}: ResolvedProfile, command: string): void {
   if (profile.env === 'local') return
-  throw new InputError(`${commandLine(`emulator ${command}`)} drives the emulator, but profile "${name}" is a ${profile.env} profile; nothing was sent.`, {
+  throw new InputError(`\`emulator ${command}\` drives the emulator, but profile "${name}" is a ${profile.env} profile; nothing was sent.`, {
     flag: '--profile',
     hint: 'Use a local profile (the built-in "local", or --profile <a profile with --env local>).',
   })
 }
 
-const notAnEmulatorHint = () => `The profile's address does not look like a paytx emulator: start one with \`${commandLine('emulator start')}\`, or point the profile at it.`
+const NOT_AN_EMULATOR = "The profile's address does not look like a paytx emulator."
 
 /** How often the delivery log is read while waiting for an attempt. */
 const POLL_MS = 100
@@ -63,19 +63,22 @@ export class EmulatorAdminClient {
   }
 
   private async post<T>(path: string, id: string, body: TriggerRequest | ResendRequest): Promise<T> {
+    // `..` would leave the transaction's path with the key: refused before anything is sent.
+    const problem = idShapeProblem(id)
+    if (problem) throw new InputError(`"${shownId(id)}" is not a transaction id: ${problem}; nothing was sent.`, {flag: 'id'})
     const {profile, profileName} = this.service.target
-    if (!profile.api_key) throw new InputError(`Profile "${profileName}" has no API key.`, {hint: `Set it with \`${commandLine('profile add')}\` or PAYTX_API_KEY.`})
+    if (!profile.api_key) throw new InputError(`Profile "${profileName}" has no API key.`, {remedy: {kind: 'set-api-key', profile: profileName}})
     try {
       const response = await this.service.http.request<T>({method: 'POST', url: this.url(path), headers: {[profile.api_key_header]: profile.api_key}, body})
       if (!response.body || typeof response.body !== 'object' || !Array.isArray((response.body as {deliveries?: unknown}).deliveries)) {
-        throw new ResponseError(`${this.url(path)} answered ${response.status} without an emulator's result.`, notAnEmulatorHint())
+        throw new ResponseError(`${this.url(path)} answered ${response.status} without an emulator's result.`, NOT_AN_EMULATOR, {kind: 'start-emulator', situation: 'not-an-emulator'})
       }
       return response.body
     } catch (error) {
       // The emulator names the id it does not know; any other 404 is a server that is not one.
       if (error instanceof ServiceError && error.status === 404 && error.details?.['params.transaction_id'] !== undefined) {
         throw new InputError(`No transaction has the id ${JSON.stringify(id)} in the emulator's store; nothing was changed.`, {
-          hint: `Check the id (\`${commandLine('status <id>')}\` reads it), and that the profile points at the emulator that has it.`,
+          remedy: {kind: 'check-transaction-id'},
         })
       }
       if (error instanceof ServiceError && error.status === 409) {
@@ -86,7 +89,8 @@ export class EmulatorAdminClient {
         })
       }
       if (error instanceof ServiceError && error.status === 404) {
-        error.hint = notAnEmulatorHint()
+        error.hint = NOT_AN_EMULATOR
+        error.remedies.splice(0, error.remedies.length, {kind: 'start-emulator', situation: 'not-an-emulator'})
       }
       throw error
     }

@@ -11,7 +11,6 @@ import {InputError, NetworkError} from '../../errors.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import type {FaultRuleView} from './fault-rules.js'
 import type {FaultRule} from './fault-schema.js'
-import {commandLine} from '../../terminal/invoked-name.js'
 
 export interface FaultList {
   seed: number
@@ -28,7 +27,8 @@ export function requireLocalProfile(resolved: ResolvedProfile, what: string): vo
   if (resolved.profile.env === 'local') return
   throw new InputError(`${what} works on the local emulator only; profile "${resolved.name}" is a ${resolved.profile.env} profile.`, {
     flag: '--profile',
-    hint: `Pass --profile local (or a profile of environment local) and run \`${commandLine('emulator start')}\`.`,
+    hint: 'Pass --profile local (or a profile of environment local).',
+    remedy: {kind: 'start-emulator', situation: 'local-only'},
   })
 }
 
@@ -86,7 +86,8 @@ export class FaultsClient {
       return response.body
     } catch (error) {
       if (error instanceof NetworkError) {
-        error.hint = `Fault rules live in a running emulator: start one with \`${commandLine('emulator start')}\` (profile "${this.resolved.name}" points at ${profile.base_url}).`
+        error.hint = undefined
+        error.remedies.splice(0, error.remedies.length, {kind: 'start-emulator', situation: 'fault-rules', profile: this.resolved.name, baseUrl: profile.base_url})
       }
       throw error
     }

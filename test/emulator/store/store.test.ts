@@ -296,6 +296,6 @@ describe('the emulator store', () => {
 
   it('reports a store it cannot create', async () => {
     const path = join(tempDir(), 'missing-folder', 'emulator.db')
-    await expect(startEmulator({port: 0, store: path})).rejects.toMatchObject({name: 'StoreError', exitCode: 2, message: expect.stringMatching(/cannot be created \(ENOENT\)/)})
+    await expect(startEmulator({port: 0, store: path})).rejects.toMatchObject({name: 'StoreError', exitCode: 2, message: expect.stringMatching(/cannot be created: its folder .*missing-folder does not exist/)})
   })
 })

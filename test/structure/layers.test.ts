@@ -1,0 +1,32 @@
+/** The house rules of src/ that a grep can check: folder imports, and who may word a command line. */
+import {spawnSync} from 'node:child_process'
+import {readFileSync, readdirSync} from 'node:fs'
+import {join, relative} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+import {ROOT} from '../helpers/cli.js'
+
+const SRC = join(ROOT, 'src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+describe('src/ layers', () => {
+  it('has no two folders that import each other', () => {
+    const check = spawnSync(process.execPath, [join(ROOT, 'scripts', 'check-folder-imports.js')], {encoding: 'utf8', timeout: 20_000})
+    expect(check.stderr).toBe('')
+    expect(check.status).toBe(0)
+  })
+
+  it('words command lines only in the CLI layer (commands, output, terminal, hooks, base command, help); the core says remedies as data', () => {
+    const cliLayer = /^(commands|output|terminal|hooks)\/|^(base-command|main|help)\.ts$/
+    const wording = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !cliLayer.test(file) && /\bcommandLine\b/.test(readFileSync(join(SRC, file), 'utf8')))
+    expect(wording).toEqual([])
+  })
+})
