@@ -27,7 +27,7 @@ const WARM_UP = 3
 const TX = {id: 'bench-tx', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}, created_at: '2026-11-20T10:00:00.000Z', last_status_update: '2026-11-20T10:00:00.000Z'}
 
 const work = mkdtempSync(join(tmpdir(), 'paytx-bench-'))
-const env = benchEnv({PAYTX_CONFIG_DIR: work, PAYTX_DATA_DIR: join(work, 'data'), PAYTX_API_KEY: 'sk_bench_key_0123456789'})
+const env = benchEnv({PAYTX_CONFIG_DIR: work, PAYTX_DATA_DIR: join(work, 'data'), PAYTX_CACHE_DIR: join(work, 'cache'), PAYTX_API_KEY: 'sk_bench_key_0123456789'})
 
 const BARE_HTTP = `
 const http = require('node:http');

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The build (`npm run build`): bundles the CLI into dist/ with esbuild, so that start-up reads a
+// The build (`npm run build`): bundles the CLI into dist/ with esbuild, then writes oclif's
+// command list (scripts/write-manifest.js), so that start-up reads a
 // few prepared files instead of hundreds of modules. Type checking is tsc's job (it emits
 // nothing); esbuild only strips the types.
 //
@@ -11,7 +12,8 @@
 // - dist/main.js, from src/main.ts, is what bin/run.js loads.
 // Code imported dynamically (ora, prompts, the emulator) becomes chunks of its own, still
 // loaded only when used. libsql stays outside the bundle (its native binary is found next to its
-// package), and so does `open` (it runs the xdg-open script it ships).
+// package), and so does `open` (it runs the xdg-open script it ships), and undici (imported only
+// on the proxy path, from its own chunk, so that no other command loads it).
 import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync, readdirSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -173,6 +175,16 @@ const quietDebugPlugin = {
   },
 }
 
+/** oclif's `ejs` goes through scripts/bundle/plain-text-ejs.cjs, which hands ejs only the texts that hold a tag. */
+const plainTextEjsPlugin = {
+  name: 'plain-text-ejs',
+  setup(builder) {
+    const shim = join(root, 'scripts', 'bundle', 'plain-text-ejs.cjs')
+    // The shim's own require of ejs, and the lazy stand-in's (lazyPackagesPlugin) for it, reach the package.
+    builder.onResolve({filter: /^ejs$/}, (args) => (args.importer === shim || args.namespace === 'lazy-package' ? undefined : {path: shim}))
+  },
+}
+
 /**
  * oclif asks wsl-utils whether it runs under WSL every time its configuration loads, and
  * wsl-utils loads child_process (with dgram) and PowerShell helpers as it is imported. The
@@ -190,6 +202,54 @@ const wslCheckPlugin = {
       loader: 'js',
       resolveDir: args.pluginData.resolveDir,
     }))
+  },
+}
+
+/**
+ * oclif is CommonJS; on Node 20, compiling it took about a fifth of every run's CPU, and Node 20
+ * keeps no compiled code of ES modules between runs. So oclif is built apart, into one CommonJS
+ * file, dist/oclif-core.cjs (entry scripts/bundle/oclif-core.cjs), which
+ * src/process/oclif-core.ts loads with V8's code cache. Each import of @oclif/core or one of its
+ * module paths, from paytx or from a bundled oclif plugin, gets a module that takes that path's
+ * exports from there: its names are listed here, at build time.
+ */
+const OCLIF_CORE_LOADER = join(srcDir, 'process', 'oclif-core.ts')
+const oclifCorePlugin = {
+  name: 'oclif-core',
+  setup(builder) {
+    builder.onResolve({filter: /^@oclif\/core(\/.*)?$/}, (args) =>
+      args.kind === 'import-statement' || args.kind === 'dynamic-import' ? {path: args.path, namespace: 'oclif-core'} : undefined,
+    )
+    builder.onLoad({filter: /.*/, namespace: 'oclif-core'}, (args) => {
+      if (!readFileSync(join(root, 'scripts', 'bundle', 'oclif-core.cjs'), 'utf8').includes(`'${args.path}': () => require('${args.path}')`)) {
+        throw new Error(`${args.path} is imported but scripts/bundle/oclif-core.cjs does not list it`)
+      }
+      const names = Object.keys(createRequire(join(root, 'index.js'))(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+      const contents = `import {oclifCoreModule} from ${JSON.stringify(OCLIF_CORE_LOADER)}
+const oclifModule = oclifCoreModule(${JSON.stringify(args.path)})
+export default oclifModule
+export const {${names.join(', ')}} = oclifModule
+`
+      return {contents, loader: 'js', resolveDir: root}
+    })
+  },
+}
+
+/**
+ * Node 20 loses a script's dynamic import() callback when V8 takes the script's code from a cache
+ * ("A dynamic import callback was not specified"). So in dist/oclif-core.cjs, each import() of a
+ * path known only at run time (oclif loading a command's or hook's file, lilconfig a config
+ * file) calls importModule instead: a parameter that src/process/code-cache.ts gives the file,
+ * an import() of its own ES module. import() of a named package stays, to be bundled.
+ */
+const runTimeImportsPlugin = {
+  name: 'run-time-imports',
+  setup(builder) {
+    builder.onLoad({filter: /[\\/]node_modules[\\/].*\.c?js$/}, (args) => {
+      const source = readFileSync(args.path, 'utf8')
+      const rewritten = source.replaceAll(/\bawait import\((?!\s*['"`])/g, 'await importModule(')
+      return rewritten === source ? undefined : {contents: rewritten, loader: 'js'}
+    })
   },
 }
 
@@ -218,9 +278,27 @@ await build({
   platform: 'node',
   target: 'node20',
   // typescript: oclif reads tsconfig with it only when developing a plugin from source.
-  external: ['libsql', 'open', 'typescript'],
+  external: ['libsql', 'open', 'typescript', 'undici'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
-  plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
+  plugins: [oclifCorePlugin, commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
   logLevel: 'warning',
 })
+
+await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, 'scripts', 'bundle', 'oclif-core.cjs')],
+  outfile: join('dist', 'oclif-core.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['typescript'],
+  plugins: [plainTextEjsPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin, runTimeImportsPlugin],
+  logLevel: 'warning',
+})
+
+
+// The command list oclif reads at start-up (oclif.manifest.json).
+const manifest = spawnSync(process.execPath, [join(root, 'scripts', 'write-manifest.js')], {stdio: 'inherit'})
+if (manifest.status !== 0) process.exit(manifest.status ?? 1)

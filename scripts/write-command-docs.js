@@ -3,7 +3,7 @@
 // (`oclif readme`) from oclif.manifest.json, which `npm run build` writes; `npm run docs` does
 // both. Given a path, it writes there instead: the test compares a fresh copy with the committed one.
 import {spawnSync} from 'node:child_process'
-import {existsSync, writeFileSync} from 'node:fs'
+import {existsSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, join, resolve} from 'node:path'
 
@@ -15,9 +15,11 @@ if (!existsSync(join(root, 'oclif.manifest.json'))) {
   process.exit(1)
 }
 
-// `oclif readme` fills the part between these markers and keeps the text around them.
+// `oclif readme` fills the part between these markers and keeps the text around them. It writes
+// a file beside the target, which replaces the target only once it is complete.
+const draft = `${target}.draft`
 writeFileSync(
-  target,
+  draft,
   `# Commands
 
 Every command and flag of paytx, as \`paytx help <command>\` shows them. Generated from the
@@ -34,13 +36,15 @@ command, then run \`npm run docs\`. The guides: [the README](../README.md#docume
 const env = {...process.env, COLUMNS: '100', OCLIF_SKIP_NEW_VERSION_CHECK: 'true'}
 delete env.NODE_ENV
 const oclif = join(dirname(createRequire(import.meta.url).resolve('oclif/package.json')), 'bin', 'run.js')
-const result = spawnSync(process.execPath, [oclif, 'readme', '--readme-path', target, '--no-source-links', '--no-aliases'], {
+const result = spawnSync(process.execPath, [oclif, 'readme', '--readme-path', draft, '--no-source-links', '--no-aliases'], {
   cwd: root,
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
   timeout: 60_000,
 })
 if (result.status !== 0) {
+  rmSync(draft, {force: true})
   console.error(`oclif readme failed (${result.error?.message ?? `exit code ${result.status ?? result.signal}`}).`)
   process.exit(1)
 }
+renameSync(draft, target)

@@ -8,6 +8,7 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {closestName} from './closest-name.js'
+import {secretFlagHint} from './input/secret-flags.js'
 import {hintText} from './output/remedy.js'
 import type {Remedy} from './remedy.js'
 import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
@@ -25,6 +26,7 @@ import type {ProfileStore} from './profiles/store.js'
 import {colorWanted, productionBanner} from './terminal/production-banner.js'
 import {requireFlag} from './input/required-flag.js'
 import {isInteractive} from './terminal/interactive.js'
+import {commandLine} from './terminal/invoked-name.js'
 import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
 import {visibleLines, visibleText} from './terminal/visible-text.js'
 
@@ -425,6 +427,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     const ctor = this.ctor as typeof BaseCommand
     const names = [...Object.keys(ctor.baseFlags ?? {}), ...Object.keys(ctor.flags ?? {}), ...(ctor.enableJsonFlag ? ['json'] : [])]
     const known = [...new Set(names)].map((name) => `--${name}`)
+    const secret = secretFlagHint(typed[0], known, commandLine(this.id?.split(':').join(' ') ?? ''))
+    if (secret) return secret
     const closest = closestName(typed[0].split('=')[0], known)
     return closest ? `did you mean \`${closest}\`? Or ${seeHelp}` : seeHelp
   }

@@ -32,7 +32,7 @@ export function outcomeExitCode(verdict: OutcomeVerdict): OutcomeExitCode {
   return verdict.success ? EXIT.ok : EXIT.notSuccess
 }
 
-export type ErrorKind = 'input' | 'service' | 'network' | 'response' | 'interrupted' | 'internal'
+export type ErrorKind = 'input' | 'service' | 'network' | 'response' | 'environment' | 'interrupted' | 'internal'
 
 export interface ErrorJson {
   kind: ErrorKind
@@ -188,6 +188,14 @@ export class ResponseError extends PaytxError {
   constructor(message: string, hint?: string, remedy?: Remedy) {
     super('response', EXIT.service, message, hint, remedy)
     this.name = 'ResponseError'
+  }
+}
+
+/** Something this machine lacks or refuses (a program not installed, a tunnel that did not start): exit 1, with what to do. */
+export class EnvironmentError extends PaytxError {
+  constructor(message: string, hint?: string) {
+    super('environment', EXIT.service, message, hint)
+    this.name = 'EnvironmentError'
   }
 }
 

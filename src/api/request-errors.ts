@@ -4,7 +4,7 @@
  * that name no command, and a remedy (remedy.ts) for the CLI to word.
  */
 import {NetworkError, ResponseError, ServiceError} from '../errors.js'
-import {OUTGOING_ERROR} from '../http/outgoing.js'
+import {OUTGOING_ERROR, OutgoingError, type ProxyFailure} from '../http/outgoing.js'
 import {MAX_JSON_NESTING} from '../http/json-nesting.js'
 import type {Remedy} from '../remedy.js'
 import {redactBody, scrubSecrets} from '../secrets/redact.js'
@@ -159,7 +159,31 @@ function failureAdvice(failure: Failure, target: URL, mayHaveReachedService: boo
   return {remedy: {kind: 'check-profile', concern: 'addresses'}}
 }
 
+/** The proxy, not the service, failed: nothing reached the service, and the fix is the proxy's settings. */
+function proxyError(failure: ProxyFailure, target: URL, cause: unknown): NetworkError {
+  const where = `${target.protocol}//${target.host}`
+  const variable = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
+  let message: string
+  let hint: string
+  if (failure.invalid) {
+    message = `The proxy setting ${failure.proxy} is not an http:// or https:// address.`
+    hint = `Set ${variable} to the proxy's address, like http://proxy.example:3128, or add ${target.hostname} to NO_PROXY.`
+  } else if (failure.status === 407) {
+    message = `The proxy ${failure.proxy} asked for credentials (407 Proxy Authentication Required) before carrying the request to ${where}.`
+    hint = `Put the proxy's user name and password in ${variable} (http://user:password@host:port; encode special characters), or check that the ones there are still valid.`
+  } else if (failure.status !== undefined) {
+    message = `The proxy ${failure.proxy} would not carry the request to ${where}: it answered ${statusLine(failure.status)}.`
+    hint = `The proxy could not reach ${target.host} or does not allow it: ask whoever runs the proxy, or add ${target.hostname} to NO_PROXY if it is reachable without one.`
+  } else {
+    message = `Could not connect to the proxy ${failure.proxy}${failure.reason ? ` (${failure.reason})` : ''}.`
+    hint = `Check ${variable} (and its lower-case form), that the proxy is running, and NO_PROXY for hosts that need none. Nothing was sent to ${where}.`
+  }
+  return new NetworkError(message, {hint, mayHaveReachedService: false, cause})
+}
+
 export function networkError(req: HttpRequest, failure: Failure, tries: number, settings: ErrorSettings): NetworkError {
+  const proxyFailure = failure.error instanceof OutgoingError ? failure.error.proxyFailure : undefined
+  if (proxyFailure) return proxyError(proxyFailure, new URL(req.url), failure.error)
   const target = new URL(req.url)
   const mayHaveReachedService = req.method !== 'GET' && !failure.beforeSending
   const message = failureMessage(failure, target, tries, settings)

@@ -5,6 +5,7 @@ import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import {endpointUrl, requestSecrets, toApiOptions} from '../input/api-request.js'
 import {readFileCapped, readStreamCapped} from '../input/bounded-read.js'
 import {renderApiAnswer, scrubAnswer} from '../output/api-answer.js'
+import {explainUnknownPath} from '../api/routes.js'
 
 export default class Api extends BaseCommand<typeof Api, unknown> {
   static override summary = 'Send any request to the service with the profile’s credentials, like `gh api`.'
@@ -68,7 +69,7 @@ ${EXIT_CODES_HELP}`
     const shown = scrubAnswer(answer, this.secrets, [service.target.profile.api_key_header])
     if (!this.jsonEnabled()) this.ctx.io.stdout.write(renderApiAnswer(shown, {include: options.include, pretty: Boolean(this.ctx.io.stdout.isTTY)}))
     const body = shown.json ?? (shown.text === '' ? null : shown.text)
-    if (answer.status >= 400) throw service.http.serviceError(request, answer, body)
+    if (answer.status >= 400) throw explainUnknownPath(service.http.serviceError(request, answer, body), options.method, new URL(url).pathname, options.target)
     return body
   }
 }

@@ -15,6 +15,7 @@ import {unknownCustomerKeys} from '../input/customer-request.js'
 import {cardAnswerChecks} from '../input/card-request.js'
 import {requireFlag} from '../input/required-flag.js'
 import type {Environment} from '../profiles/presets.js'
+import {toTunnelRequest, tunnelFlags} from '../tunnel-flags.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)
@@ -32,7 +33,7 @@ Progress goes to stderr; stdout holds the summary, or one JSON object with --jso
 On the local profile with nothing listening at its address, the emulator starts inside this process for the run, so a fresh clone needs nothing else. --approve <outcome> completes the emulator's approval page without a browser:
 ${outcomesHelp}
 
-Webhooks: on the local profile the listener also receives the transaction's webhooks (--webhook local) and the summary lists them. A remote service cannot reach 127.0.0.1: on sandbox or production pass --webhook-url with a public address; running a tunnel to it (and a receiver such as \`paytx webhook listen\`) is yours to do.
+Webhooks: on the local profile the listener also receives the transaction's webhooks (--webhook local) and the summary lists them. A remote service cannot reach 127.0.0.1: on sandbox or production, --tunnel cloudflared (no account needed) or --tunnel ngrok starts that program to the listener, passes its public address (with the listener's token on the path) as the transaction's webhook_transaction_update, and stops it when the flow ends; --tunnel-command runs any other tool. Or pass --webhook-url with a public address of your own.
 
 ${EXIT_CODES_HELP}`
 
@@ -40,6 +41,7 @@ ${EXIT_CODES_HELP}`
     '<%= config.bin %> flow --product dummy --amount 1499 --approve SETTLEMENT_COMPLETED',
     '<%= config.bin %> flow --product card --amount 2500',
     '<%= config.bin %> flow --product sofort --amount 990 --descriptor "Order 4711" --no-open --json',
+    '<%= config.bin %> flow --product card --amount 100 --profile sandbox --tunnel cloudflared',
     '<%= config.bin %> flow --product card --amount 100 --profile sandbox --webhook-url https://example.ngrok.app/hooks',
     'printf "%s\\n" "$PAN" | <%= config.bin %> flow --product card --amount 100 --profile production --customer 4f1c0e2a --pan-stdin --expiry-month 09 --expiry-year 2029 --holder-name "J Doe" --yes',
   ]
@@ -76,6 +78,7 @@ ${EXIT_CODES_HELP}`
       options: ['final', 'settled'],
     }),
     yes: Flags.boolean({summary: 'Confirm a run on a production profile without asking.', default: false}),
+    ...tunnelFlags,
   }
 
   public async run(): Promise<FlowJson> {
@@ -95,13 +98,13 @@ ${EXIT_CODES_HELP}`
     const emulator = await this.ctx.emulator(profile)
     if (emulator.started) reporter.note({tone: 'done', label: 'emulator started', value: `${emulator.url}  (in this process, until the flow ends)`})
     if (options.webhook.mode === 'none' && profile.profile.env !== 'local' && !flags.webhook) {
-      reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, run a tunnel and pass --webhook-url'})
+      reporter.note({tone: 'info', label: 'webhooks', value: 'go to the payment profile’s own address; to see them here, add --tunnel cloudflared (or ngrok)'})
     }
     try {
       const {runFlow} = await import('../flow/run-flow.js')
       const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event), openUrl: this.ctx.browser, timer: this.ctx.clock})
       const {renderFlowSummary} = await import('../output/flow-summary.js')
-      this.print(renderFlowSummary(result))
+      this.print(renderFlowSummary(result, {width: process.stdout.isTTY ? process.stdout.columns : undefined}))
       const exitCode = outcomeExitCode(result)
       this.setOutcomeExitCode(exitCode)
       return {exitCode, ...result}
@@ -202,6 +205,12 @@ function flowCard(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin): Pick<FlowOp
 
 /** Where webhooks go: --webhook-url, none, or the flow's own listener (the default against a local profile). */
 function flowWebhook(flags: FlowFlags, env: FlowEnv): FlowOptions['webhook'] {
+  const tunnel = toTunnelRequest(flags)
+  if (tunnel && (flags['webhook-url'] !== undefined || flags.webhook !== undefined)) {
+    const other = flags['webhook-url'] === undefined ? `--webhook ${flags.webhook}` : '--webhook-url'
+    throw new InputError(`A tunnel gives the flow its own webhook address, so it cannot be combined with ${other}.`, {flag: flags.tunnel === undefined ? '--tunnel-command' : '--tunnel'})
+  }
+  if (tunnel) return {mode: 'tunnel', tunnel}
   if (flags['webhook-url'] !== undefined) return {mode: 'url', url: flags['webhook-url']}
   if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) return {mode: 'none'}
   return {mode: 'local'}

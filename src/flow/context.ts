@@ -12,6 +12,9 @@ import type {FlowEvent, FlowEventBody, FlowEventSink, FlowStepName} from './even
 import type {FlowOptions} from './flow-options.js'
 import type {RedirectListener} from './redirect-listener.js'
 import {type Timer, systemTimer} from './timer.js'
+import {type RunningTunnel, startTunnel, tunnelLostError} from '../tunnel/run-tunnel.js'
+import type {TunnelRequest} from '../tunnel/tunnel-program.js'
+import {redactUrl} from '../secrets/redact-url.js'
 
 export interface FlowDeps {
   /** Receives every event as it happens (a renderer); the result's `timeline` holds them all too. */
@@ -51,6 +54,8 @@ export interface FlowContext {
   readonly signal?: AbortSignal
   readonly openUrl: (url: string) => Promise<BrowserOpenResult>
   readonly listener: RedirectListener
+  /** With `webhook.mode` tunnel: the tunnel and the public address of the listener's webhook path. */
+  readonly tunnel?: {running: RunningTunnel; webhookUrl: string}
   readonly startedAt: number
   readonly timeline: FlowEvent[]
   readonly steps: FlowStepTiming[]
@@ -108,6 +113,23 @@ export async function openFlowContext(service: PaymentService, profile: Resolved
     },
   })
 
+  let tunnel: FlowContext['tunnel']
+  let signal = options.signal
+  try {
+    tunnel = options.webhook.mode === 'tunnel' ? await startFlowTunnel(options.webhook.tunnel, listener, options.signal) : undefined
+  } catch (error) {
+    await listener.close()
+    throw error
+  }
+  if (tunnel) {
+    emit({kind: 'tunnel-started', program: tunnel.running.name, webhookUrl: redactUrl(tunnel.webhookUrl)})
+    // A tunnel that dies ends the flow like Ctrl-C would, with the tunnel's error as the reason.
+    const lost = new AbortController()
+    const running = tunnel.running
+    void running.died.then((exit) => lost.abort(tunnelLostError(running.name, exit, 'the flow was running')))
+    signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal
+  }
+
   const context: FlowContext = {
     service,
     profile,
@@ -120,7 +142,8 @@ export async function openFlowContext(service: PaymentService, profile: Resolved
       redirectWatchDelayMs: deps.redirectWatchDelayMs ?? DEFAULT_REDIRECT_WATCH_DELAY_MS,
     },
     timer,
-    signal: options.signal,
+    signal,
+    tunnel,
     openUrl: deps.openUrl ?? openInBrowser,
     listener,
     startedAt,
@@ -132,6 +155,13 @@ export async function openFlowContext(service: PaymentService, profile: Resolved
     readAfterRedirect,
   }
   return context
+}
+
+/** Starts the tunnel to the listener's port: the webhook address is the listener's path (with its token) on the public address. */
+async function startFlowTunnel(request: TunnelRequest, listener: RedirectListener, signal: AbortSignal | undefined): Promise<FlowContext['tunnel']> {
+  const {tunnelProgram} = await import('../tunnel/tunnel-program.js')
+  const running = await startTunnel(tunnelProgram(request.choice, listener.port), {timeoutMs: request.timeoutMs, signal})
+  return {running, webhookUrl: `${running.publicUrl}${new URL(listener.webhookUrl).pathname}`}
 }
 
 /** Records how long a step took, from `since` to now. */

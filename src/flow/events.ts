@@ -18,18 +18,26 @@ export type FlowEventBody =
   | {kind: 'transaction-started'; transactionId: string; status: string}
   /** Webhooks go to the flow's listener on 127.0.0.1, which a remote service cannot reach. */
   | {kind: 'webhooks-unreachable'; webhookUrl: string}
+  /** The tunnel the flow started is up; `webhookUrl` is shown redacted (its path carries the listener's token). */
+  | {kind: 'tunnel-started'; program: string; webhookUrl: string}
   /** --approve: the emulator's page was completed without a browser. */
   | {kind: 'approval-completed'; outcome: string}
   | {kind: 'approval-opened'; url: string}
-  /** The browser opener failed; the person has to open the address by hand. */
-  | {kind: 'approval-not-opened'; url: string; reason: string}
+  /**
+   * The browser opener failed; the person has to open the address by hand. `approveOutcomes`:
+   * on the emulator, the outcomes --approve takes, to finish without a browser.
+   */
+  | {kind: 'approval-not-opened'; url: string; reason: string; approveOutcomes?: readonly string[]}
   /** --no-open: the address is shown for the person to open. */
   | {kind: 'approval-shown'; url: string}
   /** The flow waits for the person to finish the approval page, at most `remainingMs`. */
   | {kind: 'waiting'; for: 'redirect'; remainingMs: number}
   | {kind: 'redirect-received'; transactionId?: string}
   | {kind: 'redirect-error'; error: string}
-  /** No redirect came: the transaction ended without one (`status`) or the time ran out. */
+  /**
+   * No redirect came: the transaction ended without one (`status`: the page was completed by
+   * another client, the redirect going there) or the time ran out.
+   */
   | {kind: 'redirect-missing'; status?: string; waitedMs: number}
   /** The flow requested the approval page's redirect itself (--approve) and that failed. */
   | {kind: 'redirect-delivery-failed'; message: string}

@@ -10,6 +10,7 @@ import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {WaitUntil} from './wait-for-status.js'
+import type {TunnelRequest} from '../tunnel/tunnel-program.js'
 
 export interface FlowOptions {
   product: Product
@@ -30,7 +31,8 @@ export interface FlowOptions {
   approve?: string
   /** Open the approval page in the browser (BROWSER honoured); false prints it and waits. */
   openBrowser: boolean
-  webhook: {mode: 'local'} | {mode: 'url'; url: string} | {mode: 'none'}
+  /** tunnel: the listener's webhook path on the public address of a tunnel the flow starts and stops. */
+  webhook: {mode: 'local'} | {mode: 'url'; url: string} | {mode: 'tunnel'; tunnel: TunnelRequest} | {mode: 'none'}
   /** 0 or undefined: a free port. */
   listenerPort?: number
   /** How long to wait, from the approval page on, for a conclusive status. */

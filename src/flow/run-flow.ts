@@ -53,8 +53,10 @@ export interface FlowResult {
   statusReason: string
   redirect: {received: boolean; transactionId?: string; error?: string}
   webhooks: FlowWebhook[]
-  /** Requests the listener refused (wrong path, token or transaction id). */
+  /** Requests the listener refused (wrong path, token, method or transaction id). */
   rejectedRequests: number
+  /** The same, counted by the status they were answered: 404 unknown path or token, 405 wrong method, 400 another transaction's redirect. */
+  rejectedByStatus: Record<string, number>
   steps: FlowStepTiming[]
   durationMs: number
   /** The transaction as the service reported it last. */
@@ -82,7 +84,7 @@ export async function runFlow(service: PaymentService, profile: ResolvedProfile,
   } catch (error) {
     throw explainFailure(error, options.signal, context?.transactionId)
   } finally {
-    await context?.listener.close()
+    await Promise.all([context?.listener.close(), context?.tunnel?.running.stop()])
   }
 }
 
@@ -124,11 +126,18 @@ function flowResult(
       duplicate: hook.duplicate,
     })),
     rejectedRequests: listener.rejected().length,
+    rejectedByStatus: countByStatus(listener.rejected()),
     steps: context.steps,
     durationMs: conclusion.durationMs,
     transaction: conclusion.transaction,
     timeline: context.timeline,
   }
+}
+
+function countByStatus(requests: readonly {status: number}[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const {status} of requests) counts[status] = (counts[status] ?? 0) + 1
+  return counts
 }
 
 /** An interruption names the transaction left behind; any other failure after the start says how to look it up. */

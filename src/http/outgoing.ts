@@ -4,7 +4,8 @@
  * of its WebAssembly parser on every command). One request at a time is `send()`; a
  * `Connections` pool keeps connections alive between the requests of one command, bounds the
  * time to connect, tells whether a failed request had left the machine, and stops everything at
- * once on Ctrl-C. Redirects are never followed.
+ * once on Ctrl-C. Redirects are never followed. A request that the proxy variables send to a
+ * proxy (src/http/proxy.ts) goes over undici's ProxyAgent instead, loaded only then.
  */
 import {Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest} from 'node:http'
 import type * as Https from 'node:https'
@@ -12,13 +13,36 @@ import {createRequire} from 'node:module'
 import type {Socket} from 'node:net'
 import type {TLSSocket} from 'node:tls'
 
+import type {ProxiedConnections} from './proxied-request.js'
+import {type ProxySettings, proxyFor, proxySettingsFromEnv} from './proxy.js'
+
 /** Error codes of the failures this module raises itself. */
 export const OUTGOING_ERROR = {
   /** The connection was not open within the connect timeout. */
   connectTimeout: 'PAYTX_CONNECT_TIMEOUT',
   /** `Connections.destroy()` stopped the request (paytx is stopping). */
   destroyed: 'PAYTX_REQUEST_DESTROYED',
+  /** The proxy answered instead of carrying the request (407, or a refused CONNECT). */
+  proxyRefused: 'PAYTX_PROXY_REFUSED',
+  /** No connection to the proxy. */
+  proxyUnreachable: 'PAYTX_PROXY_UNREACHABLE',
+  /** The proxy variable is not an http(s) address. */
+  proxyInvalid: 'PAYTX_PROXY_INVALID',
 } as const
+
+/** What the proxy itself did wrong, so that the message can name the proxy (never its password). */
+export interface ProxyFailure {
+  /** The proxy's address with its password redacted. */
+  proxy: string
+  /** The proxy answered this status instead of carrying the request (407, 502, …). */
+  status?: number
+  /** The proxy could not be reached at all (its connection failed). */
+  unreachable?: boolean
+  /** Why not, as the system said it (ECONNREFUSED, ENOTFOUND, …). */
+  reason?: string
+  /** The proxy variable does not hold an http(s) address. */
+  invalid?: boolean
+}
 
 export interface OutgoingRequest {
   url: string | URL
@@ -48,6 +72,8 @@ export class OutgoingError extends Error {
     cause: unknown,
     /** The connection had opened: the request, or part of it, may have reached the other side. */
     readonly sent: boolean,
+    /** Set when the request went to a proxy and the proxy is what failed. */
+    readonly proxyFailure?: ProxyFailure,
   ) {
     super((cause as Error)?.message ?? String(cause), {cause})
     this.name = 'OutgoingError'
@@ -83,6 +109,8 @@ export interface ConnectionsOptions {
   connectTimeoutMs: number
   /** How long an idle connection is kept for the next request (the server's Keep-Alive hint may shorten it). */
   keepAliveMs?: number
+  /** The proxy variables; the process's environment when not given. */
+  proxies?: ProxySettings
 }
 
 /** A pool of kept-alive connections, to any number of hosts, over HTTP and HTTPS. */
@@ -91,8 +119,29 @@ export class Connections {
   private readonly agents = new Map<string, HttpAgent>()
   private readonly running = new Set<ClientRequest>()
   private destroyed = false
+  private readonly proxies: ProxySettings
+  /** undici's ProxyAgents, loaded on the first request that goes through a proxy. */
+  private proxied?: Promise<ProxiedConnections>
 
-  constructor(private readonly options: ConnectionsOptions) {}
+  constructor(private readonly options: ConnectionsOptions) {
+    this.proxies = options.proxies ?? proxySettingsFromEnv(process.env)
+  }
+
+  /** The proxy a request to `target` goes through, if any (never for loopback). */
+  proxyFor(target: URL): string | undefined {
+    return proxyFor(target, this.proxies)
+  }
+
+  private async sendThroughProxy(proxy: string, req: OutgoingRequest, target: URL): Promise<OutgoingAnswer> {
+    this.proxied ??= import('./proxied-request.js').then(({ProxiedConnections}) => new ProxiedConnections(this.options.connectTimeoutMs))
+    const proxied = await this.proxied
+    try {
+      return await proxied.send(proxy, req, target)
+    } catch (error) {
+      if (this.destroyed && !req.signal?.aborted) throw new OutgoingError(codedError('The request was stopped', OUTGOING_ERROR.destroyed), false)
+      throw error
+    }
+  }
 
   private agentFor(protocol: string): HttpAgent {
     // Idle connections do not keep paytx running (Node unrefs them), so a command ends as soon as its work is done.
@@ -113,6 +162,8 @@ export class Connections {
     }
     if (this.destroyed) return Promise.reject(new OutgoingError(codedError('The request was stopped', OUTGOING_ERROR.destroyed), false))
     if (req.signal?.aborted) return Promise.reject(req.signal.reason)
+    const proxy = this.proxyFor(target)
+    if (proxy !== undefined) return this.sendThroughProxy(proxy, req, target)
 
     return new Promise<OutgoingAnswer>((resolve, reject) => {
       let connected = false
@@ -187,6 +238,7 @@ export class Connections {
     this.running.clear()
     for (const agent of this.agents.values()) agent.destroy()
     this.agents.clear()
+    void this.proxied?.then((proxied) => proxied.destroy())
   }
 
   /** Closes the idle kept connections; requests still running finish. */
@@ -194,5 +246,6 @@ export class Connections {
     for (const agent of this.agents.values()) {
       for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy()
     }
+    void this.proxied?.then((proxied) => proxied.close())
   }
 }

@@ -6,6 +6,7 @@
 import {formatDuration} from '../duration.js'
 import type {FlowEvent, FlowStepName} from '../flow/events.js'
 import {visibleText} from '../terminal/visible-text.js'
+import {fitToWidth} from './table.js'
 import {redactUrl} from '../secrets/redact-url.js'
 
 export type LineTone = 'done' | 'failed' | 'info' | 'warning'
@@ -29,9 +30,11 @@ const LABELS = [
   'card reused',
   'transaction started',
   'webhooks',
+  'tunnel',
   'approval page completed',
   'approval page opened',
   'approval page',
+  'or',
   'no browser',
   'waiting',
   'redirect received',
@@ -126,12 +129,18 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
       return [line('done', 'transaction started', `${event.transactionId}  ${event.status}`)]
     case 'webhooks-unreachable':
       return [line('warning', 'webhooks', `go to ${redactUrl(event.webhookUrl)}, which a remote service cannot reach; use --webhook-url with a tunnel of your own`)]
+    case 'tunnel-started':
+      return [line('done', 'tunnel', `${event.program}  ${event.webhookUrl}  (stopped when the flow ends)`)]
     case 'approval-completed':
       return [line('done', 'approval page completed', event.outcome)]
     case 'approval-opened':
       return [line('done', 'approval page opened', event.url)]
     case 'approval-not-opened':
-      return [line('failed', 'no browser', `could not open one: ${event.reason}`), line('info', 'approval page', `${event.url}  (open it by hand)`)]
+      return [
+        line('failed', 'no browser', `could not open one: ${event.reason}`),
+        line('info', 'approval page', `${event.url}  (open it by hand)`),
+        ...(event.approveOutcomes ? [line('info', 'or', `run the flow again with --approve <STATUS> to finish without a browser (${event.approveOutcomes.join(', ')})`)] : []),
+      ]
     case 'approval-shown':
       return [line('info', 'approval page', `${event.url}  (open it in a browser)`)]
     case 'waiting':
@@ -141,7 +150,10 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'redirect-error':
       return [line('failed', 'redirect with error', event.error)]
     case 'redirect-missing':
-      return [line('failed', 'no redirect', event.status === undefined ? `none within ${formatDuration(event.waitedMs)}` : `the transaction is ${event.status}`)]
+      // A conclusive status without a redirect: another client (a second browser, curl) completed the page, and its redirect went there.
+      return event.status === undefined
+        ? [line('failed', 'no redirect', `none within ${formatDuration(event.waitedMs)}`)]
+        : [line('info', 'redirect', `not back here: the approval page was completed elsewhere (another browser or client), and the transaction is ${event.status}`)]
     case 'redirect-delivery-failed':
       return [line('warning', 'redirect delivery', `the flow's own request of the redirect failed: ${event.message}`)]
     case 'webhook-received':
@@ -188,10 +200,15 @@ export function stepEndedBy(event: FlowEvent): FlowStepName | undefined {
   }
 }
 
-/** A step-list line: symbol, label padded to the column, value. */
-export function formatStepLine(eventLine: EventLine, color: boolean): string {
+/**
+ * A step-list line: symbol, label padded to the column, value; with the terminal's `width`, a long
+ * value goes on under itself, broken between words, never mid-word.
+ */
+export function formatStepLine(eventLine: EventLine, color: boolean, width?: number): string {
   const symbol = color ? `${TONE_COLOR[eventLine.tone]}${TONE_SYMBOL[eventLine.tone]}${RESET}` : TONE_SYMBOL[eventLine.tone]
-  return `${symbol} ${eventLine.label.padEnd(LABEL_WIDTH)}${eventLine.value}`
+  const column = 2 + LABEL_WIDTH
+  const [first, ...rest] = fitToWidth(eventLine.value, column, width)
+  return [`${symbol} ${eventLine.label.padEnd(LABEL_WIDTH)}${first}`, ...rest.map((line) => `${' '.repeat(column)}${line}`)].join('\n')
 }
 
 /** A line of the smoke live view: label and value, no column (a live line has no room). */

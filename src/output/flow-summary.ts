@@ -17,7 +17,22 @@ function describeWebhooks(result: FlowResult): string | string[] {
   return result.webhooks.map((hook) => `${hook.receivedAt.slice(11, 23)}  ${hook.type}  ${hook.status ?? '(no status)'}${hook.duplicate ? '  duplicate' : ''}`)
 }
 
-export function renderFlowSummary(result: FlowResult): string {
+/** What each refusal was, by the status it got: a 405 is a wrong method, not a wrong token. */
+const REFUSAL_MEANING: Record<string, string> = {
+  '400': 'a redirect for another transaction or without one',
+  '404': 'an unknown path or token',
+  '405': 'a method the address does not take',
+  '413': 'a body too large',
+}
+
+function describeRefused(result: FlowResult): string | undefined {
+  if (result.rejectedRequests === 0) return undefined
+  const parts = Object.entries(result.rejectedByStatus).map(([status, count]) => `${count} × ${REFUSAL_MEANING[status] ?? 'refused'} (${status})`)
+  return `${result.rejectedRequests} request${result.rejectedRequests === 1 ? '' : 's'} to the listener: ${parts.join(', ')}`
+}
+
+/** `width`: the terminal's, so that long values wrap between words (none in a pipe). */
+export function renderFlowSummary(result: FlowResult, options: {width?: number} = {}): string {
   const conclusion = !result.conclusive ? 'not final in time' : result.success ? 'success' : 'final, not a success'
   return table([
     ['Result', conclusion],
@@ -31,9 +46,9 @@ export function renderFlowSummary(result: FlowResult): string {
     ['Reference', result.merchantReference],
     ['Redirect', describeRedirect(result.redirect)],
     ['Webhooks', describeWebhooks(result)],
-    ['Refused', result.rejectedRequests > 0 ? `${result.rejectedRequests} request(s) to the listener (wrong path, token or transaction)` : undefined],
+    ['Refused', describeRefused(result)],
     ['Steps', result.steps.map((step) => `${step.name} ${formatDuration(step.durationMs)}`).join(', ')],
     ['Duration', formatDuration(result.durationMs)],
     ['Profile', `${result.profile} (${result.environment})`],
-  ])
+  ], {width: options.width})
 }

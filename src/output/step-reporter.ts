@@ -60,7 +60,10 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
       timer = undefined
     },
   }
-  const base: ReporterBase = {stream, clean, format: (line) => clean(formatStepLine(line, options.color)), now: options.now ?? Date.now, countdown}
+  // A terminal's width, so that long values wrap between words; a pipe gets whole lines.
+  const columns = (stream as {isTTY?: boolean; columns?: number}).isTTY ? (stream as {columns?: number}).columns : undefined
+  const width = columns && columns > 0 ? columns : undefined
+  const base: ReporterBase = {stream, clean, format: (line) => clean(formatStepLine(line, options.color, width)), now: options.now ?? Date.now, countdown}
   // ora clears lines by the terminal's width: a terminal that reports none (some pseudo-terminals)
   // would be cleared without end, so it gets the plain lines.
   const canSpin = options.interactive && ((stream as {columns?: number}).columns ?? 0) > 0

@@ -13,15 +13,41 @@ export type TableValue = string | readonly string[] | undefined
  * Aligned `label  value` lines; empty values are left out. Values (often from outside) are shown
  * with control characters escaped, so none can break a line or draw one of its own.
  */
-export function table(rows: [string, TableValue][], options: {indent?: string} = {}): string {
+export function table(rows: [string, TableValue][], options: {indent?: string; width?: number} = {}): string {
   const shown = rows.filter((row): row is [string, string | readonly string[]] => row[1] !== undefined && row[1] !== '' && row[1].length > 0)
-  const width = Math.max(...shown.map(([label]) => label.length))
+  const labelWidth = Math.max(...shown.map(([label]) => label.length))
+  const indent = options.indent ?? ''
+  const valueColumn = indent.length + labelWidth + 2
   return shown
     .map(([label, value]) => {
-      const lines = typeof value === 'string' ? [value] : value
-      return lines.map((line, index) => `${options.indent ?? ''}${(index === 0 ? label : '').padEnd(width)}  ${visibleText(line)}`).join('\n')
+      const lines = (typeof value === 'string' ? [value] : value).flatMap((line) => fitToWidth(visibleText(line), valueColumn, options.width))
+      return lines.map((line, index) => `${indent}${(index === 0 ? label : '').padEnd(labelWidth)}  ${line}`).join('\n')
     })
     .join('\n')
+}
+
+/**
+ * A value that starts at `column`, broken at spaces so that no line passes the terminal's edge
+ * (one column short of it); a single word too long (an address) keeps its own line whole. No
+ * width (a pipe): one line.
+ */
+export function fitToWidth(text: string, column: number, width: number | undefined): string[] {
+  if (width === undefined || column + text.length < width) return [text]
+  return wrapWords(text, Math.max(20, width - 1 - column))
+}
+
+/** Breaks at spaces only: a word is never cut, a word longer than the width stands alone. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = []
+  let current = ''
+  for (const word of text.split(' ')) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current)
+      current = word
+    } else current = current ? `${current} ${word}` : word
+  }
+  lines.push(current)
+  return lines
 }
 
 export type TableFormat = 'aligned' | 'tsv' | 'csv'

@@ -28,6 +28,7 @@ function readyLine(event: Extract<ListenEvent, {kind: 'ready'}>): ReadyLine {
     fetch: event.fetchProfile !== undefined,
     ...(event.save === undefined ? {} : {save: event.save}),
     ...(event.forwardTo === undefined ? {} : {forward_to: event.forwardTo}),
+    ...(event.publicUrl === undefined ? {} : {public_url: event.publicUrl, tunnel: event.tunnel}),
   }
 }
 
@@ -38,11 +39,20 @@ export function renderListening(event: Extract<ListenEvent, {kind: 'ready'}>): s
     event.fetchProfile === undefined ? undefined : `reading each transaction from the service (profile "${event.fetchProfile}")`,
     event.forwardTo === undefined ? undefined : `forwarding each to ${event.forwardTo}`,
   ].filter(Boolean)
+  if (event.publicUrl) {
+    return [
+      `Listening for webhooks at ${event.url}`,
+      ...(doing.length > 0 ? [`  ${doing.join('; ')}`] : []),
+      `Public address (through ${event.tunnel}): ${event.publicUrl}`,
+      'Give the public address to the service as webhook_transaction_update; the tunnel stops with this command.',
+      'Ready. Press Ctrl-C to stop.',
+    ]
+  }
   return [
     `Listening for webhooks at ${event.url}`,
     ...(doing.length > 0 ? [`  ${doing.join('; ')}`] : []),
     `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${event.host}: ` +
-      `run a tunnel (HTTPS) to port ${event.port} and give it the tunnel's address with ${event.path}${event.tokenRequired ? '?key=…' : ''}.`,
+      `add --tunnel cloudflared (or ngrok) for a public address, or run a tunnel of your own to port ${event.port} and give it the tunnel's address with ${event.path}${event.tokenRequired ? '?key=…' : ''}.`,
     'Ready. Press Ctrl-C to stop.',
   ]
 }

@@ -42,6 +42,9 @@ export interface ReadyLine {
   save?: string
   fetch: boolean
   forward_to?: string
+  /** With --tunnel: the public address (path and key included) to give the service, and the program serving it. */
+  public_url?: string
+  tunnel?: string
 }
 
 export interface StoppedLine {

@@ -21,6 +21,9 @@ export type ListenEvent =
       /** --fetch: the profile each transaction is read from. */
       fetchProfile?: string
       forwardTo?: string
+      /** With a tunnel: the public address (path and key included) and the program serving it. */
+      publicUrl?: string
+      tunnel?: string
     }
   /** Listening on an address other machines can reach. */
   | {kind: 'exposed'; host: string; port: number; tokenRequired: boolean}

@@ -8,6 +8,8 @@ import {redactUrl} from '../secrets/redact-url.js'
 import type {PaymentService} from '../api/service.js'
 import type {ListenEvent, StopReason} from './listen-events.js'
 import {WEBHOOK_PATH, type WebhookCounts, isLoopbackHost, startWebhookListener} from './listener.js'
+import type {TunnelRequest} from '../tunnel/tunnel-program.js'
+import {type RunningTunnel, startTunnel, tunnelLostError} from '../tunnel/run-tunnel.js'
 
 export interface WebhookListenOptions {
   host: string
@@ -18,6 +20,8 @@ export interface WebhookListenOptions {
   forwardUrl: URL | undefined
   save: string | undefined
   fetch: boolean
+  /** A tunnel to start to the listener's port, its public address printed; stopped when listening ends. */
+  tunnel?: TunnelRequest
 }
 
 export interface WebhookListenDeps {
@@ -28,6 +32,8 @@ export interface WebhookListenDeps {
   onEvent: (event: ListenEvent) => void
   /** Resolves when listening should end, and why. */
   stopped: () => Promise<StopReason>
+  /** Ctrl-C: stops a tunnel that is still starting. */
+  signal?: AbortSignal
 }
 
 /** How long running re-fetches and forwards may finish after Ctrl-C. */
@@ -78,6 +84,14 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
     await listener.close(0)
     throw new InputError(`--forward-to ${redactUrl(forwardUrl)} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
   }
+  let tunnel: RunningTunnel | undefined
+  if (options.tunnel) {
+    const {tunnelProgram} = await import('../tunnel/tunnel-program.js')
+    tunnel = await startTunnel(tunnelProgram(options.tunnel.choice, listener.port), {timeoutMs: options.tunnel.timeoutMs, signal: deps.signal}).catch(async (error: unknown) => {
+      await listener.close(0)
+      throw error
+    })
+  }
   const tokenRequired = options.token !== undefined
   if (!isLoopbackHost(options.host)) deps.onEvent({kind: 'exposed', host: options.host, port: listener.port, tokenRequired})
   if (!tokenRequired) deps.onEvent({kind: 'tokenless', port: listener.port})
@@ -91,11 +105,16 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
     save: options.save,
     fetchProfile: deps.fetching?.profile,
     forwardTo: forwarder?.shownUrl,
+    ...(tunnel ? {publicUrl: `${tunnel.publicUrl}${new URL(listener.url).pathname}${new URL(listener.url).search}`, tunnel: tunnel.name} : {}),
   })
 
-  const reason = await deps.stopped()
-  const counts = await listener.close(reason === 'signal' ? STOP_GRACE_MS : 0)
-  await Promise.allSettled([forwarder?.destroy(), service?.destroy()])
+  const lost = tunnel ? tunnel.died.then((exit) => ({exit})) : new Promise<never>(() => undefined)
+  const ended = await Promise.race([deps.stopped(), lost])
+  const reason = typeof ended === 'object' ? 'signal' : ended
+  const counts = await listener.close(reason === 'signal' && typeof ended !== 'object' ? STOP_GRACE_MS : 0)
+  await Promise.allSettled([forwarder?.destroy(), service?.destroy(), tunnel?.stop()])
+  // The tunnel went away: the public address no longer reaches this listener.
+  if (typeof ended === 'object') throw tunnelLostError(tunnel!.name, ended.exit, `webhooks were awaited (${counts.received} received)`)
   deps.onEvent({kind: 'stopped', counts, reason, save: options.save})
   return {counts, reason}
 }

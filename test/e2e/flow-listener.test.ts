@@ -59,6 +59,8 @@ describe('paytx flow: the redirect listener', () => {
     expect(otherTransaction.status).toBe(400)
     const noId = await fetch(redirectUrl)
     expect(noId.status).toBe(400)
+    const wrongMethod = await fetch(`${redirectUrl}?transaction_id=${id}`, {method: 'PUT'})
+    expect(wrongMethod.status).toBe(405)
     await cli.waitForStderr(/⚠ listener refused +GET \/flow\/<token>\/redirect: 400/)
     expect(cli.child.exitCode).toBeNull() // still waiting
 
@@ -71,7 +73,8 @@ describe('paytx flow: the redirect listener', () => {
 
     const result = await cli.done
     expect(result.code, result.stderr).toBe(3)
-    expect(parseJsonOutput(result)).toMatchObject({status: 'CANCELLED', redirect: {received: true, transactionId: id}, rejectedRequests: 3})
+    // Counted as what each was: a 405 is a wrong method, not a wrong token.
+    expect(parseJsonOutput(result)).toMatchObject({status: 'CANCELLED', redirect: {received: true, transactionId: id}, rejectedRequests: 4, rejectedByStatus: {'400': 2, '404': 1, '405': 1}})
     expect(result.stderr).not.toContain(listener.pathname.split('/')[2]) // the token is never printed
   }, 45_000)
 
@@ -164,6 +167,7 @@ if (!text.includes('Payment finished')) process.exit(1)
     const cli = startCli(['flow', '--product', 'dummy', '--amount', '1499', '--json'], {env: {...env(), BROWSER: '/nonexistent/browser'}, timeoutMs: 40_000})
     await cli.waitForStderr(/✖ no browser +could not open one: could not run BROWSER=\/nonexistent\/browser/)
     const [, approvalUrl] = await cli.waitForStderr(/ℹ approval page +(http:\S+) +\(open it by hand\)/)
+    await cli.waitForStderr(/ℹ or +run the flow again with --approve <STATUS> to finish without a browser \(SETTLEMENT_COMPLETED, SETTLEMENT_REQUESTED, /)
     const location = await submitApproval(approvalUrl, {outcome: 'SETTLEMENT_REQUESTED'})
     await fetch(location)
     const result = await cli.done

@@ -83,7 +83,7 @@ describe('paytx flow off the emulator', () => {
     expect(result2.code, result2.stderr).toBe(4)
     const start = server.requests.find((r) => r.path === '/v1/transaction/start')!
     expect(start.body.webhook_transaction_update).toBeUndefined()
-    expect(result2.stderr).toContain('to see them here, run a tunnel and pass --webhook-url')
+    expect(result2.stderr).toContain('to see them here, add --tunnel cloudflared (or ngrok)')
     expect(result.stderr).toContain('POST /v1/customer')
   })
 })

@@ -38,7 +38,9 @@ export function tempConfigDir(): string {
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}, configDir?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && !['BROWSER', 'DEBUG', 'NODE_ENV'].includes(key)) env[key] = value
+  // Proxy variables too: a test that wants a proxy sets its own, and no test goes through the machine's.
+  const proxyVariable = /^(https?|no|all)_proxy$/i
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PAYTX_') && !proxyVariable.test(key) && !['BROWSER', 'DEBUG', 'NODE_ENV'].includes(key)) env[key] = value
   env.PAYTX_CONFIG_DIR = configDir ?? tempConfigDir()
   // The emulator's store of local commands lives beside the test's config, never in the user's data folder.
   env.PAYTX_DATA_DIR = join(env.PAYTX_CONFIG_DIR, 'data')

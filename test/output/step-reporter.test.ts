@@ -85,6 +85,22 @@ describe('step list, plain mode', () => {
     expect(lines).toHaveLength(settled)
   })
 
+  it('on the emulator, names --approve to finish without a browser', async () => {
+    const out = collector()
+    const reporter = await createStepReporter({stream: out.stream, interactive: false, color: false})
+    reporter.render(at({kind: 'approval-not-opened', url: approvalUrl, reason: 'no display', approveOutcomes: ['SETTLEMENT_REQUESTED', 'DECLINED']}))
+    reporter.stop()
+    expect(out.lines()[2]).toBe(`ℹ ${'or'.padEnd(LABEL_WIDTH)}run the flow again with --approve <STATUS> to finish without a browser (SETTLEMENT_REQUESTED, DECLINED)`)
+  })
+
+  it('a payment completed elsewhere (no redirect back here, a conclusive status) is said without a failure mark', async () => {
+    const out = collector()
+    const reporter = await createStepReporter({stream: out.stream, interactive: false, color: false})
+    reporter.render(at({kind: 'redirect-missing', status: 'SETTLEMENT_REQUESTED', waitedMs: 2000}))
+    reporter.stop()
+    expect(out.lines()).toEqual([`ℹ ${'redirect'.padEnd(LABEL_WIDTH)}not back here: the approval page was completed elsewhere (another browser or client), and the transaction is SETTLEMENT_REQUESTED`])
+  })
+
   it('leaves secrets out and paints the symbols only when asked', async () => {
     const out = collector()
     const reporter = await createStepReporter({stream: out.stream, interactive: false, color: true, secrets: ['s3cret-key']})

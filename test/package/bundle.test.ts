@@ -4,7 +4,7 @@
  * outside on purpose. Reads the current build (`npm run build` first).
  */
 import {readFileSync, readdirSync, writeFileSync} from 'node:fs'
-import {builtinModules} from 'node:module'
+import {builtinModules, createRequire} from 'node:module'
 import {join, relative, sep} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
@@ -13,7 +13,7 @@ import {ROOT, runCli, tempConfigDir} from '../helpers/cli.js'
 import {startRecordingServer} from '../helpers/recording-server.js'
 
 /** Packages the bundle imports at run time instead of containing them (see scripts/build.js). */
-const LEFT_OUTSIDE = ['open', 'libsql']
+const LEFT_OUTSIDE = ['open', 'libsql', 'undici']
 /** Loaded with require() in the keychain's child process: a native module, never bundled. */
 const REQUIRED_NATIVE = ['@napi-rs/keyring']
 
@@ -33,7 +33,8 @@ describe('the bundle', () => {
     const commandsDir = join(ROOT, 'src', 'commands')
     const fromFiles = filesUnder(commandsDir)
       .filter((file) => file.endsWith('.ts'))
-      .map((file) => relative(commandsDir, file).replace(/\.ts$/, '').split(sep).join(':'))
+      // oclif names a topic's index.ts after the topic itself
+      .map((file) => relative(commandsDir, file).replace(/\.ts$/, '').split(sep).join(':').replace(/:index$/, ''))
     const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8'))
     expect(Object.keys(manifest.commands).sort()).toEqual(fromFiles.sort())
   })
@@ -51,10 +52,58 @@ describe('the bundle', () => {
     expect([...imported].filter((name) => !LEFT_OUTSIDE.includes(name))).toEqual([])
   })
 
-  it('depends at install time only on what it loads at run time: the packages left outside, the native keychain and the oclif plugins', () => {
+  it('depends at install time only on what it loads at run time: the packages left outside and the native keychain', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    const plugins: string[] = manifest.oclif.plugins
-    expect(Object.keys(manifest.dependencies).sort()).toEqual([...LEFT_OUTSIDE, ...REQUIRED_NATIVE, ...plugins].sort())
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([...LEFT_OUTSIDE, ...REQUIRED_NATIVE].sort())
+  })
+
+  it('has help and autocomplete as commands of its own, so that oclif loads no plugin as it starts', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    expect(manifest.oclif.plugins).toBeUndefined()
+    const commands = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands
+    expect(Object.keys(commands)).toEqual(expect.arrayContaining(['help', 'autocomplete', 'autocomplete:create', 'autocomplete:script']))
+  })
+
+  it('keeps V8\'s compiled code of oclif in the cache folder: used when valid, replaced when it is not, never in the way', async () => {
+    const cacheDir = tempConfigDir()
+    const env = {PAYTX_CACHE_DIR: cacheDir}
+    const first = await runCli(['--version'], {env})
+    expect(first.code, first.stderr).toBe(0)
+    const folder = join(cacheDir, 'code-cache')
+    const [cacheFile] = readdirSync(folder)
+    expect(cacheFile).toMatch(new RegExp(`^oclif-core\\.cjs-${process.version}-${process.arch}-`))
+    const compiled = readFileSync(join(folder, cacheFile))
+    expect(compiled.length).toBeGreaterThan(10_000)
+
+    // V8 accepted the cache: the run does not write it again.
+    const second = await runCli(['--version'], {env})
+    expect(second.stdout).toBe(first.stdout)
+    expect(readFileSync(join(folder, cacheFile))).toEqual(compiled)
+
+    // A damaged cache is rejected by V8: the command runs as without one, and the cache is written anew.
+    writeFileSync(join(folder, cacheFile), 'not compiled code')
+    const damaged = await runCli(['--version'], {env})
+    expect(damaged.code, damaged.stderr).toBe(0)
+    expect(damaged.stdout).toBe(first.stdout)
+    expect(readFileSync(join(folder, cacheFile)).length).toBeGreaterThan(10_000)
+
+    // A cache folder that cannot be made (a file stands in its way) changes nothing either.
+    const blocked = join(tempConfigDir(), 'file')
+    writeFileSync(blocked, '')
+    const unwritable = await runCli(['--version'], {env: {PAYTX_CACHE_DIR: blocked}})
+    expect(unwritable.code, unwritable.stderr).toBe(0)
+    expect(unwritable.stderr).toBe('')
+    expect(unwritable.stdout).toBe(first.stdout)
+  })
+
+  it('renders oclif\'s texts as ejs does, handing ejs only those with a tag', () => {
+    const require = createRequire(import.meta.url)
+    const ejs = require('ejs')
+    const plainTextEjs = require(join(ROOT, 'scripts', 'bundle', 'plain-text-ejs.cjs'))
+    const context = {config: {bin: 'paytx'}}
+    for (const text of ['Show a transaction.\nOn two lines, with "quotes" and \\ a backslash', '$ <%= config.bin %> status 1', 'a stray %> is dropped', '<%% literal %%>', '']) {
+      expect(plainTextEjs.render(text, context)).toBe(ejs.render(text, context))
+    }
   })
 
   it('runs a command from its own built file', async () => {

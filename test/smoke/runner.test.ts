@@ -39,6 +39,7 @@ function fakeFlow(options: {delayMs?: (o: FlowOptions) => number; fail?: (o: Flo
         merchantReference: flowOptions.merchantReference ?? `ref_${n}`,
         approvalUrl: `http://127.0.0.1/v1/transaction/${id}/authorize`,
         rejectedRequests: 0,
+        rejectedByStatus: {},
         product: flowOptions.product,
         amount: flowOptions.amount,
         status,

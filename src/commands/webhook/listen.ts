@@ -7,6 +7,7 @@ import {parseHttpUrl} from '../../http/url.js'
 import {redactUrl} from '../../secrets/redact-url.js'
 import type {StopReason} from '../../webhooks/listen-events.js'
 import type {WebhookListenOptions} from '../../webhooks/listen.js'
+import {toTunnelRequest, tunnelFlags} from '../../tunnel-flags.js'
 
 export type {WebhookListenOptions} from '../../webhooks/listen.js'
 
@@ -43,6 +44,7 @@ ${EXIT_CODES_HELP}`
     '<%= config.bin %> webhook listen --port 0 --json --save webhooks.ndjson',
     '<%= config.bin %> webhook listen --fetch --forward-to http://localhost:3000/webhooks/payments',
     '<%= config.bin %> webhook listen --token my-long-random-token --host 0.0.0.0',
+    '<%= config.bin %> webhook listen --tunnel cloudflared --fetch --profile sandbox',
   ]
 
   static override flags = {
@@ -78,6 +80,7 @@ ${EXIT_CODES_HELP}`
       summary: 'Largest body accepted, e.g. 65536, 512kb, 1mb; larger ones get 413.',
       default: DEFAULT_MAX_BODY,
     }),
+    ...tunnelFlags,
   }
 
   public async run(): Promise<void> {
@@ -96,7 +99,7 @@ ${EXIT_CODES_HELP}`
       warn: (text) => this.warnUser(text),
       secrets: this.secrets,
     })
-    const {reason} = await listenForWebhooks(options, {fetching, requestTimeoutMs: this.globals.requestTimeoutMs, onEvent: render, stopped: () => this.untilStopped()})
+    const {reason} = await listenForWebhooks(options, {fetching, requestTimeoutMs: this.globals.requestTimeoutMs, onEvent: render, stopped: () => this.untilStopped(), signal: this.interruptSignal()})
     if (reason === 'signal') this.setOutcomeExitCode(EXIT.interrupted)
   }
 
@@ -148,7 +151,12 @@ export function toWebhookListenOptions(flags: WebhookListenFlags, env: {newToken
   if (flags.token !== undefined && flags.token.length === 0) {
     throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})
   }
+  const tunnel = toTunnelRequest(flags)
+  if (tunnel && flags['no-token']) {
+    throw new InputError('--no-token with a tunnel would accept whatever anyone on the internet posts to the public address.', {flag: '--no-token', hint: 'Leave --no-token out: the public address then carries the token.'})
+  }
   return {
+    tunnel,
     host: flags.host,
     port: flags.port,
     token: flags['no-token'] ? undefined : (flags.token ?? env.newToken()),

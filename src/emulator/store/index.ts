@@ -3,7 +3,7 @@
  * where the store lives, and the record shapes the API answers with. Other code imports this file
  * only; the files beside it are the room's own.
  */
-export {IN_MEMORY_STORE} from './database.js'
+export {IN_MEMORY_STORE, SCHEMA_VERSION} from './database.js'
 export {storeFileKind} from './store-file.js'
 export {isUuid, parsePaymentProfileSetting} from './ids.js'
 export {importLegacyStateFile} from './legacy-state-import.js'

@@ -6,6 +6,7 @@
 import {ResponseError} from '../../errors.js'
 import {type FlowContext, abortable, recordStep, runStep} from '../context.js'
 import type {StartedTransaction} from './transaction.js'
+import {APPROVAL_OUTCOMES} from '../../test-mode/outcomes.js'
 
 export interface ApprovalStarted {
   /** Until when the flow waits for a conclusive status. */
@@ -34,7 +35,8 @@ export async function approvalStep(context: FlowContext, started: StartedTransac
       context.signal,
     )
     recordStep(context, 'approval', began)
-    context.emit(opened.opened ? {kind: 'approval-opened', url} : {kind: 'approval-not-opened', url, reason: opened.reason})
+    const onEmulator = context.profile.profile.env === 'local'
+    context.emit(opened.opened ? {kind: 'approval-opened', url} : {kind: 'approval-not-opened', url, reason: opened.reason, ...(onEmulator ? {approveOutcomes: APPROVAL_OUTCOMES[options.product]} : {})})
     return {deadline}
   }
   recordStep(context, 'approval', began)

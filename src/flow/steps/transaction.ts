@@ -16,7 +16,7 @@ export interface StartedTransaction {
 export async function transactionStep(context: FlowContext, ids: {customerId: string; cardId?: string}): Promise<StartedTransaction> {
   const {listener, options, profile} = context
   const webhook = options.webhook
-  const webhookUrl = webhook.mode === 'local' ? listener.webhookUrl : webhook.mode === 'url' ? webhook.url : undefined
+  const webhookUrl = webhook.mode === 'local' ? listener.webhookUrl : webhook.mode === 'url' ? webhook.url : webhook.mode === 'tunnel' ? context.tunnel?.webhookUrl : undefined
   if (webhook.mode === 'local' && profile.profile.env !== 'local') context.emit({kind: 'webhooks-unreachable', webhookUrl: listener.webhookUrl})
 
   const request = startRequest(profile, options, {customer: ids.customerId, card: ids.cardId, redirectUrl: listener.redirectUrl, webhookUrl})

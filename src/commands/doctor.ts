@@ -1,0 +1,32 @@
+import {EXIT} from '../errors.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
+import type {DoctorReport} from '../doctor/report.js'
+
+export default class Doctor extends BaseCommand<typeof Doctor, DoctorReport> {
+  static override summary = 'Check everything paytx depends on, one line each: ✔ fine, ⚠ look at it, ✖ will not work, with what to do.'
+
+  static override description = `Checks Node and the build; the profile (--profile, PAYTX_PROFILE or the active one) and where each of its keys lives (the environment, the OS keychain, or the profile file and its mode); the service and the card proxy step by step (DNS, TCP, TLS with the certificate's issuer and expiry, or the proxy that HTTPS_PROXY names, and the time taken); the clock against the service's Date; the emulator's store (integrity, schema version, size); the config and data folders' modes; the default ports (4010, 4020); and a browser opener.
+
+Never prints a key and sends no write request: the service is asked, with the profile's key, for a transaction that cannot exist (404 means the key was accepted). Exit 1 when any check fails (✖), 0 otherwise; --json prints the checks for CI.
+
+${EXIT_CODES_HELP}`
+
+  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --profile sandbox', '<%= config.bin %> doctor --json']
+
+  public async run(): Promise<DoctorReport> {
+    const [{runDoctor}, {readKeychainKeys}, {renderDoctorReport}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
+    const report = await runDoctor({
+      root: this.config.root,
+      version: this.config.version,
+      engines: (this.config.pjson as {engines?: {node?: string}}).engines?.node,
+      store: this.profileStore(),
+      profileName: this.globals.profile,
+      env: process.env,
+      timeoutMs: Math.min(this.globals.requestTimeoutMs, 10_000),
+      readKeychain: readKeychainKeys,
+    })
+    this.print(renderDoctorReport(report))
+    if (!report.ok) this.setOutcomeExitCode(EXIT.service)
+    return report
+  }
+}

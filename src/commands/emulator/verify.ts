@@ -1,0 +1,47 @@
+import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {EXIT, InputError} from '../../errors.js'
+import type {VerifyReport} from '../../emulator-verify/run-verify.js'
+import type {ResolvedProfile} from '../../profiles/resolve.js'
+import {commandLine} from '../../terminal/invoked-name.js'
+
+export default class EmulatorVerify extends BaseCommand<typeof EmulatorVerify, VerifyReport> {
+  static override summary = 'Send the same small set of requests to a sandbox profile and to a fresh emulator, and show where the answers differ.'
+
+  static override description = `Sends, in order, to the sandbox (--profile) and to a fresh emulator started in this process (in memory, default readings): a sample customer, the test card through the card proxy, a dummy transaction of 1.00, its status and checkoutsuccess, and four requests each side must refuse (amount 0, a customer with no fields, an unknown transaction id, a wrong API key). For each request it shows both status codes and, field by field, where the answers differ: fields only one side sends, JSON types, status codes and error shapes (values are not compared: ids and times differ by nature). Each difference names the listed emulator assumption it touches (\`paytx emulator assumptions\`), or says none does: then the emulator's contract may be wrong there.
+
+Creates one customer, one card and one transaction on the sandbox. Refuses production profiles. Exit 0 when no answer differs, 1 when any does (and for a failed request); --json prints the report for CI.
+
+${EXIT_CODES_HELP}`
+
+  static override examples = ['<%= config.bin %> emulator verify --profile sandbox', '<%= config.bin %> emulator verify --profile sandbox --json']
+
+  public async run(): Promise<VerifyReport> {
+    const resolved = await this.profileWithKeys()
+    checkVerifyProfile(resolved)
+    const [{runVerify}, {renderVerifyReport}] = await Promise.all([import('../../emulator-verify/run-verify.js'), import('../../output/emulator-verify.js')])
+    this.note(`Sending the same requests to profile "${resolved.name}" (${resolved.profile.base_url}) and to a fresh emulator…`)
+    const report = await runVerify({profileName: resolved.name, profile: resolved.profile, timeoutMs: this.globals.requestTimeoutMs, secrets: this.secrets})
+    this.print(renderVerifyReport(report))
+    if (report.differences > 0) this.setOutcomeExitCode(EXIT.service)
+    return report
+  }
+}
+
+/** The profile verify may run against: a sandbox one with an API key. InputError (exit 2) otherwise, before anything is sent. */
+export function checkVerifyProfile({name, profile}: Pick<ResolvedProfile, 'name' | 'profile'>): void {
+  if (profile.env === 'production') {
+    throw new InputError(`emulator verify creates a customer, a card and a transaction; it refuses production profiles ("${name}" is production).`, {
+      flag: '--profile',
+      hint: 'Pass a sandbox profile: --profile <name>.',
+    })
+  }
+  if (profile.env === 'local') {
+    throw new InputError(`Profile "${name}" is the emulator itself: emulator verify compares the emulator with the real sandbox.`, {
+      flag: '--profile',
+      hint: `Pass a sandbox profile (\`${commandLine('profile add sandbox --env sandbox …')}\`).`,
+    })
+  }
+  if (!profile.api_key) {
+    throw new InputError(`Profile "${name}" has no API key.`, {flag: '--profile', hint: `Set it with \`${commandLine(`profile add ${name} --api-key-stdin`)}\` (or PAYTX_API_KEY).`})
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The service and the card proxy, reached as every command reaches them (proxy variables
+ * included): the connection step by step, then one GET each. The service's GET reads a
+ * transaction that cannot exist with the profile's key: 404 means the key was accepted, 401 or
+ * 403 that it was not. Nothing is ever written.
+ */
+import {API_PATHS} from '../api/contract.js'
+import {HttpClient, joinUrl} from '../api/http-client.js'
+import {PaytxError} from '../errors.js'
+import type {ResolvedProfile} from '../profiles/resolve.js'
+import {type ReachSteps, clockSkewSeconds, describeSteps, reachSteps} from './reach.js'
+import {type DoctorCheck, fail, ok, warn} from './report.js'
+
+/** An id no transaction has: reading it proves the key without touching anything. */
+const NO_SUCH_TRANSACTION = '00000000-0000-4000-8000-000000000000'
+/** A skew this large is worth a look; twice the request timeout would break waits and retries. */
+const SKEW_WARNING_SECONDS = 10
+const SKEW_FAILURE_SECONDS = 300
+
+interface Probe {
+  steps: ReachSteps
+  status?: number
+  date?: string
+  sentAt: number
+  receivedAt: number
+  ms?: number
+  error?: PaytxError | Error
+}
+
+async function probe(url: string, headers: Record<string, string>, secrets: (string | undefined)[], timeoutMs: number): Promise<Probe> {
+  const target = new URL(url)
+  const steps = await reachSteps(target, timeoutMs)
+  const sentAt = Date.now()
+  if (steps.failed) return {steps, sentAt, receivedAt: sentAt}
+  const client = new HttpClient({maxTries: 1, timeoutMs, connectTimeoutMs: timeoutMs, secrets})
+  try {
+    const {answer, durationMs} = await client.exchange({method: 'GET', url, headers})
+    const date = answer.headers.date
+    return {steps, status: answer.status, date: Array.isArray(date) ? date[0] : date, sentAt, receivedAt: Date.now(), ms: durationMs}
+  } catch (error) {
+    return {steps, sentAt, receivedAt: Date.now(), error: error as Error}
+  } finally {
+    await client.destroy()
+  }
+}
+
+function stepFailure(id: string, label: string, url: string, steps: ReachSteps): DoctorCheck {
+  const {step, reason} = steps.failed!
+  const host = new URL(url).hostname
+  const remedy = {
+    dns: `Check the host name in the profile (\`paytx profile show\`) and this machine's DNS; behind a company proxy, set HTTPS_PROXY.`,
+    tcp: `Check your network or firewall; behind a company proxy, set HTTPS_PROXY (and NO_PROXY for hosts reached directly).`,
+    tls: `If your organisation inspects TLS, point NODE_EXTRA_CA_CERTS at its authority's certificate (PEM); paytx never skips the check.`,
+  }[step]
+  const done = describeSteps(steps)
+  return fail(id, label, `${step.toUpperCase()} failed for ${host}: ${reason}${done ? ` (after ${done})` : ''}`, remedy)
+}
+
+function answered(probeResult: Probe): string {
+  const steps = describeSteps(probeResult.steps)
+  return `${steps ? `${steps}; ` : ''}GET answered ${probeResult.status} in ${probeResult.ms} ms`
+}
+
+/** The address first in the line, so that the check says what it reached. */
+function at(url: string, check: DoctorCheck): DoctorCheck {
+  return {...check, detail: `${url}: ${check.detail}`}
+}
+
+export async function serviceCheck(resolved: ResolvedProfile, timeoutMs: number): Promise<{check: DoctorCheck; skew?: number}> {
+  const {check, skew} = await serviceAnswer(resolved, timeoutMs)
+  return {check: at(resolved.profile.base_url, check), skew}
+}
+
+async function serviceAnswer(resolved: ResolvedProfile, timeoutMs: number): Promise<{check: DoctorCheck; skew?: number}> {
+  const {profile} = resolved
+  const url = joinUrl(profile.base_url, API_PATHS.transaction(NO_SUCH_TRANSACTION))
+  const label = 'Service'
+  const result = await probe(url, profile.api_key ? {[profile.api_key_header]: profile.api_key} : {}, [profile.api_key, profile.proxy_key], timeoutMs)
+  if (profile.env === 'local' && (result.steps.failed?.step === 'tcp' || result.error)) {
+    return {check: ok('service', label, 'no emulator running there; commands start one in their own process when they need it')}
+  }
+  if (result.steps.failed) return {check: stepFailure('service', label, profile.base_url, result.steps)}
+  if (result.error) return {check: fail('service', label, result.error.message, (result.error as PaytxError).hint ?? 'Check your network, then try again.')}
+  const skew = clockSkewSeconds(result.date, result.sentAt, result.receivedAt)
+  const status = result.status!
+  if (status === 401 || status === 403) {
+    return {check: fail('service', label, `${answered(result)}: the service refused the API key`, `Check the key belongs to this environment; store it again with \`paytx profile add ${resolved.name} --api-key-stdin\`.`), skew}
+  }
+  if (status === 404 || (status >= 200 && status < 300)) return {check: ok('service', label, `${answered(result)}${profile.api_key ? ' (key accepted)' : ''}`), skew}
+  return {check: warn('service', label, `${answered(result)}, not what the API answers`, 'Check that the base URL is the API’s own address (`paytx profile show`).'), skew}
+}
+
+export async function cardProxyCheck(resolved: ResolvedProfile, timeoutMs: number): Promise<DoctorCheck> {
+  const check = await cardProxyAnswer(resolved, timeoutMs)
+  return resolved.profile.h2h_url ? at(resolved.profile.h2h_url, check) : check
+}
+
+async function cardProxyAnswer(resolved: ResolvedProfile, timeoutMs: number): Promise<DoctorCheck> {
+  const {profile} = resolved
+  if (!profile.h2h_url) return warn('card-proxy', 'Card proxy', 'no address in the profile (card tokenize needs one)', `Add it with \`paytx profile add ${resolved.name} --h2h-url <url>\`.`)
+  const label = 'Card proxy'
+  const result = await probe(profile.h2h_url, {}, [profile.api_key, profile.proxy_key], timeoutMs)
+  if (profile.env === 'local' && (result.steps.failed?.step === 'tcp' || result.error)) return ok('card-proxy', label, 'served by the emulator when one runs')
+  if (result.steps.failed) return stepFailure('card-proxy', label, profile.h2h_url, result.steps)
+  if (result.error) return fail('card-proxy', label, result.error.message, (result.error as PaytxError).hint ?? 'Check your network, then try again.')
+  return ok('card-proxy', label, answered(result))
+}
+
+export function clockCheck(skew: number | undefined): DoctorCheck {
+  if (skew === undefined) return ok('clock', 'Clock', 'not compared (no answer with a Date from the service)')
+  const size = Math.abs(skew)
+  const text = size <= 1 ? 'within a second of the service’s' : `${size} s ${skew > 0 ? 'behind' : 'ahead of'} the service’s`
+  if (size >= SKEW_FAILURE_SECONDS) return fail('clock', 'Clock', text, 'Set this machine’s clock (enable NTP): certificates, timeouts and the times paytx shows depend on it.')
+  if (size >= SKEW_WARNING_SECONDS) return warn('clock', 'Clock', text, 'Enable time synchronisation (NTP) on this machine.')
+  return ok('clock', 'Clock', text)
+}
