@@ -4,7 +4,7 @@
  * one rule behind every row: code that works against the emulator must not break on any answer
  * the spec allows, so where the spec is silent the emulator takes the narrowest reading.
  *
- * `paytx emulator assumptions`, the README section "What the emulator assumes" and the settings
+ * `paytx emulator assumptions`, the section "What the emulator assumes" of docs/emulator.md and the settings
  * the emulator runs with all come from here.
  */
 
@@ -117,7 +117,7 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   },
 ]
 
-/** The README's table, written from `ASSUMPTIONS` (a test checks the README holds exactly this). */
+/** The table of docs/emulator.md, written from `ASSUMPTIONS` (a test checks the page holds exactly this). */
 export function assumptionsMarkdownTable(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|')
   const rows = ASSUMPTIONS.map((row) => `| ${cell(row.topic)} | ${cell(row.choice)} | ${cell(row.why)} | ${row.switch ? cell(row.switch) : 'none'} |`)

@@ -39,7 +39,7 @@ export interface DocumentKind {
 export const SCENARIO_DOCUMENT: DocumentKind = {
   noun: 'scenario file',
   consequence: 'no case was run',
-  hint: 'The scenario format is described in the README (section "Smoke tests") and in schemas/smoke-scenario.schema.json.',
+  hint: 'The scenario format is described in docs/smoke.md (section "The scenario format") and in schemas/smoke-scenario.schema.json.',
   whenEmpty: 'the file is empty; a scenario needs at least `cases:` with one case',
 }
 

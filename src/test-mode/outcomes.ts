@@ -1,7 +1,7 @@
 /**
  * What the emulator's approval pages offer, defined once for the emulator (which renders and
  * accepts these forms), the flow's `--approve` and the smoke runner (which post them without a
- * browser), the README and the tests.
+ * browser), the docs (docs/emulator.md) and the tests.
  *
  * An outcome is named by the status the transaction ends in from the payer's side.
  */

@@ -171,7 +171,7 @@ describe('paytx flow --approve against the emulator', () => {
     expect(result.stderr).toContain(emulator.url) // the --verbose log is there at all
   })
 
-  it('prints exactly what the README\'s flow sample shows, up to ids, times and the port', async () => {
+  it('prints exactly what the flow sample of docs/flow.md shows, up to ids, times and the port', async () => {
     // A BROWSER that hands the page to a "person" in the background and exits 0, like xdg-open.
     const dir = mkdtempSync(join(tmpdir(), 'paytx-readme-'))
     const person = join(dir, 'person.mjs')
@@ -204,8 +204,8 @@ await fetch(new URL(answer.headers.get('location'), action))
         .replaceAll(/; \S+ left/g, '; <time> left')
         .trimEnd()
         .split('\n')
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const sample = readme.match(/```\n\$ paytx flow --product dummy --amount 1499\n([\s\S]*?)```/)![1]
+    const page = readFileSync(join(ROOT, 'docs', 'flow.md'), 'utf8')
+    const sample = page.match(/```\n\$ paytx flow --product dummy --amount 1499\n([\s\S]*?)```/)![1]
     const printed = normalize(`${result.stderr}${result.stdout}`)
     const expected = normalize(sample)
     // Webhooks and the redirect travel separately, so their order may differ; the rest may not.

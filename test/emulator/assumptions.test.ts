@@ -148,10 +148,10 @@ describe('fidelity points', () => {
 })
 
 describe('paytx emulator assumptions', () => {
-  it('prints the one table the README holds', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    expect(readme).toContain('### What the emulator assumes')
-    expect(readme).toContain(assumptionsMarkdownTable())
+  it('prints the one table docs/emulator.md holds', async () => {
+    const page = readFileSync(join(ROOT, 'docs', 'emulator.md'), 'utf8')
+    expect(page).toContain('## What the emulator assumes')
+    expect(page).toContain(assumptionsMarkdownTable())
 
     const json = await runCli(['emulator', 'assumptions', '--json'])
     expect(json.code).toBe(0)

@@ -37,11 +37,14 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, {recursive: true, force: true}))
 
 describe('the packed package, installed', {timeout: 2 * RUN_TIMEOUT_MS + 10_000}, () => {
-  it('ships the built CLI, the examples, the schemas and the licence, and no install script', () => {
+  it('ships the built CLI, the examples, the schemas, the docs and the licence, and no install script', () => {
     expect(packed).toContain('bin/run.js')
     expect(packed).toContain('oclif.manifest.json')
     expect(packed).toContain('examples/smoke.yaml')
     expect(packed).toContain('schemas/smoke-scenario.schema.json')
+    // Hints name pages under docs/ (the scenario format, the fault file), so they ship too.
+    expect(packed).toContain('docs/smoke.md')
+    expect(packed).toContain('docs/commands.md')
     // package.json says MIT; the licence's text ships with it (npm packs LICENSE whatever `files` says).
     expect(packed).toContain('LICENSE')
     expect(readFileSync(join(prefix, 'lib', 'node_modules', 'paytx', 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/)

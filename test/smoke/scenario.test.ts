@@ -262,7 +262,7 @@ cases:
       expect(message).toContain('smoke.yaml:3:39: cases[1].amount: must be greater than 0 (minor units)')
       expect(message).toContain('smoke.yaml:3:51: cases[1].outcome: must be an outcome of the approval page')
       expect((error as ScenarioError).exitCode).toBe(2)
-      expect((error as ScenarioError).hint).toMatch(/README/)
+      expect((error as ScenarioError).hint).toMatch(/docs\/smoke\.md/)
     }
   })
 })

@@ -12,7 +12,7 @@ export default class EmulatorAssumptions extends BaseCommand<typeof EmulatorAssu
 
   static override description = `${ASSUMPTION_RULE}
 
-Each row names what the spec leaves open (or states), the emulator's choice, the spec line or source it rests on, and the \`paytx emulator start\` flag that picks another reading where one is plausible. The README section "What the emulator assumes" holds the same table.`
+Each row names what the spec leaves open (or states), the emulator's choice, the spec line or source it rests on, and the \`paytx emulator start\` flag that picks another reading where one is plausible. The section "What the emulator assumes" of docs/emulator.md holds the same table.`
 
   static override examples = ['<%= config.bin %> emulator assumptions', '<%= config.bin %> emulator assumptions --json']
 

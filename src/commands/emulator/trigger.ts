@@ -21,7 +21,7 @@ export default class EmulatorTrigger extends BaseCommand<typeof EmulatorTrigger,
 
   static override description = `Moves an existing transaction of the emulator to STATUS: the change is recorded (status_reason, last_status_update, the timeline), its webhook is sent to the transaction's (or payment profile's) address, and what follows the new status over time follows (a settlement request settles after --settle-after, and so on).
 
-Moves the state table does not allow (README: "Trigger and resend") are refused with exit 2 unless --force. Runs against a local profile only: the emulator running at its address, or one this command runs over the shared store.
+Moves the state table does not allow (docs/emulator.md: "Trigger and resend") are refused with exit 2 unless --force. Runs against a local profile only: the emulator running at its address, or one this command runs over the shared store.
 
 EXIT CODES
   0    moved (the webhook's first attempt is shown; the emulator retries a failed one)

@@ -155,7 +155,7 @@ export function resendWebhooks(
   return queued.map(({payload: _payload, ...delivery}) => delivery)
 }
 
-/** The state table as the README shows it (a test checks the README holds exactly this). */
+/** The state table as docs/emulator.md shows it (a test checks the page holds exactly this). */
 export function movesMarkdownTable(): string {
   const rows = STATUSES.map((from) => `| \`${from}\` | ${ALLOWED_MOVES[from].length > 0 ? ALLOWED_MOVES[from].map((to) => `\`${to}\``).join(', ') : '(final: none)'} |`)
   return ['| from | moves to |', '|---|---|', ...rows].join('\n')

@@ -14,7 +14,7 @@ import {type FaultFile, faultFileKeysAt, faultFileSchema} from './fault-schema.j
 export const FAULT_FILE_DOCUMENT: DocumentKind = {
   noun: 'fault file',
   consequence: 'the emulator was not started',
-  hint: 'The fault file format is described in the README (section "Faults on purpose") and in schemas/emulator-faults.schema.json.',
+  hint: 'The fault file format is described in docs/emulator.md (section "Faults on purpose") and in schemas/emulator-faults.schema.json.',
   whenEmpty: 'the file is empty; a fault file needs `rules:` (a list, which may be empty)',
 }
 

@@ -165,8 +165,8 @@ describe('GET /_emulator/transactions', () => {
   })
 })
 
-describe('the README', () => {
+describe('docs/emulator.md', () => {
   it('shows the state table the emulator applies', () => {
-    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(movesMarkdownTable())
+    expect(readFileSync(join(ROOT, 'docs', 'emulator.md'), 'utf8')).toContain(movesMarkdownTable())
   })
 })
