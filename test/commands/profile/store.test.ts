@@ -1,9 +1,14 @@
+/**
+ * The profile file as the profile commands keep it, in-process: writes that survive, locks,
+ * folders that cannot be written, permissions tightened on read.
+ */
 import {execFileSync} from 'node:child_process'
 import {chmodSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
+import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
+import {runCommand} from '../../helpers/run-command.js'
 
 const profileFile = (dir: string) => join(dir, 'profiles.json')
 const mode = (path: string) => statSync(path).mode & 0o777
@@ -23,12 +28,12 @@ describe('profile store under concurrent use', () => {
     const names = Array.from({length: 20}, (_, index) => `p${index + 1}`)
     const results = await Promise.all(
       names.map((name) =>
-        runCli(['profile', 'add', name, '--env', 'sandbox', '--api-key-stdin'], {configDir, input: `key-of-${name}-0123456789\n`, timeoutMs: 90_000}),
+        runCommand(['profile', 'add', name, '--env', 'sandbox', '--api-key-stdin'], {configDir, input: `key-of-${name}-0123456789\n`}),
       ),
     )
     for (const result of results) {
       expect(result.stderr).toMatch(/Added profile "p\d+"/)
-      expect(result.code).toBe(0)
+      expect(result.exitCode).toBe(0)
     }
     const stored = storedProfiles(configDir)
     expect(Object.keys(stored.profiles).sort()).toEqual([...names].sort())
@@ -45,8 +50,8 @@ describe('profile store under concurrent use', () => {
       ['profile', 'use', 'p8'],
       ['profile', 'add', 'p6', '--organisation', 'org-changed'],
     ]
-    const results = await Promise.all(runs.map((args) => runCli(args, {configDir, timeoutMs: 90_000})))
-    results.forEach((result, index) => expect({args: runs[index], code: result.code, stderr: result.stderr}).toMatchObject({code: 0}))
+    const results = await Promise.all(runs.map((args) => runCommand(args, {configDir})))
+    results.forEach((result, index) => expect({args: runs[index], code: result.exitCode, stderr: result.stderr}).toMatchObject({code: 0}))
     const stored = storedProfiles(configDir)
     expect(Object.keys(stored.profiles).sort()).toEqual(['p5', 'p6', 'p7', 'p8', 'q1', 'q2', 'q3', 'q4', 'q5'])
     expect(stored.active).toBe('p8')
@@ -62,8 +67,8 @@ describe('profile store under concurrent use', () => {
     // A live holder refreshes its lock; without this it would be taken over as stale.
     const refresh = setInterval(() => utimesSync(lock, new Date(), new Date()), 500)
     try {
-      const result = await runCli(['profile', 'use', 'p1'], {configDir, timeoutMs: 60_000})
-      expect(result.code).toBe(2)
+      const result = await runCommand(['profile', 'use', 'p1'], {configDir})
+      expect(result.exitCode).toBe(2)
       expect(result.stderr).toContain(`Another paytx command has been changing the profile file ${profileFile(configDir)}`)
       expect(result.stderr).toContain(`remove the folder ${lock}`)
       expect(result.stderr).not.toMatch(/looks like a bug|ELOCKED|\n\s+at /)
@@ -87,8 +92,8 @@ describe('profile file of the wrong shape', () => {
     const configDir = tempConfigDir()
     writeFileSync(profileFile(configDir), content, {mode: 0o600})
     for (const args of [['profile', 'list'], ['profile', 'add', 'p2', '--env', 'sandbox'], ['profile', 'use', 'p1'], ['profile', 'remove', 'p1', '--yes']]) {
-      const result = await runCli(args, {configDir})
-      expect(result.code).toBe(2)
+      const result = await runCommand(args, {configDir})
+      expect(result.exitCode).toBe(2)
       expect(result.stdout).toBe('')
       expect(result.stderr).toContain(`The profile file ${profileFile(configDir)} does not hold valid profiles`)
       expect(result.stderr).toMatch(field)
@@ -101,11 +106,11 @@ describe('profile file of the wrong shape', () => {
     const configDir = tempConfigDir()
     const content = '{"profiles":{"p1":{"env":"sandbox","base_url":"https://x.example","api_key":"sk_live_do_not_print_me" oops'
     writeFileSync(profileFile(configDir), content, {mode: 0o600})
-    const text = await runCli(['profile', 'add', 'p2', '--env', 'sandbox'], {configDir})
-    expect(text.code).toBe(2)
+    const text = await runCommand(['profile', 'add', 'p2', '--env', 'sandbox'], {configDir})
+    expect(text.exitCode).toBe(2)
     expect(text.stderr).toMatch(new RegExp(`The profile file ${profileFile(configDir)} is not valid JSON \\(at position \\d+`))
-    const json = await runCli(['profile', 'list', '--json'], {configDir})
-    expect(json.code).toBe(2)
+    const json = await runCommand(['profile', 'list', '--json'], {configDir})
+    expect(json.exitCode).toBe(2)
     expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2, message: expect.stringContaining(profileFile(configDir))})
     for (const result of [text, json]) expect(result.stdout + result.stderr).not.toContain('do_not_print_me')
     expect(readFileSync(profileFile(configDir), 'utf8')).toBe(content)
@@ -133,8 +138,8 @@ describe('config folder that cannot be written', () => {
   })
 
   it('a read-only folder: exit 2 saying which folder and what to do, no stack, no "bug"', async () => {
-    const result = await runCli(['profile', 'add', 'p1', '--env', 'sandbox'], {env: {PAYTX_CONFIG_DIR: readOnlyDir}})
-    expect(result.code).toBe(2)
+    const result = await runCommand(['profile', 'add', 'p1', '--env', 'sandbox'], {env: {PAYTX_CONFIG_DIR: readOnlyDir}})
+    expect(result.exitCode).toBe(2)
     expect(result.stderr).toContain(`Cannot save profiles: the config folder ${readOnlyDir}`)
     expect(result.stderr).toMatch(isRoot ? /is on a read-only file system \(EROFS\)/ : /is not writable by you \(EACCES\)/)
     expect(result.stderr).toContain('point PAYTX_CONFIG_DIR at')
@@ -145,12 +150,12 @@ describe('config folder that cannot be written', () => {
     const base = tempConfigDir()
     writeFileSync(join(base, 'a-file'), 'not a folder')
     const configDir = join(base, 'a-file', 'paytx')
-    const add = await runCli(['profile', 'use', 'local'], {env: {PAYTX_CONFIG_DIR: configDir}})
-    expect(add.code).toBe(2)
+    const add = await runCommand(['profile', 'use', 'local'], {env: {PAYTX_CONFIG_DIR: configDir}})
+    expect(add.exitCode).toBe(2)
     expect(add.stderr).toContain(`Cannot save profiles: the config folder ${configDir} cannot be created: part of its path is a file, not a folder (ENOTDIR)`)
     expect(add.stderr).not.toMatch(/looks like a bug|\n\s+at /)
-    const list = await runCli(['profile', 'list', '--json'], {env: {PAYTX_CONFIG_DIR: configDir}})
-    expect(list.code).toBe(0)
+    const list = await runCommand(['profile', 'list', '--json'], {env: {PAYTX_CONFIG_DIR: configDir}})
+    expect(list.exitCode).toBe(0)
     expect(parseJsonOutput(list).active).toBe('local')
   })
 })
@@ -163,8 +168,8 @@ describe('profile file permissions', () => {
     chmodSync(configDir, 0o755)
     const before = readFileSync(profileFile(configDir), 'utf8')
 
-    const first = await runCli(['profile', 'list', '--json'], {configDir})
-    expect(first.code).toBe(0)
+    const first = await runCommand(['profile', 'list', '--json'], {configDir})
+    expect(first.exitCode).toBe(0)
     expect(parseJsonOutput(first).profiles.map((view: {name: string}) => view.name)).toEqual(['local', 'p1'])
     expect(mode(profileFile(configDir))).toBe(0o600)
     expect(mode(configDir)).toBe(0o700)
@@ -175,8 +180,8 @@ describe('profile file permissions', () => {
     ])
     expect(readFileSync(profileFile(configDir), 'utf8')).toBe(before)
 
-    const second = await runCli(['profile', 'list'], {configDir})
-    expect(second.code).toBe(0)
+    const second = await runCommand(['profile', 'list'], {configDir})
+    expect(second.exitCode).toBe(0)
     expect(second.stderr).toBe('')
   })
 
@@ -185,8 +190,8 @@ describe('profile file permissions', () => {
     writeFileSync(profileFile(configDir), JSON.stringify({profiles: {}}), {mode: 0o600})
     chmodSync(configDir, 0o1777)
     try {
-      const result = await runCli(['profile', 'list'], {configDir})
-      expect(result.code).toBe(0)
+      const result = await runCommand(['profile', 'list'], {configDir})
+      expect(result.exitCode).toBe(0)
       expect(statSync(configDir).mode & 0o7777).toBe(0o1777)
     } finally {
       rmSync(configDir, {recursive: true, force: true})
