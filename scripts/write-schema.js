@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run schema`: writes the JSON Schemas under schemas/ from the zod schemas the loaders check
 // against (scenario files: src/smoke/scenario-schema.ts; fault files:
-// src/emulator/faults/fault-schema.ts), each bundled in memory.
+// src/emulator/faults/, through its index.ts), each bundled in memory.
 import {writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -10,8 +10,12 @@ import {build} from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
+// A bundled CommonJS dependency (yaml, reached through the faults room's entry) calls require,
+// which an ES module loaded from a data: URL lacks: the banner gives it one.
+const requireBanner = `import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(${JSON.stringify(join(root, 'package.json'))});`
+
 async function importBundled(entryPoint) {
-  const {outputFiles} = await build({absWorkingDir: root, entryPoints: [entryPoint], bundle: true, format: 'esm', platform: 'node', write: false})
+  const {outputFiles} = await build({absWorkingDir: root, entryPoints: [entryPoint], bundle: true, format: 'esm', platform: 'node', write: false, banner: {js: requireBanner}})
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`)
 }
 
@@ -19,5 +23,5 @@ const writeSchema = (file, schema) => writeFileSync(join(root, 'schemas', file),
 
 const {scenarioJsonSchema} = await importBundled('src/smoke/scenario-schema.ts')
 writeSchema('smoke-scenario.schema.json', scenarioJsonSchema())
-const {faultFileJsonSchema} = await importBundled('src/emulator/faults/fault-schema.ts')
+const {faultFileJsonSchema} = await importBundled('src/emulator/faults/index.ts')
 writeSchema('emulator-faults.schema.json', faultFileJsonSchema())

@@ -36,8 +36,21 @@ export type LookUpSituation =
   /** A later step failed after the transaction was started. */
   | 'started'
 
+/** Why the emulator is the thing to start. */
+export type EmulatorSituation =
+  /** Nothing listens at a loopback address. */
+  | 'nothing-listens'
+  /** The address answers, but not as the emulator does. */
+  | 'not-an-emulator'
+  /** Fault rules live in a running emulator, and none answered at the profile's address. */
+  | 'fault-rules'
+  /** A command for the local emulator only, run with another profile. */
+  | 'local-only'
+
 export type Remedy =
-  | {kind: 'start-emulator'; profile?: string}
+  | {kind: 'start-emulator'; situation?: EmulatorSituation; profile?: string; baseUrl?: string}
+  /** An emulator command named an id its store does not have. */
+  | {kind: 'check-transaction-id'}
   | {kind: 'check-profile'; concern: ProfileConcern}
   /** A redirect: the base URL is not the API's own address. */
   | {kind: 'fix-base-url'}

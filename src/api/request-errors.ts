@@ -153,7 +153,7 @@ function failureAdvice(failure: Failure, target: URL, mayHaveReachedService: boo
   if (mayHaveReachedService) return {remedy: {kind: 'look-up-transaction', situation: 'may-have-reached'}}
   if (code !== undefined && code in CERTIFICATE_PROBLEMS) return {remedy: {kind: 'check-profile', concern: 'certificate-host'}}
   if (code === 'EPROTO') return {remedy: {kind: 'check-profile', concern: 'scheme'}}
-  if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) return {hint: 'Nothing listens there.', remedy: {kind: 'start-emulator'}}
+  if (code === 'ECONNREFUSED' && ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) return {hint: 'Nothing listens there.', remedy: {kind: 'start-emulator', situation: 'nothing-listens'}}
   if (failure.cutOff) return {hint: 'Try again; if it keeps happening, something between paytx and the service (a proxy, a load balancer) cuts answers off.'}
   if (timedOut) return {hint: 'Try again, or allow more time with --timeout.'}
   return {remedy: {kind: 'check-profile', concern: 'addresses'}}

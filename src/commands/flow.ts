@@ -168,6 +168,45 @@ export interface FlowStdin {
   cvv?: string
 }
 
+/** An existing customer (--customer), or one to create from --customer-data's fields. */
+function flowCustomer(flags: FlowFlags, stdin: FlowStdin): FlowOptions['customer'] {
+  if (flags.customer !== undefined) return {id: flags.customer}
+  if (stdin.customerData === undefined) return undefined
+  const unknown = unknownCustomerKeys(stdin.customerData)
+  if (unknown.length > 0) {
+    throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
+      flag: '--customer-data',
+      remedy: {kind: 'fix-customer-data'},
+    })
+  }
+  return {data: stdin.customerData as CustomerRequest}
+}
+
+/** A card payment's card: an existing one (--card), or one to tokenize (every value required on production). */
+function flowCard(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin): Pick<FlowOptions, 'card' | 'cvv'> {
+  const production = env.environment === 'production'
+  let card: FlowOptions['card']
+  if (flags.card !== undefined) card = {id: flags.card}
+  else if (flags['pan-stdin'] || production) {
+    card = {
+      pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
+      expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
+      expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
+      holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
+    }
+  }
+  const {cvv} = stdin
+  if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
+  return {card, cvv}
+}
+
+/** Where webhooks go: --webhook-url, none, or the flow's own listener (the default against a local profile). */
+function flowWebhook(flags: FlowFlags, env: FlowEnv): FlowOptions['webhook'] {
+  if (flags['webhook-url'] !== undefined) return {mode: 'url', url: flags['webhook-url']}
+  if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) return {mode: 'none'}
+  return {mode: 'local'}
+}
+
 /**
  * The flags of `flow` as the flow to run; an InputError (exit 2) names the first flag that is
  * missing or wrong. `notes` say how the input was changed (a transliterated descriptor).
@@ -197,40 +236,9 @@ export function toFlowOptions(flags: FlowFlags, env: FlowEnv, stdin: FlowStdin):
     '--holder-name': flags['holder-name'],
   })
 
-  let customer: FlowOptions['customer']
-  if (flags.customer !== undefined) customer = {id: flags.customer}
-  else if (stdin.customerData !== undefined) {
-    const unknown = unknownCustomerKeys(stdin.customerData)
-    if (unknown.length > 0) {
-      throw new InputError(`--customer-data: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, {
-        flag: '--customer-data',
-        remedy: {kind: 'fix-customer-data'},
-      })
-    }
-    customer = {data: stdin.customerData as CustomerRequest}
-  }
-
-  let card: FlowOptions['card']
-  let cvv: string | undefined
-  if (product === 'card') {
-    const production = env.environment === 'production'
-    if (flags.card !== undefined) card = {id: flags.card}
-    else if (flags['pan-stdin'] || production) {
-      card = {
-        pan: normalizePan(requireFlag('--pan-stdin', stdin.pan)),
-        expiryMonth: production ? requireFlag('--expiry-month', flags['expiry-month']) : flags['expiry-month'],
-        expiryYear: production ? requireFlag('--expiry-year', flags['expiry-year']) : flags['expiry-year'],
-        holderName: production ? requireFlag('--holder-name', flags['holder-name']) : flags['holder-name'],
-      }
-    }
-    cvv = stdin.cvv
-    if (cvv !== undefined && !/^\d{3,4}$/.test(cvv)) throw new InputError('--cvv-stdin must read 3 or 4 digits from stdin.', {flag: '--cvv-stdin'})
-  }
-
-  let webhook: FlowOptions['webhook']
-  if (flags['webhook-url'] !== undefined) webhook = {mode: 'url', url: flags['webhook-url']}
-  else if (flags.webhook === 'none' || (flags.webhook === undefined && env.environment !== 'local')) webhook = {mode: 'none'}
-  else webhook = {mode: 'local'}
+  const customer = flowCustomer(flags, stdin)
+  const {card, cvv} = product === 'card' ? flowCard(flags, env, stdin) : {card: undefined, cvv: undefined}
+  const webhook = flowWebhook(flags, env)
 
   return {
     options: {

@@ -75,6 +75,17 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** The body as JSON, or the service's 415 when it is sent as something else. */
+export async function readJsonRequest(request: IncomingMessage, maxBodyBytes: number): Promise<unknown> {
+  if (!isJsonMediaType(request)) {
+    request.resume()
+    throw new ApiError(415, 'The request body must be JSON: send Content-Type: application/json.', {
+      'headers.content-type': `is ${JSON.stringify(request.headers['content-type'] ?? '')}; expected application/json`,
+    })
+  }
+  return parseJsonBody(await readBody(request, maxBodyBytes))
+}
+
 export function parseFormBody(text: string): Record<string, string> {
   const form: Record<string, string> = {}
   for (const [key, value] of new URLSearchParams(text)) form[key] = value

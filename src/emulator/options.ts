@@ -3,9 +3,9 @@
  * defaults only, shared by the entry point (`index.ts`) and the server's wiring.
  */
 import type {AssumptionSettings} from './assumptions.js'
-import type {Clock} from './clock.js'
+import type {Clock} from './time/index.js'
 import type {EmulatorEvent} from './events.js'
-import type {FaultRule} from './faults/fault-schema.js'
+import type {FaultRule} from './faults/index.js'
 
 /** Largest request body the emulator reads (JSON or the approval form). */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024
@@ -66,6 +66,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void
   /** The same events as structured values (for NDJSON output). */
   onEvent?: (event: EmulatorEvent) => void
+  /** Warnings for people (an address a webhook cannot reach, say); default: `log`. */
+  onWarning?: (line: string) => void
   /** Injected time for tests: now and timers. */
   clock?: Clock
 }
@@ -94,3 +96,11 @@ export interface RunningEmulator {
   /** Stops the scheduler, lets webhook attempts under way finish briefly, stops the server, closes the store. */
   close(): Promise<void>
 }
+
+/** What `emulator start` reports from listening to stopped, as data; src/output/ draws it. */
+export type EmulatorRunEvent =
+  | {kind: 'listening'; emulator: RunningEmulator; options: EmulatorOptions}
+  /** A request, a status change, a webhook attempt or a fault, as it happens. */
+  | {kind: 'activity'; event: EmulatorEvent}
+  | {kind: 'warning'; line: string}
+  | {kind: 'stopped'; signal: string; store: string}

@@ -1,30 +1,26 @@
 /**
- * The emulator's server, as wiring over its named parts: the store (SQLite), the transaction
- * lifecycle, the webhook outbox, the scheduler of due work, and the route tables (API, approval
- * pages, the emulator's own). Started through `startEmulator` in `index.ts`.
+ * The emulator's server, as wiring over its rooms: the store (store/), the transaction lifecycle
+ * and the scheduler of due work (time/), the webhook outbox (webhooks/), the fault rules
+ * (faults/), and the route tables of api/, pages/, dashboard/, admin/ and faults/. It holds no
+ * behaviour of its own beyond turning an unexpected failure into a 500. Started through
+ * `startEmulator` in `index.ts`.
  */
-import {type Server, createServer} from 'node:http'
+import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {listen} from '../http/listen.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
-import {adminRoutes} from './admin-routes.js'
+import {adminRoutes, triggerRoutes} from './admin/index.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
-import {apiRoutes} from './api-routes.js'
-import {approvalRoutes} from './approval-routes.js'
-import {type Clock, systemClock} from './clock.js'
-import {dashboardRoutes} from './dashboard-routes.js'
-import {IN_MEMORY_STORE, storeFileKind} from './database.js'
+import {EmulatorResources, apiRoutes} from './api/index.js'
+import {approvalRoutes} from './pages/index.js'
+import {type Clock, DueWorkScheduler, type LifecycleSettings, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
+import {dashboardRoutes} from './dashboard/index.js'
+import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind} from './store/index.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
-import {FaultRules} from './faults/fault-rules.js'
-import {faultRoutes} from './faults/fault-routes.js'
-import {withRequestFaults} from './faults/request-faults.js'
-import {randomSeed} from './faults/seeded-random.js'
-import {WebhookFaults} from './faults/webhook-faults.js'
+import {FaultRules, WebhookFaults, faultRoutes, randomSeed, withRequestFaults} from './faults/index.js'
 import {ApiError, sendApiError} from './http-exchange.js'
-import {importLegacyStateFile} from './legacy-state-import.js'
-import {type LifecycleSettings, TransactionLifecycle} from './lifecycle.js'
 import {
   DEFAULT_WEBHOOK_ATTEMPTS,
   DEFAULT_WEBHOOK_BACKOFF_MS,
@@ -33,18 +29,14 @@ import {
   MAX_REQUEST_BODY_BYTES,
   type RunningEmulator,
 } from './options.js'
-import {WebhookOutbox} from './outbox.js'
-import {EmulatorResources} from './resources.js'
+import {WebhookOutbox} from './webhooks/index.js'
 import {routeRequests} from './router.js'
-import {triggerRoutes} from './trigger-routes.js'
-import {DueWorkScheduler} from './scheduler.js'
-import {EmulatorStore} from './store.js'
 
 /** Opens the store, importing a 0.1 JSON state file found at its path, and puts the defaults and given ids in it. */
 function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSettings, clock: Clock, report: (line: string) => void) {
   const location = options.store ?? IN_MEMORY_STORE
   if (storeFileKind(location) === 'json') {
-    const kept = importLegacyStateFile(location, lifecycleSettings, clock.now())
+    const kept = importLegacyStateFile(location, (entry, since) => nextMoveDueAt(entry, lifecycleSettings, since), clock.now())
     report(`Imported the 0.1 state file ${location} into an emulator store at the same path; the JSON file is kept as ${kept}.`)
   }
   const store = EmulatorStore.open(location)
@@ -73,40 +65,48 @@ function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSetting
   return store
 }
 
-export async function startEmulatorServer(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const clock: Clock = options.clock ?? systemClock
-  const host = options.host ?? EMULATOR_DEFAULTS.host
-  const requestedPort = options.port ?? EMULATOR_DEFAULTS.port
-  const keys = {
-    apiKey: options.apiKey ?? EMULATOR_DEFAULTS.apiKey,
-    apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
-    proxyKey: options.proxyKey ?? EMULATOR_DEFAULTS.proxyKey,
-  }
-  const proxyId = options.proxyId ?? EMULATOR_DEFAULTS.proxyId
-  const organisation = options.organisation ?? EMULATOR_DEFAULTS.organisation
-  const paymentProfileId = options.paymentProfileId ?? EMULATOR_DEFAULTS.paymentProfile
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES
+/** Every option with its default applied: what the parts are built from. */
+function resolveSettings(options: EmulatorOptions) {
   const assumptions: AssumptionSettings = {...DEFAULT_ASSUMPTIONS, ...options.assumptions}
-  const lifecycleSettings: LifecycleSettings = {
-    settleAfterMs: options.settleAfterMs ?? EMULATOR_DEFAULTS.settleAfterMs,
-    pendingForMs: options.pendingForMs ?? EMULATOR_DEFAULTS.pendingForMs,
-    abandonAfterMs: options.abandonAfterMs ?? EMULATOR_DEFAULTS.abandonAfterMs,
-    webhookShape: assumptions,
+  return {
+    clock: options.clock ?? systemClock,
+    host: options.host ?? EMULATOR_DEFAULTS.host,
+    port: options.port ?? EMULATOR_DEFAULTS.port,
+    keys: {
+      apiKey: options.apiKey ?? EMULATOR_DEFAULTS.apiKey,
+      apiKeyHeader: options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
+      proxyKey: options.proxyKey ?? EMULATOR_DEFAULTS.proxyKey,
+    },
+    proxyId: options.proxyId ?? EMULATOR_DEFAULTS.proxyId,
+    organisation: options.organisation ?? EMULATOR_DEFAULTS.organisation,
+    paymentProfileId: options.paymentProfileId ?? EMULATOR_DEFAULTS.paymentProfile,
+    maxBodyBytes: options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+    assumptions,
+    lifecycle: {
+      settleAfterMs: options.settleAfterMs ?? EMULATOR_DEFAULTS.settleAfterMs,
+      pendingForMs: options.pendingForMs ?? EMULATOR_DEFAULTS.pendingForMs,
+      abandonAfterMs: options.abandonAfterMs ?? EMULATOR_DEFAULTS.abandonAfterMs,
+      webhookShape: assumptions,
+    } satisfies LifecycleSettings,
   }
-  const report = (event: EmulatorEvent) => {
-    options.onEvent?.(event)
-    options.log?.(formatEvent(event))
-  }
-  const warn = (line: string) => options.log?.(line)
+}
 
-  const store = openStore(options, lifecycleSettings, clock, warn)
+type Settings = ReturnType<typeof resolveSettings>
+
+interface Reporters {
+  report(event: EmulatorEvent): void
+  warn(line: string): void
+}
+
+/** The rooms' working parts over one store: lifecycle, fault rules, outbox, scheduler, resources. */
+function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}: Reporters) {
+  const {clock} = settings
+  const store = openStore(options, settings.lifecycle, clock, warn)
   // Known once listening (the port may be 0).
   const addresses = {url: ''}
-  const baseUrl = () => addresses.url
-
   let scheduler: DueWorkScheduler | undefined
   const due = (at: number) => scheduler?.due(at)
-  const lifecycle = new TransactionLifecycle(store, clock, lifecycleSettings, {due, status: report})
+  const lifecycle = new TransactionLifecycle(store, clock, settings.lifecycle, {due, status: report})
   const faults = new FaultRules(options.faults?.seed ?? randomSeed())
   for (const rule of options.faults?.rules ?? []) faults.add(rule)
   const outbox = new WebhookOutbox(
@@ -123,15 +123,24 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   )
   scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, (error) => warn(`Warning: the emulator could not carry out due work: ${error.message}`))
   const resources = new EmulatorResources(store, clock, lifecycle, {
-    organisation,
-    defaultPaymentProfile: paymentProfileId,
-    assumptions,
+    organisation: settings.organisation,
+    defaultPaymentProfile: settings.paymentProfileId,
+    assumptions: settings.assumptions,
     get baseUrl() {
       return addresses.url
     },
   })
+  return {store, addresses, due, lifecycle, faults, outbox, scheduler, resources}
+}
 
-  const handle = withRequestFaults(
+type Parts = ReturnType<typeof buildParts>
+
+/** Every room's routes in one table, behind the request faults. */
+function requestHandler(options: EmulatorOptions, settings: Settings, parts: Parts, {report}: Reporters) {
+  const {keys, proxyId, organisation, paymentProfileId, maxBodyBytes, assumptions, clock} = settings
+  const {store, lifecycle, faults, resources, due} = parts
+  const baseUrl = () => parts.addresses.url
+  return withRequestFaults(
     routeRequests([
       ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
       ...faultRoutes(faults, {keys, maxBodyBytes}),
@@ -143,7 +152,10 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
   )
+}
 
+/** The HTTP server: each request is logged when answered; an unexpected failure is a 500 with the service's error object. */
+function httpServer(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, clock: Clock, {report, warn}: Reporters): Server {
   const server: Server = createServer((request, response) => {
     const started = clock.now()
     const startedAt = performance.now()
@@ -174,45 +186,62 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   })
   server.requestTimeout = 30_000
   server.headersTimeout = 20_000
+  return server
+}
 
-  try {
-    await listen(server, {host, port: requestedPort})
-  } catch (error) {
-    store.close()
-    throw error
-  }
-  const port = (server.address() as AddressInfo).port
-  // Listening on every interface still means the pages are reached on this machine's loopback.
-  addresses.url = emulatorBaseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port)
-  scheduler.start()
-
+/** What the caller holds: addresses, keys, ids, and a close that stops the scheduler, the server, the outbox and the store once. */
+function runningEmulator(server: Server, settings: Settings, parts: Parts): RunningEmulator {
+  const {url} = parts.addresses
   const stop = async () => {
-    scheduler?.stop()
+    parts.scheduler.stop()
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeAllConnections()
     })
-    await outbox.close()
-    store.close()
+    await parts.outbox.close()
+    parts.store.close()
   }
-
   let closing: Promise<void> | undefined
   return {
-    url: addresses.url,
-    proxyUrl: `${addresses.url}${EMULATOR_DEFAULTS.proxyBasePath}`,
-    dashboardUrl: `${addresses.url}/`,
-    host,
-    port,
-    ...keys,
-    proxyId,
-    paymentProfileId,
-    organisation,
-    store: store.location,
-    assumptions,
-    faultSeed: faults.seed,
+    url,
+    proxyUrl: `${url}${EMULATOR_DEFAULTS.proxyBasePath}`,
+    dashboardUrl: `${url}/`,
+    host: settings.host,
+    port: (server.address() as AddressInfo).port,
+    ...settings.keys,
+    proxyId: settings.proxyId,
+    paymentProfileId: settings.paymentProfileId,
+    organisation: settings.organisation,
+    store: parts.store.location,
+    assumptions: settings.assumptions,
+    faultSeed: parts.faults.seed,
     close() {
       closing ??= stop()
       return closing
     },
   }
+}
+
+export async function startEmulatorServer(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const settings = resolveSettings(options)
+  const reporters: Reporters = {
+    report(event) {
+      options.onEvent?.(event)
+      options.log?.(formatEvent(event))
+    },
+    warn: (line) => (options.onWarning ?? options.log)?.(line),
+  }
+  const parts = buildParts(options, settings, reporters)
+  const server = httpServer(requestHandler(options, settings, parts, reporters), settings.clock, reporters)
+  try {
+    await listen(server, {host: settings.host, port: settings.port})
+  } catch (error) {
+    parts.store.close()
+    throw error
+  }
+  const {host} = settings
+  // Listening on every interface still means the pages are reached on this machine's loopback.
+  parts.addresses.url = emulatorBaseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, (server.address() as AddressInfo).port)
+  parts.scheduler.start()
+  return runningEmulator(server, settings, parts)
 }

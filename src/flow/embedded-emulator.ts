@@ -14,7 +14,7 @@ import {join} from 'node:path'
 
 import type {RunningEmulator} from '../emulator/index.js'
 import {ListenError} from '../http/listen.js'
-import {paytxDataDir} from '../emulator/store-location.js'
+import {paytxDataDir} from '../emulator/store/index.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 
 export interface EmbeddedEmulator {
@@ -151,7 +151,7 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
   const listener = await probeListener(address.host, address.port, dataDir)
   if (listener === 'usable') return undefined
   const {startEmulator} = await import('../emulator/index.js')
-  const {prepareDefaultStorePath} = await import('../emulator/store-location.js')
+  const {prepareDefaultStorePath} = await import('../emulator/store/index.js')
   const {profile: settings} = profile
   const start = (port: number) =>
     startEmulator({

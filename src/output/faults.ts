@@ -1,28 +1,17 @@
 /** Fault rules as a person reads them: one line per rule, what it matches and does, and its counts. */
-import type {FaultRuleView} from '../emulator/faults/fault-rules.js'
-import type {FaultRule} from '../emulator/faults/fault-schema.js'
+import {FAULT_KIND_TABLE, type FaultRule, type FaultRuleView, isRequestFault} from '../emulator/faults/index.js'
 
 function matchText(rule: FaultRule): string {
   const match: Record<string, unknown> = ('request' in rule ? rule.request : 'webhook' in rule ? rule.webhook : undefined) ?? {}
   const {method, path, ...facts} = match
-  const target = 'request' in rule || ['status', 'latency', 'reset', 'cut_body'].includes(rule.fault) ? `${method ?? 'any'} ${path ?? '/**'}` : 'webhook'
+  const target = 'request' in rule || isRequestFault(rule) ? `${method ?? 'any'} ${path ?? '/**'}` : 'webhook'
   const filters = Object.entries(facts).map(([key, value]) => `${key}=${String(value)}`)
   return [target, ...filters].join(' ')
 }
 
 function effectText(rule: FaultRule): string {
-  switch (rule.fault) {
-    case 'status':
-      return `status ${rule.status}${rule.retry_after === undefined ? '' : ` retry-after ${rule.retry_after}`}`
-    case 'latency':
-      return `latency ${rule.latency}`
-    case 'delay':
-      return `delay ${rule.delay}`
-    case 'out_of_order':
-      return `out_of_order${rule.hold_at_most === undefined ? '' : ` (at most ${rule.hold_at_most})`}`
-    default:
-      return rule.fault
-  }
+  const summary = FAULT_KIND_TABLE[rule.fault].summary as ((rule: FaultRule) => string) | undefined
+  return summary ? summary(rule) : rule.fault
 }
 
 function howOften(rule: FaultRule): string {

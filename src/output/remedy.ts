@@ -2,7 +2,7 @@
  * Remedies (remedy.ts) in words, with the command named as the user typed it. The one place a
  * remedy becomes text: errors on stderr, their `hint` under --json, smoke reports, lookups.
  */
-import type {LookUpSituation, ProfileConcern, Remedy} from '../remedy.js'
+import type {EmulatorSituation, LookUpSituation, ProfileConcern, Remedy} from '../remedy.js'
 
 const CHECK_PROFILE: Record<ProfileConcern, (show: string) => string> = {
   'api-key': (show) => `Check the API key of the profile (${show}) or PAYTX_API_KEY, and that the key belongs to this environment.`,
@@ -24,12 +24,21 @@ const LOOK_UP: Record<LookUpSituation, (status: string, id: string) => string> =
   started: (status, id) => `Transaction ${id} was started; look it up with ${status}.`,
 }
 
+const START_EMULATOR: Record<EmulatorSituation, (start: string, remedy: {profile?: string; baseUrl?: string}) => string> = {
+  'nothing-listens': (start) => `Start the emulator with ${start}, or pick another profile with --profile.`,
+  'not-an-emulator': (start) => `Start one with ${start}, or point the profile at it.`,
+  'fault-rules': (start, {profile, baseUrl}) => `Fault rules live in a running emulator: start one with ${start} (profile "${profile}" points at ${baseUrl}).`,
+  'local-only': (start) => `Then run ${start}.`,
+}
+
 /** One remedy as a sentence; `invokedAs` is how the user ran paytx. */
 export function remedyText(remedy: Remedy, invokedAs: string): string {
   const run = (args: string) => `\`${invokedAs} ${args}\``
   switch (remedy.kind) {
     case 'start-emulator':
-      return `Start the emulator with ${run('emulator start')}, or pick another profile with --profile.`
+      return START_EMULATOR[remedy.situation ?? 'nothing-listens'](run('emulator start'), remedy)
+    case 'check-transaction-id':
+      return `Check the id (${run('status <id>')} reads it), and that the profile points at the emulator that has it.`
     case 'check-profile':
       return CHECK_PROFILE[remedy.concern](run('profile show'))
     case 'fix-base-url':

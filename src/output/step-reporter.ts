@@ -34,49 +34,66 @@ type Spinner = import('ora').Ora
 const DEFAULT_REMINDER_EVERY_MS = 60_000
 const COUNTDOWN_TICK_MS = 1_000
 
+/** What both kinds of reporter share: where they write, how a line looks, and the countdown's timer. */
+interface ReporterBase {
+  stream: NodeJS.WritableStream
+  format: (line: EventLine) => string
+  clean: (text: string) => string
+  now: () => number
+  /** Runs `tick` every `everyMs` until `stop` (one countdown at a time). */
+  countdown: {start(tick: () => void, everyMs: number): void; stop(): void}
+}
+
 export async function createStepReporter(options: StepReporterOptions): Promise<StepReporter> {
   const stream = options.stream ?? process.stderr
   const secrets = options.secrets ?? []
-  const now = options.now ?? Date.now
   const clean = (text: string) => scrubSecrets(text, secrets)
-  const format = (line: EventLine) => clean(formatStepLine(line, options.color))
-
   /** While the flow waits for the person: the timer that shows the time left. */
-  let countdown: NodeJS.Timeout | undefined
-  const stopWaiting = () => {
-    clearInterval(countdown)
-    countdown = undefined
+  let timer: NodeJS.Timeout | undefined
+  const countdown = {
+    start(tick: () => void, everyMs: number) {
+      clearInterval(timer)
+      timer = setInterval(tick, everyMs).unref()
+    },
+    stop() {
+      clearInterval(timer)
+      timer = undefined
+    },
   }
-
+  const base: ReporterBase = {stream, clean, format: (line) => clean(formatStepLine(line, options.color)), now: options.now ?? Date.now, countdown}
   // ora clears lines by the terminal's width: a terminal that reports none (some pseudo-terminals)
   // would be cleared without end, so it gets the plain lines.
   const canSpin = options.interactive && ((stream as {columns?: number}).columns ?? 0) > 0
-  if (!canSpin) {
-    const write = (line: EventLine) => stream.write(`${format(line)}\n`)
-    const everyMs = options.reminderEveryMs ?? DEFAULT_REMINDER_EVERY_MS
-    return {
-      render(event) {
-        if (stepEndedBy(event) === 'redirect' || event.kind === 'step-failed' || event.kind === 'verdict') stopWaiting()
-        for (const line of describeFlowEvent(event)) write(line)
-        if (event.kind === 'waiting') {
-          stopWaiting()
-          const until = now() + event.remainingMs
-          countdown = setInterval(() => {
-            const left = until - now()
-            if (left > 0) write({tone: 'info', label: 'waiting', value: `for the redirect; ${formatTimeLeft(left)} left`})
-          }, everyMs).unref()
-        }
-      },
-      note: write,
-      stop: stopWaiting,
-    }
-  }
+  return canSpin ? spinningReporter(base, options) : plainReporter(base, options.reminderEveryMs ?? DEFAULT_REMINDER_EVERY_MS)
+}
 
+/** Plain lines (a pipe, CI, --no-input): one per event, and a reminder of the time left while waiting. */
+function plainReporter({stream, format, now, countdown}: ReporterBase, everyMs: number): StepReporter {
+  const write = (line: EventLine) => stream.write(`${format(line)}\n`)
+  return {
+    render(event) {
+      if (stepEndedBy(event) === 'redirect' || event.kind === 'step-failed' || event.kind === 'verdict') countdown.stop()
+      for (const line of describeFlowEvent(event)) write(line)
+      if (event.kind === 'waiting') {
+        const until = now() + event.remainingMs
+        countdown.start(() => {
+          const left = until - now()
+          if (left > 0) write({tone: 'info', label: 'waiting', value: `for the redirect; ${formatTimeLeft(left)} left`})
+        }, everyMs)
+      }
+    },
+    note: write,
+    stop: () => countdown.stop(),
+  }
+}
+
+/** A spinner on the step that runs, the lines of finished steps above it, a live countdown while waiting. */
+async function spinningReporter({stream, format, clean, now, countdown}: ReporterBase, options: StepReporterOptions): Promise<StepReporter> {
   const {default: ora} = await import('ora')
   let spinner: Spinner | undefined
   let spinning: string | undefined
   const stopSpinner = () => {
-    stopWaiting()
+    countdown.stop()
     spinner?.stop()
     spinner = undefined
     spinning = undefined
@@ -103,8 +120,7 @@ export async function createStepReporter(options: StepReporterOptions): Promise<
           if (spinner) spinner.text = `waiting for the redirect: ${formatTimeLeft(until - now())} left`
         }
         show()
-        stopWaiting()
-        countdown = setInterval(show, COUNTDOWN_TICK_MS).unref()
+        countdown.start(show, COUNTDOWN_TICK_MS)
         return
       }
       const ended = stepEndedBy(event)

@@ -2,8 +2,8 @@
  * One line per emulator webhook delivery, for `paytx emulator trigger|resend`: status, address
  * (query values hidden: they often hold a token) and how its first attempt went.
  */
-import {displayWebhookUrl} from '../emulator/events.js'
-import type {WebhookDelivery} from '../emulator/store.js'
+import {displayWebhookUrl} from '../emulator/index.js'
+import type {WebhookDelivery} from '../emulator/store/index.js'
 
 export function describeAttempt(delivery: WebhookDelivery): string {
   const attempt = delivery.attempts.at(-1)

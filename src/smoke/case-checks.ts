@@ -6,7 +6,7 @@
  */
 import {InputError} from '../errors.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
-import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
+import {type ScenarioProblem, ScenarioError} from '../input/scenario-error.js'
 import {MANUAL_OUTCOME} from './scenario-schema.js'
 import type {SmokeCase} from './scenario.js'
 import {toFlowOptions} from './runner.js'

@@ -6,8 +6,7 @@
  */
 import {randomBytes} from 'node:crypto'
 
-import type {FaultRule} from '../emulator/faults/fault-schema.js'
-import {isRequestFault} from '../emulator/faults/fault-rules.js'
+import {type FaultRule, isRequestFault} from '../emulator/faults/index.js'
 
 /** Adds rules to the emulator the run uses; resolves with the function that removes them again. */
 export interface CaseFaults {

@@ -7,9 +7,9 @@
 import * as z from 'zod'
 
 import {CUSTOMER_REQUEST_FIELDS, PRODUCTS, STATUSES} from '../api/contract.js'
-import {faultRuleSchema} from '../emulator/faults/fault-schema.js'
+import {faultRuleSchema} from '../emulator/faults/index.js'
 import {APPROVAL_OUTCOMES, type TestCard} from '../test-mode/outcomes.js'
-import {durationSchema, statusSchema} from './value-schemas.js'
+import {durationSchema, statusSchema} from '../input/value-schemas.js'
 
 /** Test card aliases: the word names what paying with the card leads to (TEST_CARDS). */
 export const TEST_CARD_ALIASES = {

@@ -12,10 +12,10 @@ import {type CustomerRequest, validateCustomerRequest} from '../api/schemas.js'
 import {APPROVAL_OUTCOMES, DEFAULT_TEST_CARD, TEST_CARDS, TEST_CARD_CVV, testCardFor} from '../test-mode/outcomes.js'
 import {readDuration} from '../duration.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
-import {type FaultRule, faultFileKeysAt} from '../emulator/faults/fault-schema.js'
-import {type DocumentShape, isPlainObject, structureProblems, suggestion} from './located-issues.js'
+import {type FaultRule, faultFileKeysAt} from '../emulator/faults/index.js'
+import {type DocumentShape, isPlainObject, structureProblems, suggestion} from '../input/located-issues.js'
 import {type FoundReference, findReferences} from './references.js'
-import {type ScenarioProblem, ScenarioError} from './scenario-error.js'
+import {type ScenarioProblem, ScenarioError} from '../input/scenario-error.js'
 import {
   MANUAL_OUTCOME,
   type RawCase,
@@ -29,7 +29,7 @@ import {
   expectationSchema,
   scenarioSchema,
 } from './scenario-schema.js'
-import {type ScenarioSource, type ValuePath, formatPath} from './scenario-source.js'
+import {type ScenarioSource, type ValuePath, formatPath} from '../input/scenario-source.js'
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 60_000
 export const DEFAULT_MANUAL_WAIT_TIMEOUT_MS = 10 * 60_000
@@ -506,6 +506,6 @@ export function checkScenario(source: ScenarioSource): Scenario {
 
 /** Reads and checks a scenario file (`-` reads stdin). */
 export async function loadScenario(file: string): Promise<Scenario> {
-  const {readScenarioSource} = await import('./scenario-source.js')
+  const {readScenarioSource} = await import('../input/scenario-source.js')
   return checkScenario(await readScenarioSource(file))
 }

@@ -12,7 +12,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {Transaction} from '../../src/api/schemas.js'
 import {SOFORT_TEST_BANKS, approvalFormFields} from '../../src/test-mode/outcomes.js'
-import {type ApprovalDecision, type ApprovalPageContext, decideApproval, renderApprovalPage} from '../../src/emulator/pages.js'
+import {type ApprovalDecision, type ApprovalPageContext, decideApproval, renderApprovalPage} from '../../src/emulator/pages/index.js'
 import {type BrowserPage, launchBrowser, openPage} from '../helpers/browser.js'
 
 /** A submitted form's answer can take a while on a busy machine; vitest polls for 1 s by default. */

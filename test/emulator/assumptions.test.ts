@@ -10,8 +10,7 @@ import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
-import {ASSUMPTIONS, assumptionsMarkdownTable} from '../../src/emulator/assumptions.js'
-import {type EmulatorOptions, type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
+import {ASSUMPTIONS, type EmulatorOptions, type RunningEmulator, assumptionsMarkdownTable, startEmulator} from '../../src/emulator/index.js'
 import {ROOT, parseJsonOutput, runCli} from '../helpers/cli.js'
 import {emulatorApi} from '../helpers/emulator-api.js'
 import {startRecordingServer} from '../helpers/recording-server.js'

@@ -2,7 +2,7 @@
  * A clock that only moves when the test says so: timers fire in time order as `advance` passes
  * their due time, each seeing `now()` at its own due time.
  */
-import type {Clock, TimerHandle} from '../../src/emulator/clock.js'
+import type {Clock, TimerHandle} from '../../src/emulator/time/index.js'
 
 interface PendingTimer {
   id: number

@@ -59,7 +59,7 @@ describe('customer create, in-process', () => {
       exitCode: 1,
       mayHaveReachedService: false,
       hint: 'Nothing listens there. Start the emulator with `paytx emulator start`, or pick another profile with --profile.',
-      remedies: [{kind: 'start-emulator'}],
+      remedies: [{kind: 'start-emulator', situation: 'nothing-listens'}],
     })
   })
 })

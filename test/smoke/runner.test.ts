@@ -5,7 +5,7 @@ import type {FlowEvent} from '../../src/flow/events.js'
 import type {FlowOptions} from '../../src/flow/flow-options.js'
 import type {FlowResult} from '../../src/flow/run-flow.js'
 import {type SmokeRunOptions, runScenario, selectCases} from '../../src/smoke/runner.js'
-import {parseScenarioText} from '../../src/smoke/scenario-source.js'
+import {parseScenarioText} from '../../src/input/scenario-source.js'
 import {type Scenario, checkScenario} from '../../src/smoke/scenario.js'
 
 function scenario(text: string): Scenario {

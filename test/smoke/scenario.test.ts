@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 
 import {TEST_CARDS, TEST_CARD_CVV} from '../../src/test-mode/outcomes.js'
-import {ScenarioError} from '../../src/smoke/scenario-error.js'
-import {parseScenarioText} from '../../src/smoke/scenario-source.js'
+import {ScenarioError} from '../../src/input/scenario-error.js'
+import {parseScenarioText} from '../../src/input/scenario-source.js'
 import {type Scenario, checkScenario} from '../../src/smoke/scenario.js'
 
 function load(text: string, file = 'smoke.yaml'): Scenario {

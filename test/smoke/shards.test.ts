@@ -8,7 +8,7 @@ import {describe, expect, it} from 'vitest'
 
 import {InputError} from '../../src/errors.js'
 import {toSmokeRunOptions} from '../../src/smoke/run-options.js'
-import {parseScenarioText} from '../../src/smoke/scenario-source.js'
+import {parseScenarioText} from '../../src/input/scenario-source.js'
 import {type Scenario, checkScenario} from '../../src/smoke/scenario.js'
 import {casesOfShard, parseShard, referenceGroups, shardFromEnvironment, splitIntoShards} from '../../src/smoke/shards.js'
 import {ROOT} from '../helpers/cli.js'
@@ -80,7 +80,7 @@ describe('splitting a scenario into shards', () => {
       stdin: {
         contents: `
           import {readFileSync} from 'node:fs'
-          import {parseScenarioText} from './src/smoke/scenario-source.ts'
+          import {parseScenarioText} from './src/input/scenario-source.ts'
           import {checkScenario} from './src/smoke/scenario.ts'
           import {splitIntoShards} from './src/smoke/shards.ts'
           const s = checkScenario(parseScenarioText('x.yaml', readFileSync(${JSON.stringify(EXAMPLE)}, 'utf8')))

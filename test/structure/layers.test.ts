@@ -16,14 +16,14 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('src/ layers', () => {
-  it('has no two folders that import each other (emulator <-> smoke is being untangled with the emulator rooms)', () => {
-    const check = spawnSync(process.execPath, [join(ROOT, 'scripts', 'check-folder-imports.js'), '--allow', 'emulator<->smoke'], {encoding: 'utf8', timeout: 20_000})
+  it('has no two folders that import each other', () => {
+    const check = spawnSync(process.execPath, [join(ROOT, 'scripts', 'check-folder-imports.js')], {encoding: 'utf8', timeout: 20_000})
     expect(check.stderr).toBe('')
     expect(check.status).toBe(0)
   })
 
   it('words command lines only in the CLI layer (commands, output, terminal, hooks, base command, help); the core says remedies as data', () => {
-    const cliLayer = /^(commands|output|terminal|hooks|emulator)\/|^(base-command|main|help)\.ts$/
+    const cliLayer = /^(commands|output|terminal|hooks)\/|^(base-command|main|help)\.ts$/
     const wording = sourceFiles(SRC)
       .map((file) => relative(SRC, file))
       .filter((file) => !cliLayer.test(file) && /\bcommandLine\b/.test(readFileSync(join(SRC, file), 'utf8')))

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
@@ -32,12 +33,10 @@ EXIT CODES
   }
 
   public async run(): Promise<AddOrganisationResult> {
-    const {isUuid} = await import('../../emulator/ids.js')
-    if (!isUuid(this.args.id)) throw new InputError(`The organisation id must be a UUID (got "${this.args.id}").`)
-    const organisation = this.args.id.toLowerCase()
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
-    const location = resolveStoreLocation(this.flags.store)
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {organisation, store: storeFlag} = await toAddOrganisationOptions(this.flags, this.args)
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
+    const location = resolveStoreLocation(storeFlag, this.ctx.env)
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     try {
       store.write(() => store.addOrganisation(organisation, new Date().toISOString()))
@@ -47,4 +46,20 @@ EXIT CODES
     this.print(`The emulator store ${location} accepts organisation ${organisation}.`)
     return {store: location, organisation}
   }
+}
+
+export type AddOrganisationFlags = Interfaces.InferredFlags<typeof EmulatorAddOrganisation.flags>
+
+export interface AddOrganisationOptions {
+  /** The UUID, lower case. */
+  organisation: string
+  /** --store as given; undefined for the default store. */
+  store?: string
+}
+
+/** `emulator add-organisation`'s argument, checked to be a UUID. */
+export async function toAddOrganisationOptions(flags: AddOrganisationFlags, args: {id: string}): Promise<AddOrganisationOptions> {
+  const {isUuid} = await import('../../emulator/store/index.js')
+  if (!isUuid(args.id)) throw new InputError(`The organisation id must be a UUID (got "${args.id}").`)
+  return {organisation: args.id.toLowerCase(), store: flags.store}
 }

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
@@ -40,19 +41,10 @@ EXIT CODES
   }
 
   public async run(): Promise<AddPaymentProfileResult> {
-    const {flags} = this
-    const {isUuid, parsePaymentProfileSetting} = await import('../../emulator/ids.js')
-    const setting = parsePaymentProfileSetting(flags['webhook-url'] === undefined ? this.args.id : `${this.args.id}=${flags['webhook-url']}`)
-    if (typeof setting === 'string') {
-      throw new InputError(`${isUuid(this.args.id) ? '--webhook-url must be an absolute http(s) URL' : 'The payment profile id must be a UUID'}: ${setting}.`, {
-        ...(isUuid(this.args.id) ? {flag: '--webhook-url'} : {}),
-      })
-    }
-    if (!isUuid(flags.organisation)) throw new InputError(`--organisation must be a UUID (got "${flags.organisation}").`, {flag: '--organisation'})
-    const requestedOrganisation = flags.organisation.toLowerCase()
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
-    const location = resolveStoreLocation(flags.store)
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {setting, organisation: requestedOrganisation, store: storeFlag} = await toAddPaymentProfileOptions(this.flags, this.args)
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
+    const location = resolveStoreLocation(storeFlag, this.ctx.env)
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     let stored
     try {
@@ -72,4 +64,28 @@ EXIT CODES
     this.print(`The emulator store ${location} accepts payment profile ${setting.id} (organisation ${organisation}; webhooks to ${webhook || 'none set'}).`)
     return {store: location, payment_profile: setting.id, organisation, webhook_transaction_update: webhook}
   }
+}
+
+export type AddPaymentProfileFlags = Interfaces.InferredFlags<typeof EmulatorAddPaymentProfile.flags>
+
+export interface AddPaymentProfileOptions {
+  /** The payment profile's UUID and, with --webhook-url, where its webhooks go. */
+  setting: {id: string; webhookUrl?: string}
+  /** Its organisation's UUID, lower case. */
+  organisation: string
+  /** --store as given; undefined for the default store. */
+  store?: string
+}
+
+/** `emulator add-payment-profile`'s argument and flags, checked: UUIDs, an absolute http(s) --webhook-url. */
+export async function toAddPaymentProfileOptions(flags: AddPaymentProfileFlags, args: {id: string}): Promise<AddPaymentProfileOptions> {
+  const {isUuid, parsePaymentProfileSetting} = await import('../../emulator/store/index.js')
+  const setting = parsePaymentProfileSetting(flags['webhook-url'] === undefined ? args.id : `${args.id}=${flags['webhook-url']}`)
+  if (typeof setting === 'string') {
+    throw new InputError(`${isUuid(args.id) ? '--webhook-url must be an absolute http(s) URL' : 'The payment profile id must be a UUID'}: ${setting}.`, {
+      ...(isUuid(args.id) ? {flag: '--webhook-url'} : {}),
+    })
+  }
+  if (!isUuid(flags.organisation)) throw new InputError(`--organisation must be a UUID (got "${flags.organisation}").`, {flag: '--organisation'})
+  return {setting, organisation: flags.organisation.toLowerCase(), store: flags.store}
 }

@@ -1,5 +1,5 @@
 import {BaseCommand} from '../../base-command.js'
-import {ASSUMPTIONS, ASSUMPTION_RULE, type Assumption} from '../../emulator/assumptions.js'
+import {ASSUMPTIONS, ASSUMPTION_RULE, type Assumption} from '../../emulator/index.js'
 import {hideFlags} from './start.js'
 
 export interface AssumptionsResult {

@@ -1,10 +1,11 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
 import {EXIT, InputError} from '../../errors.js'
-import type {WebhookDelivery} from '../../emulator/store.js'
+import type {WebhookDelivery} from '../../emulator/store/index.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 
 export interface ResendCommandResult {
@@ -40,22 +41,35 @@ EXIT CODES
   }
 
   public async run(): Promise<ResendCommandResult> {
-    const {args, flags} = this
-    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    const options = toResendOptions(this.flags, this.args)
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
     requireLocalProfile(this.profile(), 'resend')
-    if (flags.to !== undefined && !isAbsoluteHttpUrl(flags.to)) {
-      throw new InputError(`--to must be an absolute http(s) URL such as http://127.0.0.1:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
-    }
-    const waitMs = parseDuration(flags.wait, '--wait', {allowZero: true})
     const admin = new EmulatorAdminClient(await this.service())
-    const queued = await admin.resend(args.id, {all: flags.all, ...(flags.to ? {to: flags.to} : {})})
-    const webhooks = await admin.firstAttempts(args.id, queued.deliveries.map((delivery) => delivery.id), waitMs)
+    const queued = await admin.resend(options.id, options.resend)
+    const webhooks = await admin.firstAttempts(options.id, queued.deliveries.map((delivery) => delivery.id), options.waitMs)
     const {isUndelivered, renderDeliveryLine} = await import('../../output/webhook-delivery.js')
     this.print(webhooks.map((delivery) => renderDeliveryLine(delivery)).join('\n'))
     if (webhooks.some((delivery) => isUndelivered(delivery))) {
       this.note('Some webhook was not accepted; the emulator keeps retrying it while it runs.')
       this.setOutcomeExitCode(EXIT.service)
     }
-    return {transaction: args.id, webhooks}
+    return {transaction: options.id, webhooks}
   }
+}
+
+export type ResendFlags = Interfaces.InferredFlags<typeof EmulatorResend.flags>
+
+export interface ResendOptions {
+  id: string
+  resend: {all: boolean; to?: string}
+  /** How long to wait for each webhook's first attempt; 0 does not wait. */
+  waitMs: number
+}
+
+/** `emulator resend`'s argument and flags, checked: --to an absolute http(s) URL, --wait a duration. */
+export function toResendOptions(flags: ResendFlags, args: {id: string}): ResendOptions {
+  if (flags.to !== undefined && !isAbsoluteHttpUrl(flags.to)) {
+    throw new InputError(`--to must be an absolute http(s) URL such as http://127.0.0.1:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
+  }
+  return {id: args.id, resend: {all: flags.all, ...(flags.to ? {to: flags.to} : {})}, waitMs: parseDuration(flags.wait, '--wait', {allowZero: true})}
 }

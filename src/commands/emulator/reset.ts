@@ -27,7 +27,7 @@ EXIT CODES
   }
 
   public async run(): Promise<EmulatorResetResult> {
-    const {resolveStoreLocation} = await import('../../emulator/store-location.js')
+    const {resolveStoreLocation} = await import('../../emulator/store/index.js')
     const location = resolveStoreLocation(this.flags.store)
     await this.confirmOrRefuse({
       yes: this.flags.yes,
@@ -35,7 +35,7 @@ EXIT CODES
       question: `Empty the emulator store ${location}? Every customer, card, transaction and webhook delivery in it is deleted.`,
       cancelled: 'Cancelled; the store was left as it was.',
     })
-    const {EmulatorStore} = await import('../../emulator/store.js')
+    const {EmulatorStore} = await import('../../emulator/store/index.js')
     const store = EmulatorStore.open(location)
     try {
       store.reset()

@@ -5,23 +5,11 @@ import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
-import type {EmulatorEvent, EmulatorOptions, PaymentProfileSetting, RunningEmulator} from '../../emulator/index.js'
-import {isUuid, parsePaymentProfileSetting} from '../../emulator/ids.js'
-import {
-  CARD_RECORDS,
-  type CardRecordShape,
-  DEFAULT_ASSUMPTIONS,
-  ID_KEY_CHOICES,
-  type IdKeyChoice,
-  WEBHOOK_PAYLOADS,
-  type WebhookPayload,
-} from '../../emulator/assumptions.js'
-import {resolveStoreLocation} from '../../emulator/store-location.js'
+import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
+import {isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
-import {table} from '../../output/table.js'
-import {visibleLines} from '../../terminal/visible-text.js'
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
   static override summary = 'Run the local emulator of the service: API, card proxy, approval pages, webhooks.'
@@ -102,21 +90,22 @@ EXIT CODES
 
   public async run(): Promise<undefined> {
     const options = {...toEmulatorStartOptions(this.flags, this.ctx.env), ...(await this.faultOptions())}
-    const json = this.jsonEnabled()
-    const {startEmulator} = await import('../../emulator/index.js')
-    const emulator = await startEmulator({
-      ...options,
-      ...(json ? {onEvent: (event: EmulatorEvent) => this.emit(event)} : {log: (line: string) => this.emitLine(line)}),
+    const [{startEmulator}, {emulatorStartRenderer}] = await Promise.all([import('../../emulator/index.js'), import('../../output/emulator-start.js')])
+    const render = emulatorStartRenderer({
+      json: this.jsonEnabled(),
+      write: (line) => this.ctx.io.stdout.write(`${line}\n`),
+      note: (text) => this.note(text),
+      warn: (text) => this.warnUser(text),
+      invokedAs: this.ctx.invokedAs,
     })
+    const emulator = await startEmulator({...options, onEvent: (event) => render({kind: 'activity', event}), onWarning: (line) => render({kind: 'warning', line})})
     const interruption = this.interruption()
     await new Promise((resolveStopped) => {
       interruption.signal.addEventListener('abort', resolveStopped, {once: true})
-      this.announce(emulator, options)
+      render({kind: 'listening', emulator, options})
     })
-    const signal = interruption.received
     await emulator.close()
-    if (json) this.emit({event: 'stopped', signal})
-    else this.note(`Stopped (${signal}).${emulator.store === ':memory:' ? '' : ` The state is kept in ${emulator.store}.`}`)
+    render({kind: 'stopped', signal: interruption.received ?? 'SIGINT', store: emulator.store})
     this.setOutcomeExitCode(EXIT.interrupted)
     return undefined
   }
@@ -125,109 +114,11 @@ EXIT CODES
   private async faultOptions(): Promise<Pick<EmulatorOptions, 'faults'>> {
     const {faults: file, seed} = this.flags
     if (file === undefined) return seed === undefined ? {} : {faults: {rules: [], seed}}
-    const {loadFaultFile} = await import('../../emulator/faults/fault-file.js')
+    const {loadFaultFile} = await import('../../emulator/faults/index.js')
     const loaded = await loadFaultFile(file)
     return {faults: {rules: loaded.rules, seed: seed ?? loaded.seed}}
   }
 
-  private announce(emulator: RunningEmulator, options: EmulatorOptions): void {
-    if (this.jsonEnabled()) {
-      this.emit({
-        event: 'listening',
-        url: emulator.url,
-        proxy_url: emulator.proxyUrl,
-        dashboard_url: emulator.dashboardUrl,
-        host: emulator.host,
-        port: emulator.port,
-        proxy_id: emulator.proxyId,
-        payment_profile: emulator.paymentProfileId,
-        organisation: emulator.organisation,
-        api_key_header: emulator.apiKeyHeader,
-        api_key: emulator.apiKey,
-        proxy_key: emulator.proxyKey,
-        webhook_url: options.webhookUrl ?? null,
-        settle_after_ms: options.settleAfterMs,
-        pending_for_ms: options.pendingForMs,
-        abandon_after_ms: options.abandonAfterMs,
-        webhook_attempts: options.webhookAttempts,
-        webhook_payload: emulator.assumptions.webhookPayload,
-        id_keys: emulator.assumptions.idKeys,
-        card_record: emulator.assumptions.cardRecord,
-        store: emulator.store,
-        faults: options.faults?.rules.length ?? 0,
-        fault_seed: emulator.faultSeed,
-        organisations: options.organisations ?? [],
-        payment_profiles: (options.paymentProfiles ?? []).map((profile) => ({id: profile.id, webhook_url: profile.webhookUrl ?? null})),
-      })
-    } else {
-      const rows: [string, string][] = [
-        ['API', `${emulator.url}  (paths under /v1)`],
-        ['Card proxy', `${emulator.proxyUrl}  (proxy id ${emulator.proxyId})`],
-        ['Dashboard', `${emulator.dashboardUrl}  (transactions, timelines, webhooks; trigger and resend)`],
-        ['Payment profile', `${emulator.paymentProfileId}  (default; webhooks to ${options.webhookUrl ?? 'none set'})`],
-        ['Organisation', emulator.organisation],
-        ...(options.organisations?.length ? [['Also accepts', `organisation ${options.organisations.join(', ')}`] as [string, string]] : []),
-        ...(options.paymentProfiles ?? []).map(
-          (profile): [string, string] => ['Also accepts', `payment profile ${profile.id}${profile.webhookUrl ? `  (webhooks to ${profile.webhookUrl})` : ''}`],
-        ),
-        ['API key', `${emulator.apiKeyHeader}: ${emulator.apiKey}`],
-        ['Proxy key', `${PROXY_KEY_HEADER}: ${emulator.proxyKey}`],
-        [
-          'Timing',
-          `settles after ${formatExactDuration(options.settleAfterMs!)}, pending for ${formatExactDuration(options.pendingForMs!)}, abandoned after ${formatExactDuration(options.abandonAfterMs!)}`,
-        ],
-        ['Store', emulator.store === ':memory:' ? 'in memory (lost on exit)' : emulator.store],
-        [
-          'Assumes',
-          `webhook payload ${emulator.assumptions.webhookPayload}, id keys ${emulator.assumptions.idKeys}, card record ${emulator.assumptions.cardRecord}  (${this.commandLine('emulator assumptions')})`,
-        ],
-        ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: ${this.commandLine('emulator faults add')})`],
-      ]
-      this.emitLine(['paytx emulator is listening (the keys are emulator test keys)', table(rows, {indent: '  '})].join('\n'))
-    }
-    if (!this.matchesLocalProfile(emulator)) {
-      this.note(
-        [
-          'The built-in "local" profile expects the defaults; point commands here by pasting:',
-          `  export PAYTX_BASE_URL=${emulator.url}`,
-          `  export PAYTX_H2H_URL=${emulator.proxyUrl}`,
-          `  export PAYTX_API_KEY=${emulator.apiKey}`,
-          `  export PAYTX_PROXY_KEY=${emulator.proxyKey}`,
-        ].join('\n'),
-      )
-    } else {
-      this.note(`The built-in "local" profile points here: try \`${this.commandLine('customer create --help')}\`.`)
-    }
-    if (emulator.host !== '127.0.0.1' && emulator.host !== 'localhost' && emulator.host !== '::1') {
-      this.warnUser(`listening on ${emulator.host}: other machines may reach the emulator, and its keys are public test keys.`)
-    }
-    this.note('Press Ctrl-C to stop.')
-  }
-
-  private matchesLocalProfile(emulator: RunningEmulator): boolean {
-    return (
-      emulator.port === EMULATOR_DEFAULTS.port &&
-      emulator.host === EMULATOR_DEFAULTS.host &&
-      emulator.apiKey === EMULATOR_DEFAULTS.apiKey &&
-      emulator.apiKeyHeader === DEFAULT_API_KEY_HEADER &&
-      emulator.proxyKey === EMULATOR_DEFAULTS.proxyKey &&
-      emulator.proxyId === EMULATOR_DEFAULTS.proxyId
-    )
-  }
-
-  /** One NDJSON line on stdout. */
-  private emit(event: EmulatorEvent | Record<string, unknown>): void {
-    this.ctx.io.stdout.write(`${JSON.stringify(event)}\n`)
-  }
-
-  private emitLine(line: string): void {
-    this.ctx.io.stdout.write(`${visibleLines(line)}\n`)
-  }
-}
-
-function faultCount(options: EmulatorOptions): string {
-  const count = options.faults?.rules.length ?? 0
-  return count === 0 ? 'none' : `${count} rule${count === 1 ? '' : 's'} from the fault file`
 }
 
 export type EmulatorStartFlags = Interfaces.InferredFlags<typeof EmulatorStart.flags>

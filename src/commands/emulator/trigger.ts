@@ -1,10 +1,11 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {STATUSES, type TransactionStatus} from '../../api/contract.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
-import type {WebhookDelivery} from '../../emulator/store.js'
+import type {WebhookDelivery} from '../../emulator/store/index.js'
 
 export interface TriggerCommandResult {
   transaction: string
@@ -45,22 +46,38 @@ EXIT CODES
   }
 
   public async run(): Promise<TriggerCommandResult> {
-    const {args, flags} = this
-    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin-client.js')
+    const options = toTriggerOptions(this.flags, this.args)
+    const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
     requireLocalProfile(this.profile(), 'trigger')
-    const waitMs = parseDuration(flags.wait, '--wait', {allowZero: true})
     const admin = new EmulatorAdminClient(await this.service())
-    const status = args.status as TransactionStatus
-    const moved = await admin.trigger(args.id, {status, ...(flags.reason ? {reason: flags.reason} : {}), force: flags.force})
-    const webhooks = moved.deliveries.length > 0 ? await admin.firstAttempts(args.id, moved.deliveries.map((delivery) => delivery.id), waitMs) : []
+    const moved = await admin.trigger(options.id, options.move)
+    const webhooks = moved.deliveries.length > 0 ? await admin.firstAttempts(options.id, moved.deliveries.map((delivery) => delivery.id), options.waitMs) : []
     const reason = String(moved.transaction.status_reason ?? '')
     const {renderDeliveryLine} = await import('../../output/webhook-delivery.js')
     this.print(
       [
-        `Moved ${args.id}  ${moved.from} → ${moved.to}${moved.forced ? '  (forced)' : ''}${reason ? `  (${reason})` : ''}`,
+        `Moved ${options.id}  ${moved.from} → ${moved.to}${moved.forced ? '  (forced)' : ''}${reason ? `  (${reason})` : ''}`,
         ...(webhooks.length > 0 ? webhooks.map((delivery) => renderDeliveryLine(delivery)) : ['No webhook sent: the transaction and its payment profile have no webhook address.']),
       ].join('\n'),
     )
-    return {transaction: args.id, from: moved.from, to: moved.to, reason, forced: moved.forced, webhooks}
+    return {transaction: options.id, from: moved.from, to: moved.to, reason, forced: moved.forced, webhooks}
+  }
+}
+
+export type TriggerFlags = Interfaces.InferredFlags<typeof EmulatorTrigger.flags>
+
+export interface TriggerOptions {
+  id: string
+  move: {status: TransactionStatus; reason?: string; force: boolean}
+  /** How long to wait for each webhook's first attempt; 0 does not wait. */
+  waitMs: number
+}
+
+/** `emulator trigger`'s arguments and flags as the move to ask for; an input error names a bad --wait. */
+export function toTriggerOptions(flags: TriggerFlags, args: {id: string; status: string}): TriggerOptions {
+  return {
+    id: args.id,
+    move: {status: args.status as TransactionStatus, ...(flags.reason ? {reason: flags.reason} : {}), force: flags.force},
+    waitMs: parseDuration(flags.wait, '--wait', {allowZero: true}),
   }
 }

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
@@ -30,12 +31,7 @@ EXIT CODES
   }
 
   public async run(): Promise<MergeSummary & {output?: string}> {
-    const files = this.argList
-    if (files.length === 0) throw new InputError('Give the JUnit files to join, e.g. `paytx smoke merge smoke-*.xml`.', {flag: 'files'})
-    const output = this.flags.output
-    if (this.jsonEnabled() && output === undefined) {
-      throw new InputError('--json needs --output: stdout holds either the merged XML or the JSON summary.', {flag: '--output'})
-    }
+    const {files, output} = toSmokeMergeOptions(this.flags, this.argList, {json: this.jsonEnabled(), invokedAs: this.ctx.invokedAs})
     const {readFile, writeFile} = await import('node:fs/promises')
     const inputs = await Promise.all(
       files.map(async (name) => {
@@ -64,4 +60,21 @@ EXIT CODES
     }
     return {...summary, ...(output === undefined ? {} : {output})}
   }
+}
+
+export type SmokeMergeFlags = Interfaces.InferredFlags<typeof SmokeMerge.flags>
+
+export interface SmokeMergeOptions {
+  files: string[]
+  /** Where the merged XML goes; stdout when undefined. */
+  output?: string
+}
+
+/** `smoke merge`'s files and flags: at least one file, and --output under --json (stdout holds one document). */
+export function toSmokeMergeOptions(flags: SmokeMergeFlags, files: string[], env: {json: boolean; invokedAs: string}): SmokeMergeOptions {
+  if (files.length === 0) throw new InputError(`Give the JUnit files to join, e.g. \`${env.invokedAs} smoke merge smoke-*.xml\`.`, {flag: 'files'})
+  if (env.json && flags.output === undefined) {
+    throw new InputError('--json needs --output: stdout holds either the merged XML or the JSON summary.', {flag: '--output'})
+  }
+  return {files, output: flags.output}
 }

@@ -8,6 +8,7 @@ import {BaseCommand} from '../../base-command.js'
 import type {PaymentService} from '../../api/service.js'
 import type {CaseFaults} from '../../smoke/case-faults.js'
 import type {SmokeReport} from '../../smoke/runner.js'
+import type {SmokeRunCommandOptions} from '../../smoke/run-options.js'
 
 export default class SmokeRun extends BaseCommand<typeof SmokeRun, SmokeReport> {
   static override summary = 'Run a scenario file of payment flows with expected outcomes, for scripts and CI.'
@@ -67,16 +68,8 @@ EXIT CODES
   public async run(): Promise<SmokeReport> {
     const {toSmokeRunOptions} = await import('../../smoke/run-options.js')
     const options = toSmokeRunOptions(this.flags, this.ctx.env)
-    const {loadScenario} = await import('../../smoke/scenario.js')
-    const scenario = await loadScenario(this.args.file)
-    const {selectCases, runScenario} = await import('../../smoke/runner.js')
-    const {casesOfShard} = await import('../../smoke/shards.js')
-    const cases = options.shard ? casesOfShard(scenario.cases, options.shard) : selectCases(scenario, options.only)
-    if (options.shard && cases.length === 0) {
-      this.note(`Shard ${options.shard.index}/${options.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
-    }
-    for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
-    if (options.junit !== undefined) await checkWritable(options.junit)
+    const {scenario, cases} = await this.casesToRun(options)
+    const {runScenario} = await import('../../smoke/runner.js')
 
     const profile = await this.profileWithKeys()
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
@@ -109,18 +102,37 @@ EXIT CODES
         openBrowser: options.openBrowser,
         signal: interrupt,
         progress,
-        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service, this.globals.requestTimeoutMs)} : {}),
+        ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service)} : {}),
       })
     } finally {
       progress.close()
       await emulator.stop()
     }
     for (const result of report.cases) if (result.error) this.sayRemedies(result.error)
+    await this.showReport(report, options.junit, color)
+    this.setOutcomeExitCode(report.exitCode)
+    return report
+  }
 
-    if (options.junit !== undefined) {
+  /** The scenario and the cases of this run (--only, or this shard's), checked before anything is sent. */
+  private async casesToRun(options: SmokeRunCommandOptions) {
+    const [{loadScenario}, {selectCases}, {casesOfShard}] = await Promise.all([import('../../smoke/scenario.js'), import('../../smoke/runner.js'), import('../../smoke/shards.js')])
+    const scenario = await loadScenario(this.args.file)
+    const cases = options.shard ? casesOfShard(scenario.cases, options.shard) : selectCases(scenario, options.only)
+    if (options.shard && cases.length === 0) {
+      this.note(`Shard ${options.shard.index}/${options.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
+    }
+    for (const smokeCase of cases) if (smokeCase.card?.kind === 'pan') this.secrets.push(smokeCase.card.pan)
+    if (options.junit !== undefined) await checkWritable(options.junit)
+    return {scenario, cases}
+  }
+
+  /** The JUnit file (--junit), then the results table on stdout and the summary. */
+  private async showReport(report: SmokeReport, junit: string | undefined, color: boolean): Promise<void> {
+    if (junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')
-      await writeFile(options.junit, renderJUnit(report))
-      this.note(`JUnit report written to ${options.junit}.`)
+      await writeFile(junit, renderJUnit(report))
+      this.note(`JUnit report written to ${junit}.`)
     }
     const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}] = await Promise.all([
       import('../../output/smoke-results-table.js'),
@@ -131,15 +143,13 @@ EXIT CODES
     // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
     if (format === 'aligned') this.print(`\n${renderResultsSummary(report)}`)
     else if (!this.jsonEnabled()) this.note(renderResultsSummary(report))
-    this.setOutcomeExitCode(report.exitCode)
-    return report
   }
 }
 
 /** Fault rules of cases go to the emulator the service points at (the embedded one, when it runs). */
-async function caseFaultsOf(service: PaymentService, timeoutMs: number): Promise<CaseFaults> {
-  const {FaultsClient} = await import('../../emulator/faults/faults-client.js')
-  const client = new FaultsClient({name: service.target.profileName, profile: service.target.profile, overrides: []}, timeoutMs)
+async function caseFaultsOf(service: PaymentService): Promise<CaseFaults> {
+  const {FaultsClient} = await import('../../emulator/faults/index.js')
+  const client = FaultsClient.over(service)
   return {
     async add(rules) {
       const {added} = await client.add(rules)

@@ -4,14 +4,13 @@ import type {Interfaces} from '@oclif/core'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
-import {scrubSecrets} from '../../secrets/redact.js'
-import type {ReadyLine} from '../../output/webhook.js'
-import type {WebhookListener} from '../../webhooks/listener.js'
+import type {StopReason} from '../../webhooks/listen-events.js'
+import type {WebhookListenOptions} from '../../webhooks/listen.js'
+
+export type {WebhookListenOptions} from '../../webhooks/listen.js'
 
 const DEFAULT_PORT = 4020
 const DEFAULT_MAX_BODY = '1mb'
-/** How long running re-fetches and forwards may finish after Ctrl-C. */
-const STOP_GRACE_MS = 2000
 
 const SIZE_UNITS: Record<string, number> = {'': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2}
 
@@ -79,94 +78,22 @@ ${EXIT_CODES_HELP}`
   }
 
   public async run(): Promise<void> {
-    const json = this.jsonEnabled()
-    const {WEBHOOK_PATH, generateWebhookToken, isLoopbackHost, startWebhookListener} = await import('../../webhooks/listener.js')
+    const {generateWebhookToken} = await import('../../webhooks/listener.js')
     const options = toWebhookListenOptions(this.flags, {newToken: generateWebhookToken})
-    const {forwardUrl, maxBodyBytes, token} = options
-    const service = options.fetch ? await this.fetchingService() : undefined
-
-    const {WebhookRecorder} = await import('../../webhooks/recorder.js')
-    const {renderWebhookLine, stoppedLine, webhookLine} = await import('../../output/webhook.js')
-    const {WebhookForwarder} = await import('../../webhooks/forwarder.js')
-
-    let recorder: InstanceType<typeof WebhookRecorder> | undefined
-    if (options.save !== undefined) {
-      try {
-        recorder = new WebhookRecorder(options.save)
-      } catch (error) {
-        throw new InputError(`--save: cannot open ${options.save} for appending (${(error as Error).message}).`, {flag: '--save'})
-      }
-    }
-    const forwarder = forwardUrl ? new WebhookForwarder(forwardUrl.href, this.globals.requestTimeoutMs) : undefined
-    const {BatchedLineWriter} = await import('../../terminal/turn-batch.js')
-    const stdout = new BatchedLineWriter(this.ctx.io.stdout)
-    const write = (object: object) => stdout.add(JSON.stringify(object))
-
-    let toldAboutFetch = false
-    let listener: WebhookListener
-    try {
-      listener = await startWebhookListener({
-        host: options.host,
-        port: options.port,
-        token,
-        maxBodyBytes,
-        recorder,
-        fetchTransaction: service ? (id) => service.getTransaction(id) : undefined,
-        forward: forwarder ? (body, headers) => forwarder.forward(body, headers) : undefined,
-        secretHeaderNames: service ? [service.target.profile.api_key_header] : [],
-        onWebhook: (report) => {
-          const line = webhookLine(report)
-          if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, this.secrets)
-          if (json) write(line)
-          else stdout.add(renderWebhookLine(line))
-          if (line.event === 'webhook' && line.status === null && !service && !toldAboutFetch) {
-            toldAboutFetch = true
-            this.note('This webhook names no status (the service\'s clients re-fetch the transaction): add --fetch to read it from the service.')
-          }
-        },
-        onRejected: (rejection) => this.note(`Rejected ${rejection.method} ${rejection.path} with ${rejection.status}: ${rejection.reason}`),
-        onRecordFailure: (error) => this.warnUser(`could not write to ${options.save} (${error.message}); answered 500 so the sender can retry.`),
-      })
-    } catch (error) {
-      recorder?.close()
-      throw error
-    }
-
-    if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
-      await listener.close(0)
-      throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
-    }
-    if (!isLoopbackHost(options.host)) {
-      this.warnUser(`listening on ${options.host}: anyone who can reach port ${listener.port} from the network can post to it${token ? ' if they know the URL' : ''}.`)
-    }
-    if (!token) this.warnUser(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${listener.port}.`)
-
-    const ready: ReadyLine = {
-      event: 'ready',
-      url: listener.url,
-      host: listener.host,
-      port: listener.port,
-      token_required: token !== undefined,
-      fetch: Boolean(service),
-      ...(options.save === undefined ? {} : {save: options.save}),
-      ...(forwarder ? {forward_to: forwarder.url} : {}),
-    }
-    if (json) {
-      write(ready)
-      stdout.flush()
-    } else this.announce(ready, WEBHOOK_PATH, service ? this.profile().name : undefined)
-
-    const reason = await this.untilStopped()
-    const counts = await listener.close(reason === 'signal' ? STOP_GRACE_MS : 0)
-    await Promise.allSettled([forwarder?.destroy(), service?.destroy()])
-    if (json && reason !== 'stdout closed') write(stoppedLine(counts))
-    stdout.flush()
-    const rejectedDetail = Object.entries(counts.rejectedByStatus).map(([status, count]) => `${status}: ${count}`)
-    this.note(
-      `Stopped. ${counts.received} webhook${counts.received === 1 ? '' : 's'} received (${counts.duplicates} duplicate${counts.duplicates === 1 ? '' : 's'}), ` +
-        `${counts.malformed} malformed, ${counts.rejected} rejected${rejectedDetail.length > 0 ? ` (${rejectedDetail.join(', ')})` : ''}.` +
-        (options.save === undefined ? '' : ` Saved to ${options.save}.`),
-    )
+    const fetching = options.fetch ? {service: await this.fetchingService(), profile: this.profile().name} : undefined
+    const [{listenForWebhooks}, {webhookListenRenderer}, {BatchedLineWriter}] = await Promise.all([
+      import('../../webhooks/listen.js'),
+      import('../../output/webhook-listen.js'),
+      import('../../terminal/turn-batch.js'),
+    ])
+    const render = webhookListenRenderer({
+      json: this.jsonEnabled(),
+      stdout: new BatchedLineWriter(this.ctx.io.stdout),
+      note: (text) => this.note(text),
+      warn: (text) => this.warnUser(text),
+      secrets: this.secrets,
+    })
+    const {reason} = await listenForWebhooks(options, {fetching, requestTimeoutMs: this.globals.requestTimeoutMs, onEvent: render, stopped: () => this.untilStopped()})
     if (reason === 'signal') this.setOutcomeExitCode(EXIT.interrupted)
   }
 
@@ -176,29 +103,14 @@ ${EXIT_CODES_HELP}`
     if (!profile.api_key) {
       throw new InputError(`--fetch reads transactions from the service, but profile "${name}" has no API key.`, {
         flag: '--fetch',
-        hint: `Set it with \`${this.commandLine(`profile add ${name} --api-key-stdin`)}\` (or PAYTX_API_KEY for one run).`,
+        remedy: {kind: 'set-api-key', profile: name},
       })
     }
     return this.service()
   }
 
-  private announce(ready: ReadyLine, path: string, fetchProfile: string | undefined): void {
-    this.note(`Listening for webhooks at ${ready.url}`)
-    const doing = [
-      ready.save === undefined ? undefined : `saving each to ${ready.save}`,
-      fetchProfile === undefined ? undefined : `reading each transaction from the service (profile "${fetchProfile}")`,
-      ready.forward_to === undefined ? undefined : `forwarding each to ${ready.forward_to}`,
-    ].filter(Boolean)
-    if (doing.length > 0) this.note(`  ${doing.join('; ')}`)
-    this.note(
-      `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${ready.host}: ` +
-        `run a tunnel (HTTPS) to port ${ready.port} and give it the tunnel's address with ${path}${ready.token_required ? '?key=…' : ''}.`,
-    )
-    this.note('Ready. Press Ctrl-C to stop.')
-  }
-
   /** Resolves on Ctrl-C or SIGTERM (a second one exits at once) or when stdout's reader goes away. */
-  private untilStopped(): Promise<'signal' | 'stdout closed'> {
+  private untilStopped(): Promise<StopReason> {
     const interrupt = this.interruptSignal()
     return new Promise((resolve) => {
       interrupt.addEventListener('abort', () => resolve('signal'), {once: true})
@@ -212,16 +124,6 @@ ${EXIT_CODES_HELP}`
 
 export type WebhookListenFlags = Interfaces.InferredFlags<typeof WebhookListen.flags>
 
-export interface WebhookListenOptions {
-  host: string
-  port: number
-  /** The secret the URL must carry; undefined with --no-token. */
-  token: string | undefined
-  maxBodyBytes: number
-  forwardUrl: URL | undefined
-  save: string | undefined
-  fetch: boolean
-}
 
 /**
  * The flags of `webhook listen` as what to listen with; an InputError (exit 2) names a wrong

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
@@ -41,21 +42,8 @@ EXIT CODES
   }
 
   public async run(): Promise<undefined> {
-    const {flags} = this
-    const url = parseHttpUrl(flags.to)
-    if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
-    const {parseSeqList, readSaveFile, selectWebhooks, carriesRedactedValues, replayWebhooks} = await import('../../webhooks/replay.js')
-    const selection: ReplaySelection = {}
-    if (flags.seq !== undefined) {
-      const ranges = parseSeqList(flags.seq)
-      if (typeof ranges === 'string') throw new InputError(`--seq must list numbers and ranges such as 3,7-9: ${ranges}.`, {flag: '--seq'})
-      selection.seq = ranges
-    }
-    if (flags.transaction !== undefined) {
-      if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
-      selection.transaction = flags.transaction.trim()
-    }
-    if (flags.since !== undefined) selection.since = Date.now() - parseDuration(flags.since, '--since')
+    const {url, selection} = await toWebhookReplayOptions(this.flags, {now: this.ctx.clock.now()})
+    const {readSaveFile, selectWebhooks, carriesRedactedValues, replayWebhooks} = await import('../../webhooks/replay.js')
     const timeoutMs = this.globals.requestTimeoutMs
 
     const saved = await readSaveFile(this.args.file)
@@ -90,4 +78,30 @@ EXIT CODES
     else if (failed > 0) this.ctx.setExitCode(EXIT.service)
     return undefined
   }
+}
+
+export type WebhookReplayFlags = Interfaces.InferredFlags<typeof WebhookReplay.flags>
+
+export interface WebhookReplayOptions {
+  url: URL
+  selection: ReplaySelection
+}
+
+/** `webhook replay`'s flags, checked: --to an absolute http(s) URL, --seq numbers and ranges, --since a duration before `now`. */
+export async function toWebhookReplayOptions(flags: WebhookReplayFlags, env: {now: number}): Promise<WebhookReplayOptions> {
+  const url = parseHttpUrl(flags.to)
+  if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
+  const selection: ReplaySelection = {}
+  if (flags.seq !== undefined) {
+    const {parseSeqList} = await import('../../webhooks/replay.js')
+    const ranges = parseSeqList(flags.seq)
+    if (typeof ranges === 'string') throw new InputError(`--seq must list numbers and ranges such as 3,7-9: ${ranges}.`, {flag: '--seq'})
+    selection.seq = ranges
+  }
+  if (flags.transaction !== undefined) {
+    if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
+    selection.transaction = flags.transaction.trim()
+  }
+  if (flags.since !== undefined) selection.since = env.now - parseDuration(flags.since, '--since')
+  return {url, selection}
 }

@@ -6,9 +6,9 @@ import {readFile} from 'node:fs/promises'
 
 import {InputError} from '../../errors.js'
 import {fileReadReason} from '../../input/file-read-error.js'
-import {structureProblems} from '../../smoke/located-issues.js'
-import {type DocumentKind, ScenarioError} from '../../smoke/scenario-error.js'
-import {parseScenarioText} from '../../smoke/scenario-source.js'
+import {structureProblems} from '../../input/located-issues.js'
+import {type DocumentKind, ScenarioError} from '../../input/scenario-error.js'
+import {parseScenarioText} from '../../input/scenario-source.js'
 import {type FaultFile, faultFileKeysAt, faultFileSchema} from './fault-schema.js'
 
 export const FAULT_FILE_DOCUMENT: DocumentKind = {

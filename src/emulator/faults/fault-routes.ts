@@ -5,10 +5,9 @@
  */
 import * as z from 'zod'
 
-import {formatPath} from '../../smoke/scenario-source.js'
-import {readJsonRequest} from '../api-routes.js'
-import {type EmulatorKeys, requireApiKey} from '../auth.js'
-import {ApiError, sendJson} from '../http-exchange.js'
+import {formatPath} from '../../input/scenario-source.js'
+import {type EmulatorKeys, requireApiKey} from '../api/index.js'
+import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'
 import {type FaultRules, view} from './fault-rules.js'
 import {faultFileSchema, faultRuleSchema} from './fault-schema.js'

@@ -9,12 +9,10 @@
 import * as z from 'zod'
 
 import {PRODUCTS} from '../../api/contract.js'
-import {durationSchema, statusSchema} from '../../smoke/value-schemas.js'
+import {statusSchema} from '../../input/value-schemas.js'
+import {FAULT_KINDS, FAULT_KIND_TABLE, type FaultKind, type FaultKindTable} from './fault-kinds.js'
 
-export const REQUEST_FAULTS = ['status', 'latency', 'reset', 'cut_body'] as const
-export const WEBHOOK_FAULTS = ['drop', 'duplicate', 'out_of_order', 'delay'] as const
-export const FAULT_KINDS = [...REQUEST_FAULTS, ...WEBHOOK_FAULTS] as const
-export type FaultKind = (typeof FAULT_KINDS)[number]
+export {FAULT_KINDS, REQUEST_FAULTS, WEBHOOK_FAULTS, type FaultKind} from './fault-kinds.js'
 
 const GLOB_HINT = '`*` matches any run of characters'
 
@@ -75,56 +73,34 @@ const ruleCommon = {
 const onRequest = {request: requestMatchSchema.optional()}
 const onWebhook = {webhook: webhookMatchSchema.optional()}
 
-export const faultRuleSchema = z
-  .discriminatedUnion(
-    'fault',
-    [
-      z
-        .strictObject({
-          fault: z.literal('status'),
-          ...onRequest,
-          status: z
-            .number({error: 'must be an HTTP status from 400 to 599'})
-            .int({error: 'must be an HTTP status from 400 to 599'})
-            .min(400, {error: 'must be an HTTP status from 400 to 599'})
-            .max(599, {error: 'must be an HTTP status from 400 to 599'})
-            .meta({description: "The HTTP status to answer with, with the service's error object."}),
-          retry_after: durationSchema.optional().meta({description: 'Send Retry-After (whole seconds, rounded up).'}),
-          message: z.string({error: 'must be a string'}).optional().meta({description: "The error object's message."}),
-          ...ruleCommon,
-        })
-        .meta({description: "Answer with this HTTP status and the service's error object; the request is not carried out."}),
-      z
-        .strictObject({fault: z.literal('latency'), ...onRequest, latency: durationSchema.meta({description: 'How long to wait before handling.'}), ...ruleCommon})
-        .meta({description: 'Wait this long, then handle the request as usual.'}),
-      z.strictObject({fault: z.literal('reset'), ...onRequest, ...ruleCommon}).meta({description: 'Close the connection without an answer; the request is not carried out.'}),
-      z
-        .strictObject({fault: z.literal('cut_body'), ...onRequest, ...ruleCommon})
-        .meta({description: 'Carry out the request, send the headers and half of the body, then close the connection.'}),
-      z.strictObject({fault: z.literal('drop'), ...onWebhook, ...ruleCommon}).meta({description: 'Never send the webhook (recorded as dropped, not retried).'}),
-      z.strictObject({fault: z.literal('duplicate'), ...onWebhook, ...ruleCommon}).meta({description: 'Send the webhook twice, the copy right after the first answer.'}),
-      z
-        .strictObject({
-          fault: z.literal('out_of_order'),
-          ...onWebhook,
-          hold_at_most: durationSchema.optional().meta({description: 'Send it anyway after this long if no later webhook comes (default 30s).'}),
-          ...ruleCommon,
-        })
-        .meta({description: "Hold the webhook back until the transaction's next webhook to the same address has been sent."}),
-      z
-        .strictObject({fault: z.literal('delay'), ...onWebhook, delay: durationSchema.meta({description: 'How long to hold the webhook back.'}), ...ruleCommon})
-        .meta({description: 'Send the webhook this much later.'}),
-    ],
-    {
-      error: (issue) => {
-        const given = (issue.input as {fault?: unknown} | undefined)?.fault
-        return `must be one of ${FAULT_KINDS.join(', ')}${given === undefined ? '' : `; got ${JSON.stringify(given)}`}`
-      },
+/** The schema of one kind's rule: the kind, what it matches, the kind's own fields, how often. */
+function kindRuleSchema(kind: FaultKind) {
+  const entry = FAULT_KIND_TABLE[kind]
+  return z
+    .strictObject({fault: z.literal(kind), ...(entry.on === 'request' ? onRequest : onWebhook), ...entry.fields, ...ruleCommon})
+    .meta({description: entry.description})
+}
+
+const ruleUnion = z
+  .discriminatedUnion('fault', FAULT_KINDS.map((kind) => kindRuleSchema(kind)) as [ReturnType<typeof kindRuleSchema>, ...ReturnType<typeof kindRuleSchema>[]], {
+    error: (issue) => {
+      const given = (issue.input as {fault?: unknown} | undefined)?.fault
+      return `must be one of ${FAULT_KINDS.join(', ')}${given === undefined ? '' : `; got ${JSON.stringify(given)}`}`
     },
-  )
+  })
   .meta({id: 'faultRule', description: 'What to match (request: or webhook:), the fault to apply, and how often.'})
 
-export type FaultRule = z.infer<typeof faultRuleSchema>
+type RuleCommon = z.infer<z.ZodObject<typeof ruleCommon>>
+type MatchOf<K extends FaultKind> = FaultKindTable[K]['on'] extends 'request' ? z.infer<z.ZodObject<typeof onRequest>> : z.infer<z.ZodObject<typeof onWebhook>>
+
+/** A rule of one kind: written out from the table, since the union above is built from it at run time. */
+export type FaultRuleOf<K extends FaultKind> = {fault: K} & MatchOf<K> & FieldsOf<FaultKindTable[K]['fields']> & RuleCommon
+// A kind with no fields of its own adds nothing (z.infer of an empty shape would forbid every key).
+type FieldsOf<F extends z.ZodRawShape> = keyof F extends never ? unknown : z.infer<z.ZodObject<F>>
+
+export type FaultRule = {[K in FaultKind]: FaultRuleOf<K>}[FaultKind]
+
+export const faultRuleSchema = ruleUnion as unknown as z.ZodType<FaultRule>
 
 export const faultFileSchema = z
   .strictObject({
@@ -151,7 +127,7 @@ export function faultFileKeysAt(path: readonly (string | number)[], data: unknow
   if (last === 'webhook') return Object.keys(webhookMatchSchema.shape)
   if (typeof last === 'number') {
     const fault = (data as {fault?: unknown} | undefined)?.fault
-    const option = faultRuleSchema.options.find((candidate) => candidate.shape.fault.value === fault)
+    const option = ruleUnion.options.find((candidate) => candidate.shape.fault.value === fault)
     return option ? Object.keys(option.shape) : ['fault', 'name', 'times', 'probability']
   }
   return []

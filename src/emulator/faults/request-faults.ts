@@ -5,18 +5,14 @@
  * the request is carried out; latency and a cut body carry it out (a start request with a cut
  * body has created its transaction: the case a client must not repeat blindly).
  */
-import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {IncomingMessage} from 'node:http'
 import {Readable} from 'node:stream'
-import {setTimeout as sleep} from 'node:timers/promises'
 
-import {statusLine} from '../../api/http-client.js'
-import {readDuration} from '../../duration.js'
 import type {FaultEvent} from '../events.js'
-import {ApiError, isJsonMediaType, readBody, sendApiError} from '../http-exchange.js'
-import type {EmulatorStore} from '../store.js'
+import {isJsonMediaType, readBody} from '../http-exchange.js'
+import type {EmulatorStore} from '../store/index.js'
+import {FAULT_KIND_TABLE, type RequestHandler} from './fault-kinds.js'
 import type {ActiveFaultRule, FaultRules, RequestFacts, TransactionFacts} from './fault-rules.js'
-
-type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>
 
 export interface RequestFaultSettings {
   store: EmulatorStore
@@ -68,35 +64,11 @@ async function transactionFacts(request: IncomingMessage, path: string, settings
   return {facts: factsOfStartRequest(body), request: again}
 }
 
-/** Sends the headers and the first half of the body, then closes the connection. */
-function cutBodyInHalf(response: ServerResponse): void {
-  response.end = ((chunk?: unknown) => {
-    const body = typeof chunk === 'string' || Buffer.isBuffer(chunk) ? Buffer.from(chunk) : Buffer.alloc(0)
-    response.flushHeaders()
-    response.write(body.subarray(0, Math.floor(body.length / 2)), () => response.socket?.destroy())
-    return response
-  }) as ServerResponse['end']
-}
-
-function effectOf(active: ActiveFaultRule): string {
-  const {rule} = active
-  switch (rule.fault) {
-    case 'status':
-      return `answered ${statusLine(rule.status)}${rule.retry_after === undefined ? '' : ` with Retry-After ${retryAfterSeconds(rule.retry_after)}`}`
-    case 'latency':
-      return `waited ${readDuration(String(rule.latency))}ms, then handled it`
-    case 'reset':
-      return 'closed the connection without an answer'
-    case 'cut_body':
-      return 'handled it, sent half of the body, closed the connection'
-    default:
-      return rule.fault
-  }
-}
-
-/** Retry-After carries whole seconds. */
-function retryAfterSeconds(duration: number | string): number {
-  return Math.ceil((readDuration(String(duration)) ?? 0) / 1000)
+/** What the rule's fault does to the request, for the fault event. */
+function requestEffect({rule}: ActiveFaultRule): string {
+  const kind = FAULT_KIND_TABLE[rule.fault]
+  // The entry is the rule's own kind's, so the rule has its fields (a link TypeScript cannot follow).
+  return kind.on === 'request' ? kind.effect(rule as never) : rule.fault
 }
 
 export function withRequestFaults(handle: RequestHandler, faults: FaultRules, settings: RequestFaultSettings): RequestHandler {
@@ -123,26 +95,10 @@ export function withRequestFaults(handle: RequestHandler, faults: FaultRules, se
       method: facts.method,
       path,
       ...(facts.transaction === undefined ? {} : {transaction: facts.transaction}),
-      effect: effectOf(active),
+      effect: requestEffect(active),
     })
-    switch (rule.fault) {
-      case 'status': {
-        forwarded.resume()
-        const headers: Record<string, string> = rule.retry_after === undefined ? {} : {'retry-after': String(retryAfterSeconds(rule.retry_after))}
-        sendApiError(response, new ApiError(rule.status, rule.message ?? `${statusLine(rule.status)} (the emulator's fault rule ${active.id}).`, {}, headers))
-        return
-      }
-      case 'latency':
-        await sleep(readDuration(String(rule.latency)) ?? 0)
-        return handle(forwarded, response)
-      case 'reset':
-        request.socket.destroy()
-        return
-      case 'cut_body':
-        cutBodyInHalf(response)
-        return handle(forwarded, response)
-      default:
-        return handle(forwarded, response)
-    }
+    const kind = FAULT_KIND_TABLE[rule.fault]
+    if (kind.on !== 'request') return handle(forwarded, response)
+    return kind.apply(rule as never, {ruleId: active.id, request, forwarded, response, handle})
   }
 }

@@ -8,14 +8,11 @@
  * After a restart, held deliveries go out when their time is up and delayed ones when due; the
  * rules themselves (and their counts) belong to the emulator process that had them.
  */
-import {readDuration} from '../../duration.js'
-import type {Clock} from '../clock.js'
+import type {Clock} from '../time/index.js'
 import type {FaultEvent} from '../events.js'
-import type {EmulatorStore, OutboxDelivery} from '../store.js'
+import type {EmulatorStore, OutboxDelivery} from '../store/index.js'
+import {FAULT_KIND_TABLE} from './fault-kinds.js'
 import type {ActiveFaultRule, FaultRules, TransactionFacts} from './fault-rules.js'
-
-/** How long an out-of-order delivery waits for a later one at most, unless the rule says. */
-export const DEFAULT_HOLD_AT_MOST_MS = 30_000
 
 /** What the outbox does with a claimed delivery: send it, send it twice, or nothing (a fault took it). */
 export type WebhookFaultDecision = {send: 'once'} | {send: 'twice'; rule: ActiveFaultRule} | {send: 'no'}
@@ -49,39 +46,20 @@ export class WebhookFaults {
     if (delivery.attempts.length > 0 || this.decided.delete(delivery.id) || this.rules.isEmpty) return {send: 'once'}
     const active = this.rules.forWebhook(factsOfDelivery(this.store, delivery))
     if (!active) return {send: 'once'}
-    const {rule} = active
-    const now = this.clock.now()
-    const fault = (effect: string) => this.reportFault(active, delivery, effect)
-    switch (rule.fault) {
-      case 'drop': {
-        delivery.state = 'dropped'
-        delivery.attempts.push({attempt: 1, at: new Date(now).toISOString(), duration_ms: 0, fault: `drop by ${active.id}`})
-        this.store.write(() => this.store.recordAttempt(delivery, undefined))
-        fault('dropped: never sent, not retried')
-        return {send: 'no'}
-      }
-      case 'delay': {
-        const delayMs = readDuration(String(rule.delay)) ?? 0
-        this.decided.add(delivery.id)
-        this.store.write(() => this.store.recordAttempt(delivery, now + delayMs))
-        fault(`delayed by ${delayMs}ms`)
-        this.due(now + delayMs)
-        return {send: 'no'}
-      }
-      case 'out_of_order': {
-        const holdMs = rule.hold_at_most === undefined ? DEFAULT_HOLD_AT_MOST_MS : (readDuration(String(rule.hold_at_most)) ?? DEFAULT_HOLD_AT_MOST_MS)
-        delivery.state = 'held'
-        this.decided.add(delivery.id)
-        this.mayHold = true
-        this.store.write(() => this.store.recordAttempt(delivery, now + holdMs))
-        fault(`held back until the transaction's next webhook is sent (at most ${holdMs}ms)`)
-        return {send: 'no'}
-      }
-      case 'duplicate':
-        return {send: 'twice', rule: active}
-      default:
-        return {send: 'once'}
-    }
+    const kind = FAULT_KIND_TABLE[active.rule.fault]
+    if (kind.on !== 'webhook') return {send: 'once'}
+    const send = kind.apply(active.rule as never, {
+      ruleId: active.id,
+      delivery,
+      now: this.clock.now(),
+      store: this.store,
+      decided: () => this.decided.add(delivery.id),
+      due: (at) => this.due(at),
+      report: (effect) => this.reportFault(active, delivery, effect),
+    })
+    // A held delivery waits for a later one: releases must be looked for again.
+    if (delivery.state === 'held') this.mayHold = true
+    return send === 'twice' ? {send: 'twice', rule: active} : {send}
   }
 
   /** After the copy of a duplicated delivery was sent. */

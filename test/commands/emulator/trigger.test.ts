@@ -110,7 +110,7 @@ describe('on a profile that is not local', () => {
     expect(added.exitCode, added.stderr).toBe(0)
     const result = await runCommand(['emulator', ...args.slice(0, 1), '00000000-0000-4000-8000-000000000000', ...args.slice(1), '--profile', 'staging'], {configDir})
     expect(result.exitCode).toBe(2)
-    expect(result.stderr).toContain(`Error: paytx emulator ${args[0]} drives the emulator, but profile "staging" is a sandbox profile; nothing was sent`)
+    expect(result.stderr).toContain(`Error: \`emulator ${args[0]}\` drives the emulator, but profile "staging" is a sandbox profile; nothing was sent`)
     expect(service.requests).toHaveLength(0)
   })
 })

@@ -1,9 +1,9 @@
 import * as Flags from '@oclif/core/flags'
+import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../../base-command.js'
 import {InputError, InputErrors} from '../../../errors.js'
-import type {AddedFaults} from '../../../emulator/faults/faults-client.js'
-import {FAULT_KINDS, type FaultRule, REQUEST_FAULTS, faultRuleSchema} from '../../../emulator/faults/fault-schema.js'
+import {type AddedFaults, FAULT_KINDS, type FaultRule, REQUEST_FAULTS, faultRuleSchema} from '../../../emulator/faults/index.js'
 
 /** The flag that sets each field of a rule, for messages about it. */
 const FLAG_OF_FIELD: Record<string, string> = {
@@ -81,9 +81,10 @@ EXIT CODES
   }
 
   public async run(): Promise<AddedFaults> {
-    const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
+    const options = toFaultsAddOptions(this.flags)
+    const {FaultsClient, loadFaultFile} = await import('../../../emulator/faults/index.js')
     const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
-    const {rules, seed} = this.flags.file === undefined ? {rules: [this.ruleFromFlags()], seed: undefined} : await this.rulesFromFile(this.flags.file)
+    const {rules, seed} = 'file' in options ? await loadFaultFile(options.file) : {rules: [options.rule], seed: undefined}
     try {
       const added = await client.add(rules, seed)
       const {describeFaultRule} = await import('../../../output/faults.js')
@@ -93,57 +94,61 @@ EXIT CODES
       await client.close()
     }
   }
+}
 
-  private async rulesFromFile(file: string): Promise<{rules: FaultRule[]; seed?: number}> {
-    const {loadFaultFile} = await import('../../../emulator/faults/fault-file.js')
-    return loadFaultFile(file)
-  }
+export type FaultsAddFlags = Interfaces.InferredFlags<typeof EmulatorFaultsAdd.flags>
 
-  private ruleFromFlags(): FaultRule {
-    const {flags} = this
-    if (flags.fault === undefined) throw new InputError('Pass --fault (or --file with a fault file).', {flag: '--fault', hint: `Faults: ${FAULT_KINDS.join(', ')}.`})
-    const onRequest = (REQUEST_FAULTS as readonly string[]).includes(flags.fault)
-    const misplaced = (onRequest ? WEBHOOK_ONLY : REQUEST_ONLY).filter((name) => flags[name] !== undefined)
-    if (misplaced.length > 0) {
-      throw new InputError(`--${misplaced[0]} does not apply to the ${flags.fault} fault (a ${onRequest ? 'request' : 'webhook'} fault).`, {flag: `--${misplaced[0]}`})
-    }
-    const defined = (entries: Record<string, unknown>) => Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined))
-    const match = defined({
-      method: flags.method?.toUpperCase(),
-      path: flags.path,
-      transaction: flags.transaction,
-      product: flags.product,
-      amount: flags.amount,
-      merchant_reference: flags['merchant-reference'],
-      status: flags['webhook-status'],
-    })
-    const probability = flags.probability === undefined ? undefined : Number(flags.probability)
-    const candidate = defined({
-      fault: flags.fault,
-      name: flags.name,
-      times: flags.times,
-      probability: Number.isNaN(probability) ? flags.probability : probability,
-      [onRequest ? 'request' : 'webhook']: Object.keys(match).length > 0 ? match : undefined,
-      status: flags['http-status'],
-      retry_after: flags['retry-after'],
-      message: flags.message,
-      latency: flags.latency,
-      delay: flags.delay,
-      hold_at_most: flags['hold-at-most'],
-    })
-    return this.checkRule(candidate)
-  }
+/** The rules to add: those of a fault file (read when the command runs), or one rule from the flags. */
+export type FaultsAddOptions = {file: string} | {rule: FaultRule}
 
-  private checkRule(candidate: Record<string, unknown>): FaultRule {
-    const parsed = faultRuleSchema.safeParse(candidate)
-    if (parsed.success) return parsed.data
-    const problems = parsed.error.issues.map((issue) => {
-      const field = issue.path.filter((part) => part !== 'request').join('.')
-      const flag = FLAG_OF_FIELD[field] ?? FLAG_OF_FIELD[String(issue.path.at(-1))]
-      const value = issue.path.reduce<unknown>((object, key) => (object as Record<PropertyKey, unknown> | undefined)?.[key], candidate)
-      const message = value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union') ? `is required for the ${String(candidate.fault)} fault` : issue.message
-      return {flag, message: issue.code === 'unrecognized_keys' ? `${issue.keys.map((key) => FLAG_OF_FIELD[key] ?? key).join(', ')} does not apply to the ${String(candidate.fault)} fault` : message}
-    })
-    throw new InputErrors(problems)
+/** `emulator faults add`'s flags as the rule to add, checked by the fault schema; each problem names its flag. */
+export function toFaultsAddOptions(flags: FaultsAddFlags): FaultsAddOptions {
+  return flags.file === undefined ? {rule: ruleFromFlags(flags)} : {file: flags.file}
+}
+
+function ruleFromFlags(flags: FaultsAddFlags): FaultRule {
+  if (flags.fault === undefined) throw new InputError('Pass --fault (or --file with a fault file).', {flag: '--fault', hint: `Faults: ${FAULT_KINDS.join(', ')}.`})
+  const onRequest = (REQUEST_FAULTS as readonly string[]).includes(flags.fault)
+  const misplaced = (onRequest ? WEBHOOK_ONLY : REQUEST_ONLY).filter((name) => flags[name] !== undefined)
+  if (misplaced.length > 0) {
+    throw new InputError(`--${misplaced[0]} does not apply to the ${flags.fault} fault (a ${onRequest ? 'request' : 'webhook'} fault).`, {flag: `--${misplaced[0]}`})
   }
+  const defined = (entries: Record<string, unknown>) => Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined))
+  const match = defined({
+    method: flags.method?.toUpperCase(),
+    path: flags.path,
+    transaction: flags.transaction,
+    product: flags.product,
+    amount: flags.amount,
+    merchant_reference: flags['merchant-reference'],
+    status: flags['webhook-status'],
+  })
+  const probability = flags.probability === undefined ? undefined : Number(flags.probability)
+  const candidate = defined({
+    fault: flags.fault,
+    name: flags.name,
+    times: flags.times,
+    probability: Number.isNaN(probability) ? flags.probability : probability,
+    [onRequest ? 'request' : 'webhook']: Object.keys(match).length > 0 ? match : undefined,
+    status: flags['http-status'],
+    retry_after: flags['retry-after'],
+    message: flags.message,
+    latency: flags.latency,
+    delay: flags.delay,
+    hold_at_most: flags['hold-at-most'],
+  })
+  return checkRule(candidate)
+}
+
+function checkRule(candidate: Record<string, unknown>): FaultRule {
+  const parsed = faultRuleSchema.safeParse(candidate)
+  if (parsed.success) return parsed.data
+  const problems = parsed.error.issues.map((issue) => {
+    const field = issue.path.filter((part) => part !== 'request').join('.')
+    const flag = FLAG_OF_FIELD[field] ?? FLAG_OF_FIELD[String(issue.path.at(-1))]
+    const value = issue.path.reduce<unknown>((object, key) => (object as Record<PropertyKey, unknown> | undefined)?.[key], candidate)
+    const message = value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union') ? `is required for the ${String(candidate.fault)} fault` : issue.message
+    return {flag, message: issue.code === 'unrecognized_keys' ? `${issue.keys.map((key) => FLAG_OF_FIELD[key] ?? key).join(', ')} does not apply to the ${String(candidate.fault)} fault` : message}
+  })
+  throw new InputErrors(problems)
 }

@@ -24,7 +24,7 @@ EXIT CODES
   }
 
   public async run(): Promise<FaultsClearResult> {
-    const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
+    const {FaultsClient} = await import('../../../emulator/faults/index.js')
     const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     try {
       const removed = await client.remove(this.args.id)

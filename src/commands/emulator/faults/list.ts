@@ -1,5 +1,5 @@
 import {BaseCommand} from '../../../base-command.js'
-import type {FaultList} from '../../../emulator/faults/faults-client.js'
+import type {FaultList} from '../../../emulator/faults/index.js'
 
 export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFaultsList, FaultList> {
   static override summary = "List the running emulator's fault rules, with how often each matched and applied."
@@ -14,7 +14,7 @@ EXIT CODES
   static override examples = ['<%= config.bin %> emulator faults list', '<%= config.bin %> emulator faults list --json']
 
   public async run(): Promise<FaultList> {
-    const {FaultsClient} = await import('../../../emulator/faults/faults-client.js')
+    const {FaultsClient} = await import('../../../emulator/faults/index.js')
     const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     try {
       const list = await client.list()

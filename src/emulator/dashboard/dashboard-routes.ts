@@ -1,0 +1,200 @@
+/**
+ * The dashboard's routes: the root page (recent transactions, a search), one transaction's page,
+ * and the two forms that change things (trigger a status, resend webhooks).
+ *
+ * How it is protected on a local emulator: the pages show test data only (never a PAN or a CVV,
+ * which the store does not hold), like the open delivery log, so reading needs no API key. But
+ * no other site may read or drive them: every route answers only requests whose Host is this
+ * emulator's own address (a DNS-rebinding page on another name gets 403); the forms POST only,
+ * carry a random token made when this emulator started (a page elsewhere cannot read it), and a
+ * POST whose Origin or Sec-Fetch-Site says it came from another site is refused. The pages are
+ * never framed (CSP frame-ancestors 'none').
+ */
+import {randomBytes, timingSafeEqual} from 'node:crypto'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+
+import {type TransactionStatus, isKnownStatus} from '../../api/contract.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
+import type {AssumptionSettings} from '../assumptions.js'
+import type {Clock, TransactionLifecycle} from '../time/index.js'
+import {DASHBOARD_PATHS, type TransactionListItem, renderDashboardError, renderDashboardHome, renderTransactionPage} from './dashboard-pages.js'
+import {ApiError, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from '../http-exchange.js'
+import type {Handler, Route} from '../router.js'
+import type {EmulatorStore} from '../store/index.js'
+import {resendWebhooks, triggerStatus} from '../admin/index.js'
+
+export interface DashboardRouteSettings {
+  maxBodyBytes: number
+  assumptions: AssumptionSettings
+  clock: Clock
+  /** The API base this emulator listens at (known once listening). */
+  baseUrl(): string
+  /** Wakes the scheduler for the deliveries queued now. */
+  due(at: number): void
+}
+
+/** How many transactions the root page lists. */
+const LISTED = 50
+
+/** The names this emulator answers to on this machine: its own address and localhost at its port. */
+function ownHosts(baseUrl: string): Set<string> {
+  const {host, port} = new URL(baseUrl)
+  return new Set([host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`])
+}
+
+function isOwnOrigin(origin: string, baseUrl: string): boolean {
+  try {
+    return ownHosts(baseUrl).has(new URL(origin).host)
+  } catch {
+    return false
+  }
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? '')
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** A refusal (403) is a page for the person at the browser, not a JSON object. */
+function asPage(handler: Handler): Handler {
+  return async (request, response, params) => {
+    try {
+      await handler(request, response, params)
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 403) throw error
+      request.resume()
+      sendHtml(response, 403, renderDashboardError('Refused', error.message))
+    }
+  }
+}
+
+/** What the page says after a form did its work: from a fixed set, never text from the address. */
+function noticeFor(store: EmulatorStore, query: URLSearchParams, id: string): string | undefined {
+  if (query.get('done') === 'trigger') return `Moved to ${store.transaction(id)?.transaction.status ?? 'the new status'}; its webhook is on its way.`
+  const count = Number(query.get('count'))
+  if (query.get('done') === 'resend' && Number.isInteger(count) && count > 0) return `Queued ${count} webhook${count === 1 ? '' : 's'} again.`
+  return undefined
+}
+
+/** The dashboard's handlers over one store, with the token its forms carry (new at each start). */
+class Dashboard {
+  private readonly formToken = randomBytes(24).toString('base64url')
+
+  constructor(
+    private readonly store: EmulatorStore,
+    private readonly lifecycle: TransactionLifecycle,
+    private readonly settings: DashboardRouteSettings,
+  ) {}
+
+  readonly home: Handler = (request, response) => {
+    this.requireOwnHost(request)
+    const search = (new URLSearchParams(request.url?.split('?')[1] ?? '').get('q') ?? '').trim().slice(0, 200)
+    const items: TransactionListItem[] = this.store
+      .recentTransactions(LISTED, search || undefined)
+      .map(({transaction}) => ({transaction, customerName: this.customerName(transaction.customer)}))
+    sendHtml(response, 200, renderDashboardHome(items, search))
+  }
+
+  readonly transaction: Handler = (request, response, [id]) => {
+    this.requireOwnHost(request)
+    this.showTransaction(response, id, 200, {notice: noticeFor(this.store, new URLSearchParams(request.url?.split('?')[1] ?? ''), id)})
+  }
+
+  readonly trigger: Handler = async (request, response, [id]) => {
+    const form = await this.readForm(request)
+    try {
+      if (!isKnownStatus(form.status ?? '')) throw new ApiError(400, 'Choose a status.', {status: 'Choose one of the statuses in the list.'})
+      triggerStatus(this.store, this.lifecycle, id, {status: form.status as TransactionStatus, ...(form.reason?.trim() ? {reason: form.reason.trim()} : {}), force: form.force === 'true'})
+    } catch (error) {
+      return this.refused(response, id, error)
+    }
+    redirect(response, `${DASHBOARD_PATHS.transaction(id)}?done=trigger`)
+  }
+
+  readonly resend: Handler = async (request, response, [id]) => {
+    const form = await this.readForm(request)
+    const {clock, assumptions} = this.settings
+    let count: number
+    try {
+      const to = form.to?.trim()
+      if (to && !isAbsoluteHttpUrl(to)) throw new ApiError(400, 'Not an address.', {to: 'To must be an absolute http(s) address, such as http://127.0.0.1:3000/webhooks.'})
+      count = resendWebhooks(this.store, clock, assumptions, id, {all: form.which === 'all', ...(to ? {to} : {})}).length
+    } catch (error) {
+      return this.refused(response, id, error)
+    }
+    this.settings.due(clock.now())
+    redirect(response, `${DASHBOARD_PATHS.transaction(id)}?done=resend&count=${count}`)
+  }
+
+  /** Answers 403 unless the request is addressed to this emulator by its own name. */
+  private requireOwnHost(request: IncomingMessage): void {
+    if (!ownHosts(this.settings.baseUrl()).has(request.headers.host ?? '')) {
+      throw new ApiError(403, `The dashboard answers only at ${this.settings.baseUrl()}.`, {host: 'not this emulator\'s address'})
+    }
+  }
+
+  /** The form's fields, once the POST is shown to come from this emulator's own page. */
+  private async readForm(request: IncomingMessage): Promise<Record<string, string>> {
+    this.requireOwnHost(request)
+    const origin = request.headers.origin
+    const fetchSite = request.headers['sec-fetch-site']
+    const crossSite = (origin !== undefined && !isOwnOrigin(origin, this.settings.baseUrl())) || (fetchSite !== undefined && !['same-origin', 'none'].includes(String(fetchSite)))
+    if (crossSite || !isFormMediaType(request)) {
+      request.resume()
+      throw new ApiError(403, 'This form is accepted only from the dashboard\'s own page.', {form: 'cross-site or not a form post'})
+    }
+    const form = parseFormBody(await readBody(request, this.settings.maxBodyBytes))
+    if (!sameToken(form.token, this.formToken)) {
+      throw new ApiError(403, 'The form is out of date (the emulator restarted since it was shown): reload the page and try again.', {token: 'does not match'})
+    }
+    return form
+  }
+
+  private customerName(customerId: string | undefined): string {
+    const customer = customerId ? this.store.customer(customerId) : undefined
+    return customer ? `${customer.first_name} ${customer.last_name}`.trim() || customer.email_address : ''
+  }
+
+  private showTransaction(response: ServerResponse, id: string, status: number, message: {notice?: string; error?: string} = {}): void {
+    this.lifecycle.catchUp(id)
+    const entry = this.store.transaction(id)
+    if (!entry) return sendHtml(response, 404, renderDashboardError('Unknown transaction', `No transaction has the id ${JSON.stringify(id)}.`))
+    const {transaction} = entry
+    const profile = transaction.payment_profile ? this.store.paymentProfile(transaction.payment_profile) : undefined
+    const webhookAddress = transaction.webhook_transaction_update || profile?.webhook_transaction_update || undefined
+    sendHtml(
+      response,
+      status,
+      renderTransactionPage({
+        transaction,
+        customerName: this.customerName(transaction.customer),
+        ...(webhookAddress ? {webhookAddress} : {}),
+        changes: this.store.statusChanges(id),
+        deliveries: this.store.deliveries(id),
+        formToken: this.formToken,
+        ...message,
+      }),
+    )
+  }
+
+  /** A form the emulator refuses (a move the table does not allow, a bad address): the page again, with why. */
+  private refused(response: ServerResponse, id: string, error: unknown): void {
+    if (!(error instanceof ApiError) || error.status === 403) throw error
+    if (error.status === 404) return this.showTransaction(response, id, 404)
+    const detail = Object.values(error.details).flat()[0]
+    this.showTransaction(response, id, error.status, {error: typeof detail === 'string' ? detail : error.message})
+  }
+}
+
+export function dashboardRoutes(store: EmulatorStore, lifecycle: TransactionLifecycle, settings: DashboardRouteSettings): Route[] {
+  const dashboard = new Dashboard(store, lifecycle, settings)
+  const transaction = ['_emulator', 'dashboard', 'transactions', ':']
+  const routes: Route[] = [
+    {method: 'GET', pattern: [], handler: dashboard.home},
+    {method: 'GET', pattern: transaction, handler: dashboard.transaction},
+    {method: 'POST', pattern: [...transaction, 'trigger'], handler: dashboard.trigger},
+    {method: 'POST', pattern: [...transaction, 'resend'], handler: dashboard.resend},
+  ]
+  return routes.map((route) => ({...route, handler: asPage(route.handler)}))
+}

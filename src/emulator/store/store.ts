@@ -1,0 +1,427 @@
+/**
+ * The emulator's data in its SQLite store: organisations, payment profiles, customers, cards,
+ * transactions (with the due time of their next move) and the webhook outbox. Cards are stored
+ * without their PAN (last four digits and a brand only) and transactions without a CVV (only
+ * whether one was given). Every change runs inside `write`, one SQLite transaction committed
+ * before the emulator answers; several emulators may share one store.
+ */
+import type {Customer, Transaction} from '../../api/schemas.js'
+import type {TestCard} from '../../test-mode/outcomes.js'
+import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
+
+export interface StoredCard {
+  id: string
+  customer: string
+  organisation: string
+  holder_name: string
+  expiry_month: string
+  expiry_year: string
+  last4: string
+  brand: string
+  created_at: string
+  /** What paying with this card leads to (decided by the test card number at tokenization). */
+  testOutcome: TestCard['outcome']
+}
+
+export interface StoredTransaction {
+  /** Exactly what the API returns for the transaction (its approval_url is set when read). */
+  transaction: Transaction
+  /** Whether `details.card_cvv` was given at start; the CVV itself is never kept. */
+  cvvGiven: boolean
+  /** The payer chose a settlement request that never settles (dummy "Request settlement only"). */
+  settlementHeld?: boolean
+  /** When the next move over time is due (epoch ms), if the status has one. */
+  dueAt?: number
+}
+
+export interface PaymentProfile {
+  id: string
+  organisation: string
+  name: string
+  webhook_transaction_update: string
+  created_at: string
+}
+
+export interface WebhookAttempt {
+  attempt: number
+  at: string
+  duration_ms: number
+  http_status?: number
+  error?: string
+  /** The fault rule that stood in for this attempt (`drop by f1`). */
+  fault?: string
+}
+
+/** One status change of a transaction, and what made it. */
+export interface StatusChange {
+  from: string | null
+  to: string
+  reason: string
+  at: string
+  /** `start`, `approval page`, `timer`, `trigger` or `trigger --force`. */
+  by: string
+}
+
+/** `held` and `dropped` are set by fault rules only (out of order, drop). */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'held' | 'dropped'
+
+export interface WebhookDelivery {
+  id: string
+  transaction: string
+  status: string
+  url: string
+  state: DeliveryState
+  created_at: string
+  delivered_at?: string
+  attempts: WebhookAttempt[]
+}
+
+/** A delivery waiting in the outbox, with the JSON body it posts. */
+export interface OutboxDelivery extends WebhookDelivery {
+  payload: string
+}
+
+/** The delivery log keeps the most recent finished deliveries only, so a long run cannot grow without end. */
+export const MAX_LOGGED_DELIVERIES = 1000
+
+interface DeliveryRow {
+  id: string
+  transaction_id: string
+  status: string
+  url: string
+  payload: string
+  state: DeliveryState
+  created_at: string
+  delivered_at: string | null
+  attempts: string
+}
+
+function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
+  return {
+    id: row.id,
+    transaction: row.transaction_id,
+    status: row.status,
+    url: row.url,
+    state: row.state,
+    created_at: row.created_at,
+    ...(row.delivered_at ? {delivered_at: row.delivered_at} : {}),
+    attempts: JSON.parse(row.attempts) as WebhookAttempt[],
+    payload: row.payload,
+  }
+}
+
+export class EmulatorStore {
+  private readonly statements = new Map<string, Statement>()
+
+  constructor(
+    private readonly db: Database,
+    /** The file, or `:memory:`. */
+    readonly location: string,
+  ) {}
+
+  static open(location: string = IN_MEMORY_STORE): EmulatorStore {
+    return new EmulatorStore(openDatabase(location), location)
+  }
+
+  /**
+   * Runs `change` as one SQLite transaction, taking the write lock first (so that what it reads
+   * is still true when it writes, whichever emulator shares the store), committed on return.
+   */
+  write<T>(change: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      const result = change()
+      this.db.exec('COMMIT')
+      return result
+    } catch (error) {
+      this.db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  close(): void {
+    this.statements.clear()
+    this.db.close()
+  }
+
+  /** Closes with everything in the database file itself (no WAL beside it), so that the file can be moved. */
+  closeForMove(): void {
+    this.db.exec('PRAGMA journal_mode = DELETE')
+    this.close()
+  }
+
+  /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
+  reset(): void {
+    this.write(() => {
+      for (const table of ['status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+    })
+  }
+
+  addOrganisation(id: string, createdAt: string): void {
+    this.run('INSERT OR IGNORE INTO organisations (id, created_at) VALUES (?, ?)', id, createdAt)
+  }
+
+  hasOrganisation(id: string): boolean {
+    return this.get('SELECT 1 AS found FROM organisations WHERE id = ?', id) !== undefined
+  }
+
+  paymentProfile(id: string): PaymentProfile | undefined {
+    const row = this.get('SELECT id, organisation, name, webhook_transaction_update, created_at FROM payment_profiles WHERE id = ?', id) as PaymentProfile | undefined
+    return row && {id: row.id, organisation: row.organisation, name: row.name, webhook_transaction_update: row.webhook_transaction_update, created_at: row.created_at}
+  }
+
+  paymentProfiles(): PaymentProfile[] {
+    return (this.all('SELECT id FROM payment_profiles ORDER BY created_at, id') as {id: string}[]).map((row) => this.paymentProfile(row.id)!)
+  }
+
+  /** Adds the profile, or, when it exists, sets its webhook address if one is given. */
+  putPaymentProfile(profile: PaymentProfile, options: {replaceWebhook: boolean}): void {
+    this.run(
+      `INSERT INTO payment_profiles (id, organisation, name, webhook_transaction_update, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET webhook_transaction_update = CASE WHEN ? THEN excluded.webhook_transaction_update ELSE webhook_transaction_update END`,
+      profile.id,
+      profile.organisation,
+      profile.name,
+      profile.webhook_transaction_update,
+      profile.created_at,
+      options.replaceWebhook ? 1 : 0,
+    )
+  }
+
+  insertCustomer(customer: Customer): void {
+    this.run('INSERT INTO customers (id, body) VALUES (?, ?)', customer.id, JSON.stringify(customer))
+  }
+
+  customer(id: string): Customer | undefined {
+    const row = this.get('SELECT body FROM customers WHERE id = ?', id) as {body: string} | undefined
+    return row && (JSON.parse(row.body) as Customer)
+  }
+
+  hasCustomer(id: string): boolean {
+    return this.get('SELECT 1 AS found FROM customers WHERE id = ?', id) !== undefined
+  }
+
+  insertCard(card: StoredCard): void {
+    this.run('INSERT INTO cards (id, body) VALUES (?, ?)', card.id, JSON.stringify(card))
+  }
+
+  card(id: string): StoredCard | undefined {
+    const row = this.get('SELECT body FROM cards WHERE id = ?', id) as {body: string} | undefined
+    return row && (JSON.parse(row.body) as StoredCard)
+  }
+
+  insertTransaction(entry: StoredTransaction): void {
+    this.run(
+      'INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at) VALUES (?, ?, ?, ?, ?)',
+      entry.transaction.id,
+      JSON.stringify(entry.transaction),
+      entry.cvvGiven ? 1 : 0,
+      entry.settlementHeld ? 1 : 0,
+      entry.dueAt ?? null,
+    )
+  }
+
+  updateTransaction(entry: StoredTransaction): void {
+    this.run(
+      'UPDATE transactions SET body = ?, settlement_held = ?, due_at = ? WHERE id = ?',
+      JSON.stringify(entry.transaction),
+      entry.settlementHeld ? 1 : 0,
+      entry.dueAt ?? null,
+      entry.transaction.id,
+    )
+  }
+
+  transaction(id: string): StoredTransaction | undefined {
+    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as
+      | {body: string; cvv_given: number; settlement_held: number; due_at: number | null}
+      | undefined
+    if (!row) return undefined
+    return {
+      transaction: JSON.parse(row.body) as Transaction,
+      cvvGiven: row.cvv_given === 1,
+      ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
+      ...(row.due_at === null ? {} : {dueAt: row.due_at}),
+    }
+  }
+
+  /** Ids of transactions whose next move is due at `now`, oldest due first. */
+  dueTransactionIds(now: number, limit: number): string[] {
+    return (this.all('SELECT id FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as {id: string}[]).map((row) => row.id)
+  }
+
+  /** The earliest time anything is due: a transaction's move or a webhook attempt. */
+  nextDueAt(): number | undefined {
+    const row = this.get(
+      `SELECT min(
+         coalesce((SELECT min(due_at) FROM transactions WHERE due_at IS NOT NULL), 9e15),
+         coalesce((SELECT min(max(next_try_at, coalesce(claimed_until, 0))) FROM webhook_deliveries WHERE state = 'pending'), 9e15)
+       ) AS at`,
+    ) as {at: number}
+    return row.at >= 9e15 ? undefined : row.at
+  }
+
+  enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number): void {
+    this.run(
+      `INSERT INTO webhook_deliveries (id, transaction_id, status, url, payload, state, created_at, attempts, next_try_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, '[]', ?)`,
+      delivery.id,
+      delivery.transaction,
+      delivery.status,
+      delivery.url,
+      delivery.payload,
+      delivery.created_at,
+      nextTryAt,
+    )
+  }
+
+  /**
+   * Pending deliveries whose attempt is due and that no emulator holds: the first pending one of
+   * each (address, transaction), so that one transaction's webhooks go out in status order.
+   */
+  dueDeliveries(now: number, limit: number, skip: ReadonlySet<string>): OutboxDelivery[] {
+    const rows = this.all(
+      `SELECT d.* FROM webhook_deliveries d
+       WHERE d.state = 'pending' AND d.next_try_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+                         WHERE e.transaction_id = d.transaction_id AND e.url = d.url AND e.state = 'pending' AND e.seq < d.seq)
+       ORDER BY d.seq LIMIT ?`,
+      now,
+      now,
+      limit + skip.size,
+    ) as DeliveryRow[]
+    return rows
+      .filter((row) => !skip.has(row.id))
+      .slice(0, limit)
+      .map(deliveryFromRow)
+  }
+
+  /** Marks the delivery as held until `until`, so that no other emulator attempts it meanwhile. */
+  claimDelivery(id: string, until: number): void {
+    this.run('UPDATE webhook_deliveries SET claimed_until = ? WHERE id = ?', until, id)
+  }
+
+  releaseDelivery(id: string): void {
+    this.run('UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = ?', id)
+  }
+
+  /** Records an attempt: the delivery's state, its attempts so far and, when pending, its next try. */
+  recordAttempt(delivery: WebhookDelivery, nextTryAt: number | undefined): void {
+    this.run(
+      'UPDATE webhook_deliveries SET state = ?, delivered_at = ?, attempts = ?, next_try_at = ?, claimed_until = NULL WHERE id = ?',
+      delivery.state,
+      delivery.delivered_at ?? null,
+      JSON.stringify(delivery.attempts),
+      nextTryAt ?? null,
+      delivery.id,
+    )
+    if (delivery.state !== 'pending') {
+      this.run(
+        "DELETE FROM webhook_deliveries WHERE state != 'pending' AND seq <= (SELECT max(seq) FROM webhook_deliveries) - ?",
+        MAX_LOGGED_DELIVERIES,
+      )
+    }
+  }
+
+  /** Puts the deliveries a fault held back for this transaction and address back in line, due at `now`. */
+  releaseHeldDeliveries(transactionId: string, url: string, now: number): number {
+    const held = this.all("SELECT id FROM webhook_deliveries WHERE state = 'held' AND transaction_id = ? AND url = ?", transactionId, url)
+    if (held.length > 0) this.run("UPDATE webhook_deliveries SET state = 'pending', next_try_at = ? WHERE state = 'held' AND transaction_id = ? AND url = ?", now, transactionId, url)
+    return held.length
+  }
+
+  /** When the earliest held delivery is to go out anyway, or undefined when none is held. */
+  earliestHoldEnd(): number | undefined {
+    const row = this.get("SELECT min(next_try_at) AS at FROM webhook_deliveries WHERE state = 'held'") as {at: number | null}
+    return row.at ?? undefined
+  }
+
+  /** Puts held deliveries whose time is up back in line, due at once. */
+  releaseExpiredHolds(now: number): void {
+    this.run("UPDATE webhook_deliveries SET state = 'pending' WHERE state = 'held' AND next_try_at <= ?", now)
+  }
+
+  /** The delivery log, oldest first, for one transaction or all. */
+  deliveries(transactionId?: string): WebhookDelivery[] {
+    const rows = (
+      transactionId === undefined
+        ? this.all('SELECT * FROM webhook_deliveries ORDER BY seq')
+        : this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId)
+    ) as DeliveryRow[]
+    return rows.map((row) => {
+      const {payload: _payload, ...delivery} = deliveryFromRow(row)
+      return delivery
+    })
+  }
+
+  recordStatusChange(transactionId: string, change: StatusChange): void {
+    this.run(
+      'INSERT INTO status_changes (transaction_id, from_status, to_status, reason, at, by) VALUES (?, ?, ?, ?, ?, ?)',
+      transactionId,
+      change.from,
+      change.to,
+      change.reason,
+      change.at,
+      change.by,
+    )
+  }
+
+  /** The transaction's status changes, oldest first. */
+  statusChanges(transactionId: string): StatusChange[] {
+    const rows = this.all('SELECT from_status, to_status, reason, at, by FROM status_changes WHERE transaction_id = ? ORDER BY seq', transactionId) as {
+      from_status: string | null
+      to_status: string
+      reason: string
+      at: string
+      by: string
+    }[]
+    return rows.map((row) => ({from: row.from_status, to: row.to_status, reason: row.reason, at: row.at, by: row.by}))
+  }
+
+  /** The transaction's deliveries with the bodies they post, oldest first (what a resend sends again). */
+  outboxDeliveries(transactionId: string): OutboxDelivery[] {
+    return (this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId) as DeliveryRow[]).map(deliveryFromRow)
+  }
+
+  /**
+   * The most recently created transactions, newest first; with `search`, those whose id, merchant
+   * reference or customer (id, name or e-mail address) contains it, ignoring case.
+   */
+  recentTransactions(limit: number, search?: string): StoredTransaction[] {
+    const rows = (
+      search
+        ? this.all(
+            `SELECT t.id FROM transactions t LEFT JOIN customers c ON c.id = json_extract(t.body, '$.customer')
+             WHERE instr(lower(t.id), lower(?)) > 0 OR instr(lower(coalesce(json_extract(t.body, '$.merchant_reference'), '')), lower(?)) > 0
+                OR instr(lower(coalesce(c.id, '')), lower(?)) > 0
+                OR instr(lower(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), lower(?)) > 0
+                OR instr(lower(coalesce(json_extract(c.body, '$.email_address'), '')), lower(?)) > 0
+             ORDER BY json_extract(t.body, '$.created_at') DESC, t.rowid DESC LIMIT ?`,
+            ...Array.from({length: 5}, () => search),
+            limit,
+          )
+        : this.all(`SELECT id FROM transactions ORDER BY json_extract(body, '$.created_at') DESC, rowid DESC LIMIT ?`, limit)
+    ) as {id: string}[]
+    return rows.map((row) => this.transaction(row.id)!)
+  }
+
+  private statement(sql: string) {
+    let statement = this.statements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql) as Statement
+      this.statements.set(sql, statement)
+    }
+    return statement
+  }
+
+  private run(sql: string, ...params: unknown[]): void {
+    this.statement(sql).run(...params)
+  }
+
+  private get(sql: string, ...params: unknown[]): unknown {
+    return this.statement(sql).get(...params)
+  }
+
+  private all(sql: string, ...params: unknown[]): unknown[] {
+    return this.statement(sql).all(...params)
+  }
+}

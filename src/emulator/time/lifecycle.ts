@@ -1,0 +1,245 @@
+/**
+ * The transaction state machine: status changes, the moves that happen over time (settlement,
+ * a pending payment resolving, an unfinished approval being abandoned) and a webhook queued in
+ * the outbox for every change. A timed move is stored as the transaction's due time; whichever
+ * emulator finds it due (its scheduler, or a read of that transaction) applies it, inside the
+ * store's write lock, so it is applied once however many emulators share the store.
+ */
+import {randomUUID} from 'node:crypto'
+
+import type {TransactionStatus} from '../../api/contract.js'
+import type {SofortSender, Transaction} from '../../api/schemas.js'
+import {formatExactDuration} from '../../duration.js'
+import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from '../assumptions.js'
+import type {Clock} from './clock.js'
+import type {StatusEvent} from '../events.js'
+import {type EmulatorStore, type StoredTransaction, webhookBody} from '../store/index.js'
+
+export interface LifecycleSettings {
+  settleAfterMs: number
+  pendingForMs: number
+  abandonAfterMs: number
+  /** The webhook body's shape (assumptions.ts); default: the minimal one. */
+  webhookShape?: Pick<AssumptionSettings, 'webhookPayload' | 'idKeys'>
+}
+
+/** Why a transaction has its status, as `status_reason` says it. */
+export const STATUS_REASONS: Record<TransactionStatus, string> = {
+  INITIATED: '',
+  IN_PROGRESS: 'the customer opened the approval page',
+  PENDING: 'awaiting the processor',
+  SETTLEMENT_REQUESTED: 'authorized; settlement requested',
+  SETTLEMENT_COMPLETED: 'settled',
+  CANCELLED: 'cancelled by the customer',
+  DECLINED: 'declined by the processor',
+  FAILED: 'processing error',
+  UNKNOWN: 'the status cannot be determined at present',
+  ABANDONED: 'abandoned by the customer',
+}
+
+/** Statuses a customer can still approve from. */
+export function isAwaitingApproval(status: string): boolean {
+  return status === 'INITIATED' || status === 'IN_PROGRESS'
+}
+
+/** The move a status leads to over time, if any. */
+function timedMoveFrom(status: string): TransactionStatus | undefined {
+  switch (status) {
+    case 'INITIATED':
+    case 'IN_PROGRESS':
+      return 'ABANDONED'
+    case 'PENDING':
+      return 'SETTLEMENT_REQUESTED'
+    case 'SETTLEMENT_REQUESTED':
+      return 'SETTLEMENT_COMPLETED'
+    default:
+      return undefined
+  }
+}
+
+/** When the move that follows the transaction's current status is due, counted from `since`. */
+export function nextMoveDueAt(entry: StoredTransaction, settings: LifecycleSettings, since: number): number | undefined {
+  const {status} = entry.transaction
+  if (isAwaitingApproval(status)) return since + settings.abandonAfterMs
+  if (status === 'PENDING') return since + settings.pendingForMs
+  if (status === 'SETTLEMENT_REQUESTED' && !entry.settlementHeld) return since + settings.settleAfterMs
+  return undefined
+}
+
+/** Told of every change this emulator commits: when something new is due, and what happened. */
+export interface LifecycleListener {
+  due(at: number): void
+  status(event: StatusEvent): void
+}
+
+/** How many due transactions one pass of the scheduler moves inside one write. */
+const DUE_BATCH = 200
+
+export class TransactionLifecycle {
+  constructor(
+    private readonly store: EmulatorStore,
+    private readonly clock: Clock,
+    private readonly settings: LifecycleSettings,
+    private readonly listener: LifecycleListener,
+  ) {}
+
+  /** Records a new INITIATED transaction with its abandonment due, and queues its webhook. */
+  created(transaction: Transaction, cvvGiven: boolean): void {
+    const entry: StoredTransaction = {transaction, cvvGiven}
+    entry.dueAt = this.dueAt(entry, Date.parse(transaction.last_status_update))
+    this.commit(() => {
+      this.store.insertTransaction(entry)
+      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'})
+      this.notify(transaction)
+      return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
+    })
+    if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+  }
+
+  /** The approval page was opened: INITIATED becomes IN_PROGRESS. */
+  opened(id: string): void {
+    this.change(id, (entry) => (entry.transaction.status === 'INITIATED' ? this.move(entry, 'IN_PROGRESS', undefined, this.clock.now(), 'approval page') : []))
+  }
+
+  /**
+   * The approval page completed with an outcome. SETTLEMENT_COMPLETED first becomes
+   * SETTLEMENT_REQUESTED and settles later; SETTLEMENT_REQUESTED stays a request that never
+   * settles; PENDING resolves later; the rest is where the transaction stays.
+   */
+  completed(id: string, outcome: TransactionStatus, options: {statusReason?: string; sender?: SofortSender} = {}): void {
+    this.change(id, (entry) => {
+      if (!isAwaitingApproval(entry.transaction.status)) return []
+      if (options.sender && entry.transaction.details.sender) entry.transaction.details.sender = options.sender
+      if (outcome === 'SETTLEMENT_REQUESTED') entry.settlementHeld = true
+      const next: TransactionStatus = outcome === 'SETTLEMENT_COMPLETED' ? 'SETTLEMENT_REQUESTED' : outcome
+      return this.move(entry, next, options.statusReason, this.clock.now(), 'approval page')
+    })
+  }
+
+  /**
+   * Moves the transaction to `to` as if the processor had (`paytx emulator trigger`): recorded,
+   * with its webhook and the timed moves that follow the new status. `check` sees the current
+   * status inside the write lock and throws to refuse the move (nothing is changed then).
+   * Returns the status moved from, or undefined for an unknown transaction.
+   */
+  trigger(id: string, to: TransactionStatus, options: {reason?: string; by: string; check: (from: string) => void}): string | undefined {
+    let from: string | undefined
+    this.change(id, (entry) => {
+      from = entry.transaction.status
+      options.check(from)
+      entry.settlementHeld = false
+      return this.move(entry, to, options.reason, this.clock.now(), options.by)
+    })
+    return from
+  }
+
+  /** Applies what is due for one transaction, so that a read after its due time shows the move. */
+  catchUp(id: string): void {
+    const dueAt = this.store.transaction(id)?.dueAt
+    if (dueAt !== undefined && dueAt <= this.clock.now()) this.change(id, (entry) => this.applyDue(entry))
+  }
+
+  /** Applies every move due by now; returns how many transactions moved. */
+  applyAllDue(): number {
+    let moved = 0
+    for (;;) {
+      const now = this.clock.now()
+      if (this.store.dueTransactionIds(now, 1).length === 0) return moved
+      const batch = this.commit(() => {
+        const events: StatusEvent[] = []
+        // Read again under the write lock: another emulator may have moved them meanwhile.
+        for (const id of this.store.dueTransactionIds(now, DUE_BATCH)) {
+          const entry = this.store.transaction(id)!
+          events.push(...this.applyDue(entry))
+          // Written even without a move, so that a due time with nothing to do is cleared.
+          this.store.updateTransaction(entry)
+          if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+        }
+        return events
+      })
+      moved += new Set(batch.map((event) => event.transaction)).size
+      if (batch.length === 0) return moved
+    }
+  }
+
+  /** Moves the transaction through every timed move due by now, each at its own due time. */
+  private applyDue(entry: StoredTransaction): StatusEvent[] {
+    const events: StatusEvent[] = []
+    const now = this.clock.now()
+    while (entry.dueAt !== undefined && entry.dueAt <= now) {
+      const to = timedMoveFrom(entry.transaction.status)
+      if (!to) {
+        entry.dueAt = undefined
+        break
+      }
+      const at = entry.dueAt
+      const reason =
+        to === 'ABANDONED'
+          ? `the approval was not completed within ${formatExactDuration(at - Date.parse(entry.transaction.last_status_update))}`
+          : undefined
+      events.push(...this.move(entry, to, reason, at, 'timer'))
+    }
+    return events
+  }
+
+  /** Reads, changes and writes one transaction inside one commit; reports after the commit. */
+  private change(id: string, apply: (entry: StoredTransaction) => StatusEvent[]): void {
+    let dueAt: number | undefined
+    this.commit(() => {
+      const entry = this.store.transaction(id)
+      if (!entry) return []
+      const events = apply(entry)
+      // A move with no delay (e.g. --settle-after 0) happens in the same commit.
+      if (events.length > 0) events.push(...this.applyDue(entry))
+      if (events.length > 0) this.store.updateTransaction(entry)
+      dueAt = entry.dueAt
+      return events
+    })
+    if (dueAt !== undefined) this.listener.due(dueAt)
+  }
+
+  private commit(change: () => StatusEvent[]): StatusEvent[] {
+    const events = this.store.write(change)
+    for (const event of events) this.listener.status(event)
+    return events
+  }
+
+  private move(entry: StoredTransaction, to: TransactionStatus, reason: string | undefined, at: number, by: string): StatusEvent[] {
+    const {transaction} = entry
+    const from = transaction.status
+    transaction.status = to
+    transaction.status_reason = reason ?? STATUS_REASONS[to]
+    transaction.last_status_update = new Date(at).toISOString()
+    entry.dueAt = this.dueAt(entry, at)
+    this.store.recordStatusChange(transaction.id, {from, to, reason: transaction.status_reason, at: transaction.last_status_update, by})
+    this.notify(transaction)
+    return [{event: 'status', time: transaction.last_status_update, transaction: transaction.id, from, to, reason: transaction.status_reason}]
+  }
+
+  private dueAt(entry: StoredTransaction, since: number): number | undefined {
+    return nextMoveDueAt(entry, this.settings, since)
+  }
+
+  /** Queues the webhook of the transaction's current status in the outbox, in the same commit. */
+  private notify(transaction: Transaction): void {
+    const profile = transaction.payment_profile ? this.store.paymentProfile(transaction.payment_profile) : undefined
+    const url = transaction.webhook_transaction_update || profile?.webhook_transaction_update
+    if (!url) return
+    const {id, status} = transaction
+    const now = this.clock.now()
+    this.store.enqueueDelivery(
+      {
+        id: randomUUID(),
+        transaction: id,
+        status,
+        url,
+        state: 'pending',
+        created_at: new Date(now).toISOString(),
+        attempts: [],
+        payload: JSON.stringify(webhookBody(transaction, this.settings.webhookShape ?? DEFAULT_ASSUMPTIONS)),
+      },
+      now,
+    )
+    this.listener.due(now)
+  }
+}

@@ -1,0 +1,4 @@
+/**
+ * The webhooks room: the durable outbox that delivers webhooks, with retries and backoff.
+ */
+export {WebhookOutbox} from './outbox.js'

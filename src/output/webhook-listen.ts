@@ -1,0 +1,94 @@
+/**
+ * `webhook listen`'s events (webhooks/listen-events.ts) drawn for people (a line per webhook on
+ * stdout, the rest on stderr) or as NDJSON on stdout under --json: `ready`, one object per
+ * webhook, `stopped`.
+ */
+import type {ListenEvent} from '../webhooks/listen-events.js'
+import {scrubSecrets} from '../secrets/redact.js'
+import {type ReadyLine, renderWebhookLine, stoppedLine, webhookLine} from './webhook.js'
+
+export interface ListenRendererOptions {
+  json: boolean
+  /** stdout, one line at a time, batched per turn of the event loop. */
+  stdout: {add(line: string): void; flush(): void}
+  /** A line on stderr. */
+  note: (text: string) => void
+  warn: (text: string) => void
+  /** Values to scrub from what the service said (a fetch error). */
+  secrets: readonly string[]
+}
+
+function readyLine(event: Extract<ListenEvent, {kind: 'ready'}>): ReadyLine {
+  return {
+    event: 'ready',
+    url: event.url,
+    host: event.host,
+    port: event.port,
+    token_required: event.tokenRequired,
+    fetch: event.fetchProfile !== undefined,
+    ...(event.save === undefined ? {} : {save: event.save}),
+    ...(event.forwardTo === undefined ? {} : {forward_to: event.forwardTo}),
+  }
+}
+
+/** The lines for people once listening: the address, what happens to each webhook, and how to reach it. */
+export function renderListening(event: Extract<ListenEvent, {kind: 'ready'}>): string[] {
+  const doing = [
+    event.save === undefined ? undefined : `saving each to ${event.save}`,
+    event.fetchProfile === undefined ? undefined : `reading each transaction from the service (profile "${event.fetchProfile}")`,
+    event.forwardTo === undefined ? undefined : `forwarding each to ${event.forwardTo}`,
+  ].filter(Boolean)
+  return [
+    `Listening for webhooks at ${event.url}`,
+    ...(doing.length > 0 ? [`  ${doing.join('; ')}`] : []),
+    `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${event.host}: ` +
+      `run a tunnel (HTTPS) to port ${event.port} and give it the tunnel's address with ${event.path}${event.tokenRequired ? '?key=…' : ''}.`,
+    'Ready. Press Ctrl-C to stop.',
+  ]
+}
+
+/** The summary on stderr when listening ends. */
+export function renderStopped(event: Extract<ListenEvent, {kind: 'stopped'}>): string {
+  const {counts} = event
+  const rejectedDetail = Object.entries(counts.rejectedByStatus).map(([status, count]) => `${status}: ${count}`)
+  return (
+    `Stopped. ${counts.received} webhook${counts.received === 1 ? '' : 's'} received (${counts.duplicates} duplicate${counts.duplicates === 1 ? '' : 's'}), ` +
+    `${counts.malformed} malformed, ${counts.rejected} rejected${rejectedDetail.length > 0 ? ` (${rejectedDetail.join(', ')})` : ''}.` +
+    (event.save === undefined ? '' : ` Saved to ${event.save}.`)
+  )
+}
+
+/** One function that draws every event of a run. */
+export function webhookListenRenderer(options: ListenRendererOptions): (event: ListenEvent) => void {
+  const {json, stdout, note, warn} = options
+  const write = (object: object) => stdout.add(JSON.stringify(object))
+  return (event) => {
+    switch (event.kind) {
+      case 'webhook': {
+        const line = webhookLine(event.report)
+        if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, options.secrets)
+        if (json) write(line)
+        else stdout.add(renderWebhookLine(line))
+        return
+      }
+      case 'status-missing':
+        return note('This webhook names no status (the service\'s clients re-fetch the transaction): add --fetch to read it from the service.')
+      case 'rejected':
+        return note(`Rejected ${event.rejection.method} ${event.rejection.path} with ${event.rejection.status}: ${event.rejection.reason}`)
+      case 'record-failed':
+        return warn(`could not write to ${event.file} (${event.message}); answered 500 so the sender can retry.`)
+      case 'exposed':
+        return warn(`listening on ${event.host}: anyone who can reach port ${event.port} from the network can post to it${event.tokenRequired ? ' if they know the URL' : ''}.`)
+      case 'tokenless':
+        return warn(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${event.port}.`)
+      case 'ready':
+        if (!json) return renderListening(event).forEach((line) => note(line))
+        write(readyLine(event))
+        return stdout.flush()
+      case 'stopped':
+        if (json && event.reason !== 'stdout closed') write(stoppedLine(event.counts))
+        stdout.flush()
+        return note(renderStopped(event))
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `webhook listen` without the CLI: listens with the options given, records, re-fetches and
+ * forwards each webhook, and reports what happens as typed events (listen-events.ts) until it is
+ * told to stop. Renderers in src/output/ draw the events for people and for --json.
+ */
+import {InputError} from '../errors.js'
+import type {PaymentService} from '../api/service.js'
+import type {ListenEvent, StopReason} from './listen-events.js'
+import {WEBHOOK_PATH, type WebhookCounts, isLoopbackHost, startWebhookListener} from './listener.js'
+
+export interface WebhookListenOptions {
+  host: string
+  port: number
+  /** The secret the URL must carry; undefined with --no-token. */
+  token: string | undefined
+  maxBodyBytes: number
+  forwardUrl: URL | undefined
+  save: string | undefined
+  fetch: boolean
+}
+
+export interface WebhookListenDeps {
+  /** --fetch: the service each webhook's transaction is read from, and its profile's name. */
+  fetching?: {service: PaymentService; profile: string}
+  /** Bounds each forward. */
+  requestTimeoutMs: number
+  onEvent: (event: ListenEvent) => void
+  /** Resolves when listening should end, and why. */
+  stopped: () => Promise<StopReason>
+}
+
+/** How long running re-fetches and forwards may finish after Ctrl-C. */
+const STOP_GRACE_MS = 2000
+
+/** The --save file, opened for appending before anything listens. */
+async function openRecorder(save: string | undefined) {
+  if (save === undefined) return undefined
+  const {WebhookRecorder} = await import('./recorder.js')
+  try {
+    return new WebhookRecorder(save)
+  } catch (error) {
+    throw new InputError(`--save: cannot open ${save} for appending (${(error as Error).message}).`, {flag: '--save'})
+  }
+}
+
+/** Listens until `deps.stopped` resolves; the counts of what came in, and why it ended. */
+export async function listenForWebhooks(options: WebhookListenOptions, deps: WebhookListenDeps): Promise<{counts: WebhookCounts; reason: StopReason}> {
+  const [recorder, {WebhookForwarder}] = await Promise.all([openRecorder(options.save), import('./forwarder.js')])
+  const forwarder = options.forwardUrl ? new WebhookForwarder(options.forwardUrl.href, deps.requestTimeoutMs) : undefined
+  const service = deps.fetching?.service
+  let toldStatusMissing = false
+  const listener = await startWebhookListener({
+    host: options.host,
+    port: options.port,
+    token: options.token,
+    maxBodyBytes: options.maxBodyBytes,
+    recorder,
+    fetchTransaction: service ? (id) => service.getTransaction(id) : undefined,
+    forward: forwarder ? (body, headers) => forwarder.forward(body, headers) : undefined,
+    secretHeaderNames: service ? [service.target.profile.api_key_header] : [],
+    onWebhook: (report) => {
+      deps.onEvent({kind: 'webhook', report})
+      if (report.kind === 'webhook' && report.event.status === undefined && !service && !toldStatusMissing) {
+        toldStatusMissing = true
+        deps.onEvent({kind: 'status-missing'})
+      }
+    },
+    onRejected: (rejection) => deps.onEvent({kind: 'rejected', rejection}),
+    onRecordFailure: (error) => deps.onEvent({kind: 'record-failed', file: options.save!, message: error.message}),
+  }).catch((error: unknown) => {
+    recorder?.close()
+    throw error
+  })
+
+  const {forwardUrl} = options
+  if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
+    await listener.close(0)
+    throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
+  }
+  const tokenRequired = options.token !== undefined
+  if (!isLoopbackHost(options.host)) deps.onEvent({kind: 'exposed', host: options.host, port: listener.port, tokenRequired})
+  if (!tokenRequired) deps.onEvent({kind: 'tokenless', port: listener.port})
+  deps.onEvent({
+    kind: 'ready',
+    url: listener.url,
+    host: listener.host,
+    port: listener.port,
+    path: WEBHOOK_PATH,
+    tokenRequired,
+    save: options.save,
+    fetchProfile: deps.fetching?.profile,
+    forwardTo: forwarder?.url,
+  })
+
+  const reason = await deps.stopped()
+  const counts = await listener.close(reason === 'signal' ? STOP_GRACE_MS : 0)
+  await Promise.allSettled([forwarder?.destroy(), service?.destroy()])
+  deps.onEvent({kind: 'stopped', counts, reason, save: options.save})
+  return {counts, reason}
+}
