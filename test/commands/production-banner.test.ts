@@ -105,5 +105,4 @@ describe('the production line', () => {
     expect(piped.exitCode).toBe(0)
     expect(piped.stdout).not.toMatch(/^Profile/m)
   })
-
 })

@@ -69,9 +69,3 @@ describe('card numbers from a service, in any shape', () => {
     expect(server.requests).toHaveLength(2)
   })
 })
-
-describe('webhook bodies that are not JSON', () => {
-})
-
-describe('DEBUG=* and the card number', () => {
-})

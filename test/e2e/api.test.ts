@@ -3,7 +3,6 @@
  */
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {runCli, tempConfigDir} from '../helpers/cli.js'
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
 import {TX_ID} from '../helpers/fixtures.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
@@ -25,24 +24,4 @@ describe('paytx api', () => {
     expect(await session.exited).toBe(0)
     expect(session.output().replaceAll('\r\n', '\n')).toContain(`{\n  "id": "${TX_ID}",\n  "status": "PENDING",\n  "amount": "1499"\n}\n`)
   })
-
-  describe('on a production profile', () => {
-    let configDir: string
-    beforeEach(async () => {
-      configDir = tempConfigDir()
-      const add = await runCli(['profile', 'add', 'prod', '--env', 'production', '--base-url', `${server.url}/v1`, '--api-key-stdin'], {configDir, input: `${API_KEY}\n`})
-      expect(add.code).toBe(0)
-    })
-
-  })
-
-  describe('keeps the request, and the key, on the profile’s host', () => {
-    let elsewhere: RecordingServer
-    beforeEach(async () => {
-      elsewhere = await startRecordingServer(() => ({json: {}}))
-    })
-    afterEach(() => elsewhere.close())
-
-  })
-
 })

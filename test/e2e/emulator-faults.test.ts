@@ -4,9 +4,8 @@
  */
 import {join} from 'node:path'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
-import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 import {ROOT, startCli} from '../helpers/cli.js'
 
 describe('emulator start --faults', () => {
@@ -31,29 +30,4 @@ describe('emulator start --faults', () => {
       await cli.stop()
     }
   })
-
-})
-
-describe('emulator faults add | list | clear', () => {
-  let emulator: RunningEmulator
-  const events: EmulatorEvent[] = []
-
-  beforeAll(async () => {
-    emulator = await startEmulator({port: 0, settleAfterMs: 0, pendingForMs: 0, faults: {rules: [], seed: 3}, onEvent: (event) => events.push(event)})
-  })
-  afterAll(() => emulator.close())
-
-})
-
-describe('smoke cases with faults:', () => {
-  let emulator: RunningEmulator
-  const events: EmulatorEvent[] = []
-
-  beforeAll(async () => {
-    // Full bodies: with minimal ones the flow re-reads the status on a webhook, which would show
-    // DECLINED even though its own webhook was dropped.
-    emulator = await startEmulator({port: 0, settleAfterMs: 0, pendingForMs: 0, assumptions: {webhookPayload: 'full'}, onEvent: (event) => events.push(event)})
-  })
-  afterAll(() => emulator.close())
-
 })

@@ -22,9 +22,6 @@ async function receiver(): Promise<RecordingServer> {
   return server
 }
 
-describe('against the emulator a command embeds over the shared store', () => {
-})
-
 describe('against `paytx emulator start` in its own process', () => {
   it('moves along the state table, refuses other moves with exit 2 unless --force, and resends', async () => {
     const configDir = tempConfigDir()
@@ -61,10 +58,4 @@ describe('against `paytx emulator start` in its own process', () => {
     expect(shop.requests.filter((request) => request.body?.id === id)).toHaveLength(6)
   }, 60_000)
 
-})
-
-describe('on a local profile whose address is not an emulator', () => {
-})
-
-describe('on a profile that is not local', () => {
 })

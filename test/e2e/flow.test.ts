@@ -82,5 +82,4 @@ await fetch(new URL(answer.headers.get('location'), action))
     // ... and stops it when the flow ends.
     await expect(fetch(`${base}/v1/transaction/x`)).rejects.toThrow()
   })
-
 })

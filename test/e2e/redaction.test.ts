@@ -35,9 +35,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-describe('card numbers from a service, in any shape', () => {
-})
-
 function send(url: string, body: string, contentType: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, {method: 'POST', agent: false, headers: {'content-type': contentType}}, (res) => {

@@ -64,6 +64,3 @@ describe('smoke run against the emulator', () => {
     expect(parseJUnit(readFileSync(junit, 'utf8')).suites[0].testcases.map((testcase) => testcase.attributes.name)).toEqual(['by-hand'])
   }, 60_000)
 })
-
-describe('bad scenario files', () => {
-})

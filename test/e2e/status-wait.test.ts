@@ -52,5 +52,4 @@ describe('paytx transaction status --wait', () => {
     expect(result.stderr).toContain(`Interrupted while waiting for transaction ${id}.`)
     expect(result.stdout).toBe('')
   })
-
 })

@@ -59,5 +59,4 @@ describe('transaction start', () => {
     expect(broken.code).toBe(0)
     expect(broken.stderr).toMatch(/Warning: could not run BROWSER=.*open the approval URL yourself/)
   })
-
 })

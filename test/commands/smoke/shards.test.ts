@@ -117,5 +117,4 @@ describe('smoke run across CI machines', () => {
     expect(result.stderr).toMatch(/--shard must be <index>\/<total> with 1 ≤ index ≤ total/)
     expect(result.stdout).toBe('')
   })
-
 })

@@ -160,5 +160,4 @@ describe('webhook replay', () => {
     const plain = await runCommand(['webhook', 'replay', saveFile([record(2, TX_A, 'DECLINED', long)]), '--to', server.url])
     expect(plain.stderr).not.toContain('redacted')
   })
-
 })
