@@ -129,6 +129,70 @@ const requiredHttpPlugin = {
   },
 }
 
+/**
+ * Packages oclif requires as its modules load but uses only on some paths: command discovery by
+ * file pattern (tinyglobby, with fdir and picomatch; paytx's commands come from the manifest),
+ * spinners (cli-spinners), templates (ejs), package.json lookups (lilconfig), plugin patterns
+ * (minimatch), colour support (supports-color, which loads tty), and three of Node's own modules
+ * it requires for rare paths (child_process with dgram, perf_hooks, readline: Node 20 compiles
+ * each on first load). Each require of one gets a stand-in that loads the package on the first use of
+ * an export, so `--version` and `status` no longer evaluate them at start-up (about 15 ms).
+ * Whether the package marks itself as an ES module (`__esModule`, which the requiring code asks
+ * first) is read at build time, so that asking does not load it.
+ */
+const LAZY_PACKAGES = ['tinyglobby', 'minimatch', 'cli-spinners', 'ejs', 'lilconfig', 'supports-color', 'node:child_process', 'node:perf_hooks', 'node:readline']
+const lazyPackagesPlugin = {
+  name: 'lazy-packages',
+  setup(builder) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`)
+    builder.onResolve({filter}, (args) =>
+      args.namespace === 'lazy-package' || args.kind !== 'require-call' ? undefined : {path: args.path, namespace: 'lazy-package', pluginData: {resolveDir: args.resolveDir}},
+    )
+    builder.onLoad({filter: /.*/, namespace: 'lazy-package'}, (args) => {
+      const esModule = createRequire(join(args.pluginData.resolveDir, 'index.js'))(args.path).__esModule === true
+      const contents = `let loaded
+const load = () => (loaded ??= require(${JSON.stringify(args.path)}))
+module.exports = new Proxy({}, {
+  get: (_, key) => (key === '__esModule' ? ${esModule} : load()[key]),
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => ({...Reflect.getOwnPropertyDescriptor(load(), key), configurable: true}),
+})
+`
+      return {contents, loader: 'js', resolveDir: args.pluginData.resolveDir}
+    })
+  },
+}
+
+/** `debug` goes through scripts/bundle/quiet-debug.cjs, which loads the package only when DEBUG is set. */
+const quietDebugPlugin = {
+  name: 'quiet-debug',
+  setup(builder) {
+    const shim = join(root, 'scripts', 'bundle', 'quiet-debug.cjs')
+    builder.onResolve({filter: /^debug$/}, (args) => (args.importer === shim ? undefined : {path: shim}))
+  },
+}
+
+/**
+ * oclif asks wsl-utils whether it runs under WSL every time its configuration loads, and
+ * wsl-utils loads child_process (with dgram) and PowerShell helpers as it is imported. The
+ * answer comes from is-wsl alone; the PowerShell path, which oclif asks for only on WSL, still
+ * comes from wsl-utils, imported when asked.
+ */
+const wslCheckPlugin = {
+  name: 'wsl-check',
+  setup(builder) {
+    builder.onResolve({filter: /^wsl-utils$/}, (args) =>
+      args.namespace === 'wsl-check' ? undefined : {path: 'wsl-utils', namespace: 'wsl-check', pluginData: {resolveDir: args.resolveDir}},
+    )
+    builder.onLoad({filter: /.*/, namespace: 'wsl-check'}, (args) => ({
+      contents: "export {default as isWsl} from 'is-wsl'\nexport const powerShellPath = async () => (await import('wsl-utils')).powerShellPath()\n",
+      loader: 'js',
+      resolveDir: args.pluginData.resolveDir,
+    }))
+  },
+}
+
 const hookTargets = [
   ...Object.values(oclif.hooks ?? {}).flatMap((hook) => [hook].flat().map((entry) => (typeof entry === 'string' ? entry : entry.target))),
   ...(oclif.helpClass ? [oclif.helpClass] : []),
@@ -157,6 +221,6 @@ await build({
   external: ['libsql', 'open', 'typescript'],
   // Bundled CommonJS (oclif) calls require() for Node's own modules.
   banner: {js: "import {createRequire as __paytxCreateRequire} from 'node:module'; const require = __paytxCreateRequire(import.meta.url);"},
-  plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin],
+  plugins: [commonJsNamedExportsPlugin, requiredHttpPlugin, lazyPackagesPlugin, quietDebugPlugin, wslCheckPlugin],
   logLevel: 'warning',
 })

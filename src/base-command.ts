@@ -10,7 +10,8 @@ import type {Interfaces} from '@oclif/core'
 import {closestName} from './closest-name.js'
 import {hintText} from './output/remedy.js'
 import type {Remedy} from './remedy.js'
-import {EXIT, InputError, InterruptedError, PaytxError, ServiceError, detailField} from './errors.js'
+import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
+import {MAX_TIMER_MS} from './duration.js'
 import type {HttpClientOptions} from './api/http-client.js'
 import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
@@ -63,6 +64,9 @@ export function parseRequestTimeout(raw: string): number {
   const seconds = Number(raw)
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
+  }
+  if (seconds * 1000 > MAX_TIMER_MS) {
+    throw new InputError(`--timeout can be at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds (about 24.8 days), the longest paytx can wait (got "${raw}").`, {flag: '--timeout'})
   }
   return Math.round(seconds * 1000)
 }

@@ -5,4 +5,6 @@
  */
 import {execute} from '@oclif/core/execute'
 
+// Debug logs print the command line as typed: a card number in it must not be echoed.
+if (process.env.DEBUG) (await import('./secrets/debug-output.js')).maskDigitRunsOnStderr()
 await execute({dir: import.meta.url})

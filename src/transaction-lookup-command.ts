@@ -2,7 +2,9 @@
  * What `status` and `checkoutsuccess` share: ids from arguments, stdin (`-`) or --from-file; one
  * id keeps the command's own view, several are looked up concurrently (at most --concurrency
  * requests in flight; a 429 pauses them all) and shown as one table, TSV, CSV or a JSON array in
- * input order. `status --wait` with several ids waits for all of them at once.
+ * input order, streamed: ids are read and rows written as the lookups go, so memory stays that of
+ * a window of ids whatever the length of the list. `status --wait` with several ids waits for all
+ * of them at once.
  */
 import * as Flags from '@oclif/core/flags'
 import type {Command} from '@oclif/core'
@@ -10,10 +12,11 @@ import type {Command} from '@oclif/core'
 import {BaseCommand} from './base-command.js'
 import {EXIT, InputError} from './errors.js'
 import type {CheckoutSuccess, Transaction} from './api/schemas.js'
-import type {LookupResult} from './api/lookup-many.js'
+import type {LookupResult, LookupsSink} from './api/lookup-many.js'
 import type {PaymentService} from './api/service.js'
+import type {IdTarget} from './input/transaction-ids.js'
 import type {WaitResult, WaitUntil} from './flow/wait-for-status.js'
-import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, readsStdin, toLookupOptions} from './input/transaction-ids.js'
+import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, checkLookupFlags, toLookupOptions} from './input/transaction-ids.js'
 
 /** From this many ids on, a progress line is shown on stderr. */
 const PROGRESS_FROM = 10
@@ -44,57 +47,57 @@ export const LOOKUP_FLAGS = {
 export abstract class TransactionLookupCommand<T extends typeof Command, R = unknown> extends BaseCommand<T, R> {
   static override strict = false
 
-  /** The ids and how to look them up; reads stdin and --from-file first when they are used. */
+  /** The ids and how to look them up; opens --from-file first, reads stdin and the file as the lookups go. */
   protected async lookupOptions(): Promise<LookupOptions> {
     const flags = this.flags as {'from-file'?: string; concurrency?: number; csv?: boolean}
     const file = flags['from-file']
-    const read = {ids: this.argList, 'from-file': file}
-    const {readStdinText} = await import('./input/stdin.js')
-    const stdin = readsStdin(read) ? await readStdinText(this.ctx.io.stdin) : undefined
-    const fromFile = file !== undefined && file !== '-' ? await readIdFile(file) : undefined
-    return toLookupOptions({...read, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}, {stdin, fromFile})
+    const read = {ids: this.argList, 'from-file': file, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}
+    checkLookupFlags(read)
+    const fromFile = file !== undefined && file !== '-' ? await openIdFile(file) : undefined
+    return toLookupOptions(read, {stdin: stdinChunks(this.ctx.io.stdin), fromFile})
   }
 
-  /** Several ids: looked up, printed as a table (TSV, CSV), the exit code set; returns the --json array. */
-  protected async answerMany(options: LookupOptions, command: 'status'): Promise<LookupsJson<Transaction, 'transaction'>>
-  protected async answerMany(options: LookupOptions, command: 'checkoutsuccess'): Promise<LookupsJson<CheckoutSuccess, 'checkoutsuccess'>>
-  protected async answerMany(
-    options: LookupOptions,
-    command: 'status' | 'checkoutsuccess',
-  ): Promise<LookupsJson<Transaction, 'transaction'> | LookupsJson<CheckoutSuccess, 'checkoutsuccess'>> {
-    const [output, {checkoutOutcome, lookupsExitCode}] = await Promise.all([import('./output/transaction-lookups.js'), import('./api/lookup-many.js')])
-    const table = await this.tableOptions(options)
-    if (command === 'status') {
-      const results = await this.lookUpAll(options, (service, id) => service.getTransaction(id))
-      this.print(output.renderTransactionLookups(results, table))
-      this.setOutcomeExitCode(lookupsExitCode(results))
-      return lookupsJson(results, 'transaction')
-    }
-    const results = await this.lookUpAll(options, (service, id) => service.checkoutSuccess(id))
-    this.print(output.renderCheckoutLookups(results, table))
-    this.setOutcomeExitCode(lookupsExitCode(results, checkoutOutcome))
-    return lookupsJson(results, 'checkoutsuccess')
+  /** Several ids: looked up and written row by row (table, TSV, CSV or the --json array), the exit code set. */
+  protected async answerMany(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<undefined> {
+    const [{answerLookups, checkoutOutcome}, {preferSmallHeap}] = await Promise.all([import('./api/lookup-many.js'), import('./process/small-heap.js')])
+    // A list may run for minutes: memory, not speed, is what V8 must save (see small-heap.ts).
+    preferSmallHeap()
+    const service = await this.lookupService(options)
+    const progress = this.progress(options.total)
+    const shared = {concurrency: options.concurrency, onSettled: progress.settled, onFailure: (result: LookupResult<unknown>) => this.noteFailure(result), drained: drainedOf(this.ctx.io.stdout)}
+    const {count, failed, exitCode} =
+      command === 'status'
+        ? await answerLookups(options.targets, (id) => service.getTransaction(id), {...shared, sink: await this.lookupsSink(options, command)})
+        : await answerLookups(options.targets, (id) => service.checkoutSuccess(id), {...shared, sink: await this.lookupsSink(options, command), outcome: checkoutOutcome})
+    progress.done(count, failed)
+    this.setOutcomeExitCode(exitCode)
+    return undefined
   }
 
   /**
    * `status --wait` with several ids: every id is waited for at once (reads spaced with back-off,
    * at most --concurrency requests in flight), each change told on stderr as `<id>: A → B`; then
    * the table, and the exit code of the gravest outcome. Ctrl-C stops the waits and still shows
-   * the table, the ids still waited for as interrupted (exit 130).
+   * the table, the ids still waited for as interrupted (exit 130). Waiting for all at once, it
+   * holds the whole list.
    */
-  protected async waitForMany(options: LookupOptions, wait: {timeoutMs: number; until: WaitUntil}): Promise<LookupsJson<Transaction, 'transaction'>> {
-    const [output, {lookupsExitCode}, {waitForFinalStatus}, {formatDuration}, {describeStatus}] = await Promise.all([
-      import('./output/transaction-lookups.js'),
+  protected async waitForMany(options: LookupOptions, wait: {timeoutMs: number; until: WaitUntil}): Promise<undefined> {
+    const [{answerLookups, lookupsExitCode}, {waitForFinalStatus}, {formatDuration}, {describeStatus}] = await Promise.all([
       import('./api/lookup-many.js'),
       import('./flow/wait-for-status.js'),
       import('./duration.js'),
       import('./output/transaction.js'),
     ])
+    const targets: IdTarget[] = []
+    for await (const target of options.targets) targets.push(target)
     const signal = this.interruptSignal()
-    this.note(`Waiting for ${options.targets.length} transactions, up to ${formatDuration(wait.timeoutMs)} (Ctrl-C to stop).`)
-    const waited = await this.lookUpAll(
-      options,
-      (service, id) =>
+    this.note(`Waiting for ${targets.length} transactions, up to ${formatDuration(wait.timeoutMs)} (Ctrl-C to stop).`)
+    const service = await this.lookupService(options)
+    const waited: LookupResult<WaitResult<Transaction>>[] = []
+    const collect: LookupsSink<WaitResult<Transaction>> = {add: (result) => waited.push(result), end: () => {}}
+    await answerLookups(
+      listed(targets),
+      (id) =>
         waitForFinalStatus<Transaction>(() => service.getTransaction(id), {
           ...wait,
           signal,
@@ -102,71 +105,100 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
             this.note(`${id}: ${previous ? `${previous.status} → ` : ''}${describeStatus(transaction.status)}${previous ? `  (after ${formatDuration(elapsedMs)})` : ''}`),
           onReadError: (error) => this.note(`${id}: reading the status failed (${error.message}); trying again.`),
         }),
-      {allAtOnce: true},
+      {concurrency: targets.length, sink: collect, onFailure: (result) => this.note(`${result.id}: ${result.error?.message}`)},
     )
     for (const result of waited) {
       if (result.value && !result.value.conclusive) this.warnUser(`transaction ${result.id} is still ${result.value.status} after ${formatDuration(wait.timeoutMs)}; not conclusive.`)
     }
-    const results = waited.map((result): LookupResult<Transaction> => (result.error ? result : {id: result.id, value: result.value.reading}))
-    this.print(output.renderTransactionLookups(results, await this.tableOptions(options)))
+    const sink = await this.lookupsSink(options, 'status')
+    for (const result of waited) sink.add(result.error ? result : {id: result.id, value: result.value.reading})
+    sink.end()
     this.setOutcomeExitCode(signal.aborted ? EXIT.interrupted : lookupsExitCode<WaitResult<Transaction>>(waited, (each) => each))
-    return lookupsJson(results, 'transaction')
+    return undefined
+  }
+
+  /** One service client for all the lookups: at most --concurrency requests in flight, all paused by a 429. */
+  private async lookupService(options: LookupOptions): Promise<PaymentService> {
+    const {RequestGate} = await import('./api/request-gate.js')
+    return this.service({gate: new RequestGate(options.concurrency)})
+  }
+
+  /** Where the rows go: the --json array, or the table (aligned on a terminal, TSV in a pipe, CSV with --csv). */
+  private async lookupsSink(options: LookupOptions, command: 'status'): Promise<LookupsSink<Transaction>>
+  private async lookupsSink(options: LookupOptions, command: 'checkoutsuccess'): Promise<LookupsSink<CheckoutSuccess>>
+  private async lookupsSink(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<LookupsSink<Transaction> | LookupsSink<CheckoutSuccess>> {
+    const [output, {tableFormatFor, terminalWidth}] = await Promise.all([import('./output/transaction-lookups.js'), import('./output/table.js')])
+    const write = (text: string) => void this.ctx.io.stdout.write(text)
+    if (this.jsonEnabled()) return output.jsonLookupsWriter(command === 'status' ? 'transaction' : 'checkoutsuccess', write)
+    const table = {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
+    return command === 'status' ? output.transactionLookupsWriter(table, write) : output.checkoutLookupsWriter(table, write)
+  }
+
+  /** One failed id on stderr; its remedies in words go into its hint, as a command's own error's do. */
+  private noteFailure(result: LookupResult<unknown>): void {
+    if (result.error) this.sayRemedies(result.error)
+    this.note(`${result.id}: ${result.error?.message}`)
   }
 
   /**
-   * Runs `lookup` for every id over one service client that keeps at most --concurrency requests
-   * in flight and pauses them all on a 429; `allAtOnce` starts every lookup together (waits that
-   * spend most of their time between reads). Failures are told on stderr, one line each, in order.
+   * Progress on stderr for PROGRESS_FROM ids or more: on a terminal a line rewritten as ids
+   * settle (from the first when the number is known, else from the PROGRESS_FROM-th: a list read
+   * as it comes has no length beforehand); in a pipe one line at the end. Ctrl-C ends the
+   * lookups at once, leaving no progress line behind.
    */
-  private async lookUpAll<R>(options: LookupOptions, lookup: (service: PaymentService, id: string) => Promise<R>, mode: {allAtOnce?: boolean} = {}): Promise<LookupResult<R>[]> {
-    const [{RequestGate}, {lookUpMany}] = await Promise.all([import('./api/request-gate.js'), import('./api/lookup-many.js')])
-    const service = await this.service({gate: new RequestGate(options.concurrency)})
-    const total = options.targets.length
-    const live = !mode.allAtOnce && total >= PROGRESS_FROM && Boolean(this.ctx.io.stderr.isTTY)
-    if (!mode.allAtOnce && total >= PROGRESS_FROM && !live) this.note(`Looking up ${total} transactions, ${options.concurrency} at a time.`)
-    const clearProgress = () => this.ctx.io.stderr.write('\r\u001B[K')
-    // Ctrl-C ends the lookups at once (nothing to clean up but the progress line).
+  private progress(total: number | undefined): {settled?: (done: number, failed: number) => void; done: (count: number, failed: number) => void} {
+    const failures = (failed: number) => (failed > 0 ? ` (${failed} failed)` : '')
+    if (!this.ctx.io.stderr.isTTY) {
+      return {done: (count, failed) => count >= PROGRESS_FROM && this.note(`Looked up ${count} transactions${failures(failed)}.`)}
+    }
+    const clear = () => this.ctx.io.stderr.write('\r\u001B[K')
+    let shown = false
     const onInterrupt = () => {
-      clearProgress()
+      if (shown) clear()
       process.exit(EXIT.interrupted)
     }
-    if (live) process.once('SIGINT', onInterrupt)
-    const results = await lookUpMany(options.targets, (id) => lookup(service, id), {
-      concurrency: mode.allAtOnce ? total : options.concurrency,
-      onSettled: live
-        ? (done, all, failed) => this.ctx.io.stderr.write(`\r\u001B[KLooked up ${done} of ${all}${failed > 0 ? ` (${failed} failed)` : ''}…`)
-        : undefined,
-    })
-    if (live) {
-      process.off('SIGINT', onInterrupt)
-      clearProgress()
+    process.once('SIGINT', onInterrupt)
+    return {
+      settled: (done, failed) => {
+        if ((total ?? done) < PROGRESS_FROM) return
+        shown = true
+        this.ctx.io.stderr.write(`\r\u001B[KLooked up ${done}${total === undefined ? '' : ` of ${total}`}${failures(failed)}…`)
+      },
+      done: () => {
+        process.off('SIGINT', onInterrupt)
+        if (shown) clear()
+      },
     }
-    for (const result of results) if (result.error) this.sayRemedies(result.error)
-    for (const result of results) if (result.error) this.note(`${result.id}: ${result.error.message}`)
-    return results
-  }
-
-  /** Aligned and fitted to a terminal, TSV in a pipe, CSV with --csv. */
-  private async tableOptions(options: LookupOptions) {
-    const {tableFormatFor, terminalWidth} = await import('./output/table.js')
-    return {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
   }
 }
 
-async function readIdFile(file: string): Promise<string> {
-  const {readFile} = await import('node:fs/promises')
+/** Resolves at once, or when `stdout` has written what it holds (a slow reader holds the lookups back). */
+function drainedOf(stdout: NodeJS.WritableStream & {writableNeedDrain?: boolean}): () => Promise<void> {
+  return () => (stdout.writableNeedDrain ? new Promise((resolve) => stdout.once('drain', () => resolve())) : Promise.resolve())
+}
+
+/** The command's stdin as it comes; touched only once this is read (one id on the command line never does). */
+async function* stdinChunks(stdin: NodeJS.ReadableStream): AsyncGenerator<Buffer | string> {
+  yield* stdin as AsyncIterable<Buffer | string>
+}
+
+async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items
+}
+
+/** The --from-file list, opened before anything is sent (a missing file is exit 2), read as the lookups go. */
+async function openIdFile(file: string): Promise<AsyncIterable<Buffer>> {
+  const {open} = await import('node:fs/promises')
   try {
-    return await readFile(file, 'utf8')
+    const handle = await open(file, 'r')
+    if ((await handle.stat()).isDirectory()) {
+      await handle.close()
+      throw Object.assign(new Error('it is a folder'), {code: 'EISDIR'})
+    }
+    return handle.createReadStream()
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message
     throw new InputError(`--from-file ${file} cannot be read: ${why}.`, {flag: '--from-file'})
   }
-}
-
-/** The JSON of several lookups: `{id, <key>}` or `{id, error}` per id, in input order. */
-export type LookupsJson<R, K extends string> = ({id: string} & ({[P in K]: R} | {error: unknown}))[]
-
-function lookupsJson<R, K extends string>(results: readonly LookupResult<R>[], key: K): LookupsJson<R, K> {
-  return results.map((result) => (result.error ? {id: result.id, error: result.error} : ({id: result.id, [key]: result.value} as {id: string} & {[P in K]: R})))
 }

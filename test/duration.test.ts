@@ -30,3 +30,17 @@ describe('parseDuration (a flag value)', () => {
     )
   })
 })
+
+describe('durations longer than a timer can wait', () => {
+  it.each(['30d', '597h', '2147483648ms'])('refuses %j naming the largest allowed value', (raw) => {
+    expect(() => parseDuration(raw, '--wait-timeout')).toThrow(
+      `--wait-timeout can be at most 596h (2147483647ms, about 24.8 days), the longest paytx can wait (got "${raw}").`,
+    )
+  })
+
+  it('takes the longest a timer can wait, and any length where the flag is no timer', () => {
+    expect(parseDuration('2147483647ms', '--wait-timeout')).toBe(2 ** 31 - 1)
+    expect(parseDuration('24d', '--wait-timeout')).toBe(24 * 86_400_000)
+    expect(parseDuration('400d', '--since', {max: Number.POSITIVE_INFINITY})).toBe(400 * 86_400_000)
+  })
+})

@@ -4,8 +4,9 @@
  * reached the service (retry-policy.ts). The answer is read by answer.ts; what failed is said by
  * request-errors.ts.
  */
-import type {ServiceError} from '../errors.js'
+import {InputError, type ServiceError} from '../errors.js'
 import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
+import {headerValueProblem} from '../http/header-value.js'
 import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
 import {type Answer, type Failure, readAnswer, readCappedText, statusLine, verboseText} from './answer.js'
 import type {HttpRequest, HttpResponse} from './http-message.js'
@@ -131,6 +132,11 @@ export class HttpClient {
    */
   async exchange(req: HttpRequest): Promise<{answer: Answer; durationMs: number; tries: number}> {
     const headers: Record<string, string> = {accept: 'application/json', ...req.headers}
+    for (const [name, value] of Object.entries(headers)) {
+      const problem = headerValueProblem(value)
+      // A key or header typed with a stray character: nothing can be sent, and no retry would help.
+      if (problem) throw new InputError(`The ${name} header ${problem}; nothing was sent.`, {hint: 'Check the value in the profile or on the command line.'})
+    }
     const payload = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body))
     if (payload !== undefined) headers['content-type'] ??= 'application/json'
     const started = Date.now()

@@ -8,6 +8,17 @@ import {type Card, type CardRequest, type CheckoutSuccess, type Customer, type C
 import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, type HttpResponse, type HttpRequest, joinUrl} from './http-client.js'
 import type {Profile} from './profile.js'
+import {idShapeProblem, shownId} from './transaction-id.js'
+
+/**
+ * The last guard before an id becomes a path segment, for callers that did not check it (an id
+ * taken from an answer or a scenario file): `..` would send the key to another path.
+ */
+function usableId(id: string): string {
+  const problem = idShapeProblem(id)
+  if (problem) throw new InputError(`"${shownId(id)}" is not a transaction id: ${problem}; nothing was sent.`, {flag: 'id'})
+  return id
+}
 
 export interface ServiceTarget {
   /** Profile name, for messages. */
@@ -136,11 +147,12 @@ export class PaymentService {
   }
 
   async getTransaction(id: string): Promise<Transaction> {
-    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url: this.apiUrl(API_PATHS.transaction(id)), headers: this.apiHeaders()}))
+    const url = this.apiUrl(API_PATHS.transaction(usableId(id)))
+    return withoutCardCvv(await this.ask<Transaction>('transaction', {method: 'GET', url, headers: this.apiHeaders()}))
   }
 
   async checkoutSuccess(id: string): Promise<CheckoutSuccess> {
-    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(id)), headers: this.apiHeaders()})
+    return this.ask<CheckoutSuccess>('checkoutsuccess', {method: 'GET', url: this.apiUrl(API_PATHS.checkoutSuccess(usableId(id))), headers: this.apiHeaders()})
   }
 }
 

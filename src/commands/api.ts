@@ -1,11 +1,9 @@
-import {readFile} from 'node:fs/promises'
-
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
-import {endpointUrl, toApiOptions} from '../input/api-request.js'
-import {readStdinText} from '../input/stdin.js'
+import {endpointUrl, requestSecrets, toApiOptions} from '../input/api-request.js'
+import {readFileCapped, readStreamCapped} from '../input/bounded-read.js'
 import {renderApiAnswer, scrubAnswer} from '../output/api-answer.js'
 
 export default class Api extends BaseCommand<typeof Api, unknown> {
@@ -24,6 +22,8 @@ the query string of a GET (or of a request whose body is --input).
 The answer is printed on stdout as JSON: indented on a terminal, one line in a pipe; a body that
 is not JSON as it came. Keys and card numbers are scrubbed. --include prints the status line and
 headers first. An HTTP error status (400 and above) still prints the body, then exits 1.
+
+--input and each @file or @- are read up to 10 MiB.
 
 A request other than GET on a production profile asks for confirmation, or needs --yes. GETs are
 retried on network errors and 5xx; no other method is sent twice.
@@ -55,9 +55,10 @@ ${EXIT_CODES_HELP}`
   public async run(): Promise<unknown> {
     const options = await toApiOptions(
       {...this.flags, path: this.args.path, json: this.jsonEnabled()},
-      {readStdin: () => readStdinText(this.ctx.io.stdin), readFile: (path) => readFile(path, 'utf8')},
+      {readStdin: (flag) => readStreamCapped(this.ctx.io.stdin as AsyncIterable<Buffer | string>, {flag, source: 'stdin'}), readFile: (path, flag) => readFileCapped(path, {flag})},
     )
     const service = await this.service()
+    this.addSecrets(...requestSecrets(options))
     const {baseUrl, headers} = service.endpointFor(options.target)
     const url = endpointUrl(baseUrl, options.endpoint, {target: options.target, query: options.query})
     if (options.method !== 'GET') await this.confirmProduction(`send ${options.method} ${new URL(url).pathname}`, options.yes)

@@ -3,6 +3,7 @@
  * webhook delivery attempt and per fault applied on purpose. The terminal shows them as lines, `--json` as NDJSON. No event
  * carries a key, a PAN or a CVV: requests are reported by method, path and status only.
  */
+import {redactUrl} from '../secrets/redact-url.js'
 
 export interface RequestEvent {
   event: 'request'
@@ -60,15 +61,20 @@ export interface FaultEvent {
 
 export type EmulatorEvent = RequestEvent | StatusEvent | WebhookAttemptEvent | FaultEvent
 
-/** A webhook address for logs: query values are hidden, the rest is kept to recognise it. */
+/**
+ * A webhook address for logs and for callers without the API key: user and password dropped,
+ * query values and token-like path segments hidden, the rest kept to recognise it.
+ */
 export function displayWebhookUrl(url: string): string {
+  let parsed: URL
   try {
-    const parsed = new URL(url)
-    const keys = [...new Set(parsed.searchParams.keys())]
-    return `${parsed.origin}${parsed.pathname}${keys.length > 0 ? `?${keys.map((key) => `${encodeURIComponent(key)}=…`).join('&')}` : ''}`
+    parsed = new URL(url)
   } catch {
     return '(invalid URL)'
   }
+  parsed.username = ''
+  parsed.password = ''
+  return redactUrl(parsed)
 }
 
 export function formatEvent(event: EmulatorEvent): string {

@@ -66,7 +66,10 @@ export interface EmulatorOptions {
   log?: (line: string) => void
   /** The same events as structured values (for NDJSON output). */
   onEvent?: (event: EmulatorEvent) => void
-  /** Warnings for people (an address a webhook cannot reach, say); default: `log`. */
+  /**
+   * What goes wrong beside the requests (a full disk, due work that failed, an address a webhook
+   * cannot reach): for people, on stderr, apart from the request log. Without it, such lines go to `log`.
+   */
   onWarning?: (line: string) => void
   /** Injected time for tests: now and timers. */
   clock?: Clock

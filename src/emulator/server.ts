@@ -11,7 +11,7 @@ import type {AddressInfo} from 'node:net'
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {listen} from '../http/listen.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
-import {adminRoutes, triggerRoutes} from './admin/index.js'
+import {adminRoutes, guardAdminHost, triggerRoutes} from './admin/index.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import {EmulatorResources, apiRoutes} from './api/index.js'
 import {approvalRoutes} from './pages/index.js'
@@ -31,6 +31,7 @@ import {
 } from './options.js'
 import {WebhookOutbox} from './webhooks/index.js'
 import {routeRequests} from './router.js'
+import {DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull} from '../storage/disk-full.js'
 
 /** Opens the store, importing a 0.1 JSON state file found at its path, and puts the defaults and given ids in it. */
 function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSettings, clock: Clock, report: (line: string) => void) {
@@ -40,6 +41,12 @@ function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSetting
     report(`Imported the 0.1 state file ${location} into an emulator store at the same path; the JSON file is kept as ${kept}.`)
   }
   const store = EmulatorStore.open(location)
+  store.onDiskFull = (full) =>
+    report(
+      full
+        ? `Warning: the disk holding the store ${location} is full: the emulator goes on answering reads, and answers writes 503 (Retry-After) until space is freed.`
+        : `Space is back: the emulator writes to the store ${location} again.`,
+    )
   const organisation = options.organisation ?? EMULATOR_DEFAULTS.organisation
   const paymentProfileId = options.paymentProfileId ?? EMULATOR_DEFAULTS.paymentProfile
   const createdAt = new Date(clock.now()).toISOString()
@@ -59,6 +66,8 @@ function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSetting
       }
     })
   } catch (error) {
+    // On a full disk the store is read as it is (the warning said so); the ids given are written once there is space.
+    if (isDiskFull(error)) return store
     store.close()
     throw error
   }
@@ -109,6 +118,10 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
   const lifecycle = new TransactionLifecycle(store, clock, settings.lifecycle, {due, status: report})
   const faults = new FaultRules(options.faults?.seed ?? randomSeed())
   for (const rule of options.faults?.rules ?? []) faults.add(rule)
+  // A full disk is told once, by the store; any other failure of work outside a request each time.
+  const dueWorkFailed = (error: Error) => {
+    if (!isDiskFull(error)) warn(`Warning: the emulator could not carry out due work: ${error.message}`)
+  }
   const outbox = new WebhookOutbox(
     store,
     clock,
@@ -120,8 +133,9 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
     report,
     due,
     new WebhookFaults(faults, store, clock, report, due),
+    dueWorkFailed,
   )
-  scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, (error) => warn(`Warning: the emulator could not carry out due work: ${error.message}`))
+  scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, dueWorkFailed)
   const resources = new EmulatorResources(store, clock, lifecycle, {
     organisation: settings.organisation,
     defaultPaymentProfile: settings.paymentProfileId,
@@ -141,14 +155,14 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
   const {store, lifecycle, faults, resources, due} = parts
   const baseUrl = () => parts.addresses.url
   return withRequestFaults(
-    routeRequests([
+    guardAdminHost(routeRequests([
       ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
       ...faultRoutes(faults, {keys, maxBodyBytes}),
       ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
       ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
       ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
-    ]),
+    ]), {listenHost: settings.host, baseUrl}),
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
   )
@@ -178,6 +192,11 @@ function httpServer(handle: (request: IncomingMessage, response: ServerResponse)
       }
       if (error instanceof ApiError) {
         sendApiError(response, error)
+        return
+      }
+      if (isDiskFull(error)) {
+        // Rolled back whole: nothing of the request was kept, and it can be sent again once there is space.
+        sendApiError(response, new ApiError(503, 'The emulator cannot store this change: its disk is full. Nothing was changed; send the request again later.', {store: 'the disk is full'}, {'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS)}))
         return
       }
       warn(`Error: the emulator failed on ${request.method} ${(request.url ?? '').split('?')[0]}: ${(error as Error).message}`)

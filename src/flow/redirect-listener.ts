@@ -250,26 +250,10 @@ function answerServerError(res: ServerResponse): void {
   res.end()
 }
 
-export async function startRedirectListener(options: RedirectListenerOptions = {}): Promise<RedirectListener> {
-  const {createServer} = await import('node:http')
-  const token = randomBytes(18).toString('base64url')
-  const redirectPath = `/flow/${token}/redirect`
-  const webhookPath = `/flow/${token}/webhook`
-  const rejected: RejectedRequest[] = []
-  let closed = false
-
-  const reject: Rejecter = (req, res, status, reason) => {
-    const path = (req.url ?? '/').split('?')[0].split(token).join('<token>')
-    const entry = {method: req.method ?? '', path, status, reason}
-    rejected.push(entry)
-    options.onRejected?.(entry)
-    res.writeHead(status, {'content-type': 'text/plain; charset=utf-8', connection: 'close'})
-    res.end(`${reason}\n`)
-  }
-  const redirects = new RedirectCatcher(reject, options.describeOutcome, options.landingWaitMs ?? 5_000)
-  const inbox = new WebhookInbox(reject, options.onWebhook, options.readStatus)
-
-  const route = (req: IncomingMessage, res: ServerResponse): void => {
+/** Sends the redirect to its catcher, webhooks to the inbox, and refuses any other path. */
+function router(parts: {redirectPath: string; webhookPath: string; redirects: RedirectCatcher; inbox: WebhookInbox; reject: Rejecter}) {
+  const {redirectPath, webhookPath, redirects, inbox, reject} = parts
+  return (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => undefined)
     let url: URL
     try {
@@ -290,8 +274,28 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
       reject(req, res, 404, 'Not found.')
     }
   }
+}
 
-  const server: Server = createServer(route)
+export async function startRedirectListener(options: RedirectListenerOptions = {}): Promise<RedirectListener> {
+  const {createServer} = await import('node:http')
+  const token = randomBytes(18).toString('base64url')
+  const redirectPath = `/flow/${token}/redirect`
+  const webhookPath = `/flow/${token}/webhook`
+  const rejected: RejectedRequest[] = []
+  let closed = false
+
+  const reject: Rejecter = (req, res, status, reason) => {
+    const path = (req.url ?? '/').split('?')[0].split(token).join('<token>')
+    const entry = {method: req.method ?? '', path, status, reason}
+    rejected.push(entry)
+    options.onRejected?.(entry)
+    res.writeHead(status, {'content-type': 'text/plain; charset=utf-8', connection: 'close'})
+    res.end(`${reason}\n`)
+  }
+  const redirects = new RedirectCatcher(reject, options.describeOutcome, options.landingWaitMs ?? 5_000)
+  const inbox = new WebhookInbox(reject, options.onWebhook, options.readStatus)
+
+  const server: Server = createServer(router({redirectPath, webhookPath, redirects, inbox, reject}))
   server.on('clientError', (_error, socket) => socket.destroy())
   const {port} = await listen(server, {host: LISTENER_HOST, port: options.port ?? 0, freePortHint: 'Leave --port out to use a free one.'})
   const base = `http://${LISTENER_HOST}:${port}`
@@ -309,14 +313,19 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
       if (closed) return
       closed = true
       redirects.stopWaiting()
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), 1_000)
-        server.close(() => {
-          clearTimeout(force)
-          resolve()
-        })
-        server.closeIdleConnections()
-      })
+      await closeServer(server)
     },
   }
+}
+
+/** Stops listening: idle connections at once, busy ones after a second at most. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), 1_000)
+    server.close(() => {
+      clearTimeout(force)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
 }

@@ -4,7 +4,9 @@
  */
 import {HTTP_METHODS, type HttpMethod, joinUrl} from '../api/http-client.js'
 import {InputError} from '../errors.js'
+import {headerValueProblem} from '../http/header-value.js'
 import {parseHttpUrl} from '../http/url.js'
+import {secretValuesOf} from '../secrets/redact.js'
 
 export interface ApiFlags {
   path: string
@@ -19,10 +21,13 @@ export interface ApiFlags {
   json?: boolean
 }
 
-/** Where `--input -`, `--input <file>` and `-F key=@file` read from; tests pass their own. */
+/**
+ * Where `--input -`, `--input <file>` and `-F key=@file` read from; tests pass their own. Each
+ * read is capped (MAX_INPUT_BYTES, 10 MiB) and names `flag` when the input is larger.
+ */
 export interface ApiInputSources {
-  readStdin(): Promise<string>
-  readFile(path: string): Promise<string>
+  readStdin(flag: string): Promise<string>
+  readFile(path: string, flag: string): Promise<string>
 }
 
 export interface ApiOptions {
@@ -96,6 +101,17 @@ export async function toApiOptions(flags: ApiFlags, sources: ApiInputSources): P
   }
 }
 
+/** What the request carries under card and key field names (body, --input, query fields), to scrub from the answer. */
+export function requestSecrets(options: Pick<ApiOptions, 'body' | 'rawBody' | 'query'>): string[] {
+  let input: unknown
+  try {
+    input = options.rawBody === undefined ? undefined : JSON.parse(options.rawBody)
+  } catch {
+    input = undefined
+  }
+  return [options.body, input, Object.fromEntries(options.query)].flatMap((value) => secretValuesOf(value))
+}
+
 function checkMethod(text: string): HttpMethod {
   const method = text.toUpperCase()
   if ((HTTP_METHODS as readonly string[]).includes(method)) return method as HttpMethod
@@ -113,10 +129,12 @@ async function typedValue(raw: string, described: string, sources: ApiInputSourc
 }
 
 async function readSource(source: string, described: string, sources: ApiInputSources): Promise<string> {
-  if (source === '-') return sources.readStdin()
+  const flag = described.split(' ')[0]
+  if (source === '-') return sources.readStdin(flag)
   try {
-    return await sources.readFile(source)
+    return await sources.readFile(source, flag)
   } catch (error) {
+    if (error instanceof InputError) throw error
     const code = (error as NodeJS.ErrnoException).code
     throw new InputError(`${described}: cannot read ${source}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}.`, {
       flag: described.split(' ')[0],
@@ -193,6 +211,8 @@ function parseHeader(text: string): [string, string] {
   if (!match) throw new InputError(`-H/--header "${text}" must be "Name: value".`, {flag: '--header'})
   const name = match[1].toLowerCase()
   if (RESERVED_HEADERS.has(name)) throw new InputError(`-H/--header: paytx sets ${match[1]} itself; it cannot be given.`, {flag: '--header'})
+  const problem = headerValueProblem(match[2])
+  if (problem) throw new InputError(`-H/--header ${match[1]}: the value ${problem}.`, {flag: '--header'})
   return [name, match[2]]
 }
 

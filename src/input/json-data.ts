@@ -1,18 +1,18 @@
 /** A JSON object given as `--data <file>` or `--data -` (stdin). */
-import {readFile} from 'node:fs/promises'
-
 import {InputError} from '../errors.js'
+import {readFileCapped} from './bounded-read.js'
 import {readStdinText} from './stdin.js'
 
 export async function readJsonObject(source: string, flag = '--data', stdin: NodeJS.ReadableStream = process.stdin): Promise<Record<string, unknown>> {
   let text: string
   const where = source === '-' ? 'stdin' : source
   if (source === '-') {
-    text = await readStdinText(stdin)
+    text = await readStdinText(flag, {stream: stdin})
   } else {
     try {
-      text = await readFile(source, 'utf8')
+      text = await readFileCapped(source, {flag})
     } catch (error) {
+      if (error instanceof InputError) throw error
       const code = (error as NodeJS.ErrnoException).code
       throw new InputError(`${flag}: cannot read ${source}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}.`, {flag})
     }

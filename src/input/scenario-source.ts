@@ -3,12 +3,12 @@
  * text is parsed into a `yaml` Document (JSON is YAML 1.2, so one parser locates both), and a
  * value's path leads back to its node and from there to line and column.
  */
-import {readFile} from 'node:fs/promises'
 import {extname} from 'node:path'
 
 import {type Document, LineCounter, type Node, isMap, isScalar, isSeq, parseDocument} from 'yaml'
 
 import {InputError} from '../errors.js'
+import {readFileCapped, readStreamCapped} from './bounded-read.js'
 import {fileReadReason} from './file-read-error.js'
 import {type DocumentKind, SCENARIO_DOCUMENT, type ScenarioProblem, ScenarioError} from './scenario-error.js'
 
@@ -81,11 +81,31 @@ export function parseScenarioText(file: string, text: string, kind: DocumentKind
   return {
     file,
     format,
-    data: doc.toJS({maxAliasCount: 1000}),
+    data: documentData(file, doc, kind),
     locate(path, options = {}) {
       return locateNode(doc, path, options.key ?? false, position)
     },
   }
+}
+
+/** Aliases may stand for at most this many copies of what they name (the `yaml` package's guard). */
+const MAX_ALIAS_COUNT = 1000
+
+/**
+ * The document's values. Aliases that expand into billions of values (a "billion laughs") are
+ * refused by the parser's guard, which throws; that is a problem of the file, said as one.
+ */
+function documentData(file: string, doc: Document, kind: DocumentKind): unknown {
+  try {
+    return doc.toJS({maxAliasCount: MAX_ALIAS_COUNT})
+  } catch (error) {
+    if (!/alias/i.test((error as Error).message)) throw error
+    return problemOfFile(file, kind, `its aliases (*name) expand into too many values (more than ${MAX_ALIAS_COUNT} copies of one anchor); write the values out instead`)
+  }
+}
+
+function problemOfFile(file: string, kind: DocumentKind, message: string): never {
+  throw new ScenarioError(file, [{path: '', line: 1, column: 1, message}], kind)
 }
 
 function locateNode(
@@ -122,13 +142,12 @@ function locateNode(
 export async function readScenarioSource(file: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<ScenarioSource> {
   let text: string
   if (file === '-') {
-    const chunks: Buffer[] = []
-    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer))
-    text = Buffer.concat(chunks).toString('utf8')
+    text = await readStreamCapped(stdin as AsyncIterable<Buffer>, {flag: 'FILE', source: 'stdin'})
   } else {
     try {
-      text = await readFile(file, 'utf8')
+      text = await readFileCapped(file, {flag: 'FILE'})
     } catch (error) {
+      if (error instanceof InputError) throw error
       throw new InputError(`Cannot read the scenario file ${file}: ${fileReadReason(error)}.`, {
         remedy: {kind: 'pass-scenario-file'},
       })

@@ -3,11 +3,14 @@
  * have to appear on a command line or in shell history.
  */
 import {InputError} from '../errors.js'
+import {readStreamCapped} from './bounded-read.js'
 
-export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-  return Buffer.concat(chunks).toString('utf8')
+/** Secrets are a line each: 64 KiB is far above any key or card number. */
+const MAX_SECRET_STDIN_BYTES = 64 * 1024
+
+/** Stdin's text, up to `maxBytes` (10 MiB unless told); more is an input error naming `flag`. */
+export async function readStdinText(flag: string, {stream = process.stdin, maxBytes}: {stream?: NodeJS.ReadableStream; maxBytes?: number} = {}): Promise<string> {
+  return readStreamCapped(stream as AsyncIterable<Buffer | string>, {flag, source: 'stdin', maxBytes})
 }
 
 /**
@@ -15,7 +18,7 @@ export async function readStdinText(stream: NodeJS.ReadableStream = process.stdi
  * empty line is an input error naming the flag that wanted it.
  */
 export async function readStdinValues(flags: readonly string[], stream: NodeJS.ReadableStream = process.stdin): Promise<string[]> {
-  const lines = (await readStdinText(stream)).split(/\r?\n/).map((line) => line.trim())
+  const lines = (await readStdinText(flags.join(', '), {stream, maxBytes: MAX_SECRET_STDIN_BYTES})).split(/\r?\n/).map((line) => line.trim())
   return flags.map((flag, index) => {
     const value = lines[index]
     if (!value) {

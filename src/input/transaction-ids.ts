@@ -1,44 +1,23 @@
 /**
  * Transaction ids for the read commands (`status`, `checkoutsuccess`): from arguments, from stdin
- * (`-`) and from `--from-file`, one per line. Blank lines and `#` comments are skipped and ids are
- * trimmed. The service promises only that an id is a non-empty string (api-notes), so an "id
+ * (`-`) and from `--from-file`, one per line, read as they come (a list of any length is never held
+ * whole; a line is capped at 1 MiB). Blank lines and `#` comments are skipped and ids are trimmed. The service promises only that an id is a non-empty string (api-notes), so an "id
  * shape" is lenient: anything that can stand alone as one path segment of the URL.
  */
 import type {IdTarget} from '../api/lookup-many.js'
 import {InputError} from '../errors.js'
+import {idShapeProblem, shownId} from '../api/transaction-id.js'
+import {MAX_LINE_BYTES, formatByteSize, readLines} from './bounded-read.js'
 
 export type {IdTarget} from '../api/lookup-many.js'
 
-/** Longer than any id a service hands out (UUIDs are 36, Mongo-style ids 24). */
-export const MAX_ID_LENGTH = 200
-
-
-/** Why a (trimmed) value cannot be a transaction id, or undefined when it can. */
-export function idShapeProblem(id: string): string | undefined {
-  if (id === '') return 'it is empty'
-  if (id.length > MAX_ID_LENGTH) return `it is longer than ${MAX_ID_LENGTH} characters`
-  if (/\s/u.test(id)) return 'it contains whitespace (one id per line)'
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001F\u007F]/u.test(id)) return 'it contains a control character'
-  const reserved = /[/?#\\]/u.exec(id)
-  if (reserved) return `it contains "${reserved[0]}", which cannot be part of an id in the URL`
-  return undefined
-}
+export {MAX_ID_LENGTH, idShapeProblem, shownId} from '../api/transaction-id.js'
 
 function target(raw: string, where: string): IdTarget {
   const id = raw.trim()
   const problem = idShapeProblem(id)
-  return problem ? {id, where, problem} : {id, where}
-}
-
-/** The ids of a list, one per line; blank lines and lines starting with `#` are skipped. */
-export function idsFromLines(text: string, source: string): IdTarget[] {
-  return text
-    .replace(/^\uFEFF/u, '')
-    .split(/\r?\n/u)
-    .map((line, index) => ({line: line.trim(), number: index + 1}))
-    .filter(({line}) => line !== '' && !line.startsWith('#'))
-    .map(({line, number}) => target(line, `${source} line ${number}`))
+  // A rejected line is kept only as it will be shown: it is never sent.
+  return problem ? {id: shownId(id), where, problem} : {id, where}
 }
 
 export interface LookupFlags {
@@ -50,14 +29,19 @@ export interface LookupFlags {
   json?: boolean
 }
 
-/** What was read before parsing: stdin's text when `-` was given, the file's text for --from-file. */
+/** The streams ids are read from: stdin when `-` was given, the opened --from-file otherwise. */
 export interface LookupSources {
-  stdin?: string
-  fromFile?: string
+  stdin: AsyncIterable<Buffer | string>
+  fromFile?: AsyncIterable<Buffer | string>
 }
 
 export interface LookupOptions {
-  targets: IdTarget[]
+  /** The ids in input order, read as they are consumed (a list of any length is never held whole). */
+  targets: AsyncIterable<IdTarget>
+  /** The first of them: the only one when not `many`. */
+  first: IdTarget
+  /** How many there are, when known beforehand (arguments only; a list is read as it comes). */
+  total?: number
   concurrency: number
   /** Several ids (or --csv): answered as a table or an array rather than one transaction's view. */
   many: boolean
@@ -66,17 +50,14 @@ export interface LookupOptions {
 
 export const DEFAULT_LOOKUP_CONCURRENCY = 4
 export const MAX_LOOKUP_CONCURRENCY = 32
-
-/** Whether the command must read stdin before `toLookupOptions` can run. */
-export function readsStdin(flags: Pick<LookupFlags, 'ids' | 'from-file'>): boolean {
-  return flags.ids.includes('-') || flags['from-file'] === '-'
-}
-
 /**
- * The ids to look up, in input order (arguments, `-` expanded where it stands, then the file),
- * and how. Pure: the caller reads stdin and the file first.
+ * How many lines that are not ids are held while looking for the first id, so that a list
+ * without any is refused before anything is printed; past this the rows start anyway.
  */
-export function toLookupOptions(flags: LookupFlags, sources: LookupSources): LookupOptions {
+const REJECTED_HELD = 1000
+
+/** The flags checked before anything is read: stdin once, --concurrency, one output format. */
+export function checkLookupFlags(flags: LookupFlags): number {
   if (flags.ids.filter((arg) => arg === '-').length + (flags['from-file'] === '-' ? 1 : 0) > 1) {
     throw new InputError('stdin can be read once: give `-` as one argument or as --from-file, not both.', {flag: '--from-file'})
   }
@@ -85,31 +66,79 @@ export function toLookupOptions(flags: LookupFlags, sources: LookupSources): Loo
     throw new InputError(`--concurrency must be a whole number from 1 to ${MAX_LOOKUP_CONCURRENCY} (got ${concurrency}).`, {flag: '--concurrency'})
   }
   if (flags.csv && flags.json) throw new InputError('--csv and --json cannot be used together; pick one output.', {flag: '--csv'})
+  return concurrency
+}
 
-  const targets: IdTarget[] = []
-  flags.ids.forEach((arg, index) => {
-    if (arg === '-') targets.push(...idsFromLines(sources.stdin ?? '', 'stdin'))
-    else targets.push(target(arg, flags.ids.length > 1 ? `argument ${index + 1}` : 'the id argument'))
-  })
+/** The ids of a stream of lines, one per line, as they come; blank lines and `#` comments skipped. */
+export async function* idsFromStream(stream: AsyncIterable<Buffer | string>, source: string, flag: string): AsyncGenerator<IdTarget> {
+  let number = 0
+  try {
+    for await (const line of readLines(stream, {flag, source})) {
+      number = line.number
+      const text = line.text.trim()
+      if (text !== '' && !text.startsWith('#')) yield target(text, `${source} line ${number}`)
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    // A line past the cap (stdin from /dev/zero): reported like any line that is not an id, and the rest is not read.
+    yield {id: '', where: `${source} line ${number + 1}`, problem: `it is longer than ${formatByteSize(MAX_LINE_BYTES)}; the rest of ${source} was not read`}
+  }
+}
+
+/** Every id in input order: the arguments, stdin's lines where `-` stands, then the file's lines. */
+async function* allTargets(flags: LookupFlags, sources: LookupSources): AsyncGenerator<IdTarget> {
+  for (const [index, arg] of flags.ids.entries()) {
+    if (arg === '-') yield* idsFromStream(sources.stdin, 'stdin', 'id')
+    else yield target(arg, flags.ids.length > 1 ? `argument ${index + 1}` : 'the id argument')
+  }
   const file = flags['from-file']
-  if (file !== undefined) targets.push(...idsFromLines((file === '-' ? sources.stdin : sources.fromFile) ?? '', file === '-' ? 'stdin' : file))
+  if (file === '-') yield* idsFromStream(sources.stdin, 'stdin', '--from-file')
+  else if (file !== undefined && sources.fromFile) yield* idsFromStream(sources.fromFile, file, '--from-file')
+}
 
-  if (targets.length === 0) {
+/**
+ * The ids to look up, in input order (arguments, `-` expanded where it stands, then the file),
+ * and how. Reads only the first lines: enough to tell one id from several, and a list without
+ * an id from one with (up to REJECTED_HELD lines that are not ids are held for that); the rest
+ * is read as the lookups go.
+ */
+export async function toLookupOptions(flags: LookupFlags, sources: LookupSources): Promise<LookupOptions> {
+  const concurrency = checkLookupFlags(flags)
+  const file = flags['from-file']
+  const iterator = allTargets(flags, sources)
+  const held: IdTarget[] = []
+  let ended = false
+  while (held.length < REJECTED_HELD && (held.length < 2 || held.every((entry) => entry.problem))) {
+    const next = await iterator.next()
+    if (next.done) {
+      ended = true
+      break
+    }
+    held.push(next.value)
+  }
+
+  if (held.length === 0) {
     throw new InputError(
       file !== undefined || flags.ids.includes('-') ? 'No transaction id to look up: the list holds only blank lines and comments.' : 'A transaction id is required.',
       {flag: file === undefined ? 'id' : '--from-file', hint: 'Give ids as arguments, one per line on stdin with `-`, or in a file with --from-file.'},
     )
   }
   // --csv asks for rows even of one id: a script's list that happens to hold one id keeps its format.
-  const many = targets.length > 1 || Boolean(flags.csv)
+  const many = held.length > 1 || !ended || Boolean(flags.csv)
   if (!many) {
-    const [only] = targets
+    const [only] = held
     if (only.problem) throw new InputError(`"${only.id}" (${only.where}) is not a transaction id: ${only.problem}.`, {flag: 'id'})
   }
-  if (many && targets.every((entry) => entry.problem)) {
-    throw new InputError(`None of the ${targets.length} lines is a transaction id; nothing was sent:\n${describeRejected(targets)}`, {flag: 'id'})
+  if (many && ended && held.every((entry) => entry.problem)) {
+    throw new InputError(`None of the ${held.length} lines is a transaction id; nothing was sent:\n${describeRejected(held)}`, {flag: 'id'})
   }
-  return {targets, concurrency, many, csv: Boolean(flags.csv)}
+  const total = file === undefined && !flags.ids.includes('-') ? flags.ids.length : undefined
+  return {targets: prepend(held, iterator), first: held[0], total, concurrency, many, csv: Boolean(flags.csv)}
+}
+
+async function* prepend<T>(first: readonly T[], rest: AsyncIterator<T>): AsyncGenerator<T> {
+  yield* first
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value
 }
 
 /** One line per rejected entry: where it was, what it was, why it is not an id. */

@@ -6,6 +6,7 @@
 import {formatDuration} from '../duration.js'
 import type {FlowEvent, FlowStepName} from '../flow/events.js'
 import {visibleText} from '../terminal/visible-text.js'
+import {redactUrl} from '../secrets/redact-url.js'
 
 export type LineTone = 'done' | 'failed' | 'info' | 'warning'
 
@@ -124,7 +125,7 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'transaction-started':
       return [line('done', 'transaction started', `${event.transactionId}  ${event.status}`)]
     case 'webhooks-unreachable':
-      return [line('warning', 'webhooks', `go to ${event.webhookUrl}, which a remote service cannot reach; use --webhook-url with a tunnel of your own`)]
+      return [line('warning', 'webhooks', `go to ${redactUrl(event.webhookUrl)}, which a remote service cannot reach; use --webhook-url with a tunnel of your own`)]
     case 'approval-completed':
       return [line('done', 'approval page completed', event.outcome)]
     case 'approval-opened':

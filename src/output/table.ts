@@ -79,21 +79,79 @@ function renderAligned(columns: readonly TableColumn[], rows: readonly (readonly
   const headers = columns.map((column) => column.header)
   const {widths, fits} = fitWidths(columns, [headers, ...rows], options.width ?? 80)
   if (!fits && options.tooNarrow === 'blocks') return renderBlocks(columns, rows, options)
-  const drawRow = (cells: readonly string[], row: number | undefined) => {
-    const blocks = cells.map((cell, column) => cellLines(flatCell(cell), widths[column], columns[column].shrink))
-    const height = Math.max(...blocks.map((block) => block.length))
-    const lines: string[] = []
-    for (let line = 0; line < height; line++) {
-      const parts = blocks.map((block, column) => {
-        const text = block[line] ?? ''
-        const padded = column === blocks.length - 1 ? text : text.padEnd(widths[column])
-        return row !== undefined && options.paint && text ? options.paint(row, column, padded) : padded
-      })
-      lines.push(parts.join(GAP).trimEnd())
-    }
-    return lines
+  return [...drawAligned(columns, widths, headers, undefined, options), ...rows.flatMap((cells, row) => drawAligned(columns, widths, cells, row, options))].join('\n')
+}
+
+/** One row of the aligned form at the given widths: a line, or several where a cell wraps. */
+function drawAligned(columns: readonly TableColumn[], widths: readonly number[], cells: readonly string[], row: number | undefined, options: TableOptions): string[] {
+  const blocks = cells.map((cell, column) => cellLines(flatCell(cell), widths[column], columns[column].shrink))
+  const height = Math.max(...blocks.map((block) => block.length))
+  const lines: string[] = []
+  for (let line = 0; line < height; line++) {
+    const parts = blocks.map((block, column) => {
+      const text = block[line] ?? ''
+      const padded = column === blocks.length - 1 ? text : text.padEnd(widths[column])
+      return row !== undefined && options.paint && text ? options.paint(row, column, padded) : padded
+    })
+    lines.push(parts.join(GAP).trimEnd())
   }
-  return [...drawRow(headers, undefined), ...rows.flatMap((cells, row) => drawRow(cells, row))].join('\n')
+  return lines
+}
+
+/** A table written as its rows come, for lists too long to hold (see createTableWriter). */
+export interface TableWriter {
+  row(cells: readonly string[]): void
+  /** Writes what is still held (a short table is all held until here) and the header of an empty one. */
+  end(): void
+}
+
+/** Rows held to fit the aligned form's widths before the first is written. */
+export const ALIGNED_ROWS_HELD = 50
+
+/**
+ * The table row by row through `write` (each call one or more whole lines, with their line
+ * ends). TSV and CSV write each row as it comes. The aligned form holds the first
+ * ALIGNED_ROWS_HELD rows, fits the widths to them as renderTable does (so a short table looks
+ * the same either way), and draws every later row at those widths: a longer cell there pushes
+ * the rest of its row along rather than being cut, unless its column shrinks.
+ */
+export function createTableWriter(columns: readonly TableColumn[], options: TableOptions, write: (text: string) => void): TableWriter {
+  const headers = columns.map((column) => column.header)
+  if (options.format !== 'aligned') {
+    const line = options.format === 'csv' ? (cells: readonly string[]) => cells.map(csvCell).join(',') : (cells: readonly string[]) => cells.map(flatCell).join('\t')
+    let started = false
+    const start = () => {
+      if (!started) write(`${line(headers)}\n`)
+      started = true
+    }
+    return {
+      row: (cells) => {
+        start()
+        write(`${line(cells)}\n`)
+      },
+      end: start,
+    }
+  }
+  let held: (readonly string[])[] | undefined = []
+  let widths: number[] = []
+  let drawn = 0
+  const draw = (cells: readonly string[]) => write(`${drawAligned(columns, widths, cells, drawn++, options).join('\n')}\n`)
+  const flush = () => {
+    if (!held) return
+    widths = fitWidths(columns, [headers, ...held], options.width ?? 80).widths
+    write(`${drawAligned(columns, widths, headers, undefined, options).join('\n')}\n`)
+    const rows = held
+    held = undefined
+    for (const cells of rows) draw(cells)
+  }
+  return {
+    row: (cells) => {
+      if (!held) return draw(cells)
+      held.push(cells)
+      if (held.length >= ALIGNED_ROWS_HELD) flush()
+    },
+    end: flush,
+  }
 }
 
 /**

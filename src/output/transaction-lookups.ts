@@ -1,13 +1,14 @@
 /**
- * Several lookups as one table: a row per id in input order, with the error in place of a
- * result for the ids that failed. Aligned on a terminal (times as "5m ago", like gh), TSV in a
- * pipe and CSV when asked (times exact, as the service gave them).
+ * Several lookups as one table, written row by row as the results come (a list of any length is
+ * never held): a row per id in input order, with the error in place of a result for the ids that
+ * failed. Aligned on a terminal (times as "5m ago", like gh), TSV in a pipe and CSV when asked
+ * (times exact, as the service gave them); under --json one array, written element by element.
  */
 import {isFinalStatus, isSuccessStatus} from '../api/contract.js'
 import type {CheckoutSuccess, Transaction} from '../api/schemas.js'
 import type {LookupResult} from '../api/lookup-many.js'
 import {formatAge} from '../duration.js'
-import {type TableColumn, type TableOptions, renderTable} from './table.js'
+import {type TableColumn, type TableOptions, type TableWriter, createTableWriter} from './table.js'
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no')
 
@@ -18,8 +19,9 @@ function failure(result: {error: NonNullable<LookupResult<unknown>['error']>}): 
   return `error: ${error.status ?? error.kind}`
 }
 
+// An id is never cut short: it is what the reader looks up next.
 const STATUS_COLUMNS: TableColumn[] = [
-  {header: 'ID', shrink: 'truncate', minWidth: 12},
+  {header: 'ID'},
   {header: 'STATUS'},
   {header: 'FINAL'},
   {header: 'SUCCESS'},
@@ -35,36 +37,57 @@ function updatedCell(timestamp: string | undefined, options: TableOptions, now: 
   return options.format === 'aligned' && !Number.isNaN(time) ? formatAge(now - time) : timestamp
 }
 
-export function renderTransactionLookups(results: readonly LookupResult<Transaction>[], options: TableOptions, now = Date.now()): string {
-  const rows = results.map((result) => {
-    if (result.error) return [result.id, failure(result), '', '', '', '', '']
-    const tx = result.value
-    return [
-      result.id,
-      tx.status,
-      yesNo(isFinalStatus(tx.status)),
-      yesNo(isSuccessStatus(tx.status)),
-      tx.amount === undefined ? '' : String(tx.amount),
-      tx.merchant_reference ?? '',
-      updatedCell(tx.last_status_update, options, now),
-    ]
-  })
-  return renderTable(STATUS_COLUMNS, rows, options)
+function transactionRow(result: LookupResult<Transaction>, options: TableOptions, now: number): string[] {
+  if (result.error) return [result.id, failure(result), '', '', '', '', '']
+  const tx = result.value
+  return [
+    result.id,
+    tx.status,
+    yesNo(isFinalStatus(tx.status)),
+    yesNo(isSuccessStatus(tx.status)),
+    tx.amount === undefined ? '' : String(tx.amount),
+    tx.merchant_reference ?? '',
+    updatedCell(tx.last_status_update, options, now),
+  ]
 }
 
-const CHECKOUT_COLUMNS: TableColumn[] = [
-  {header: 'ID', shrink: 'truncate', minWidth: 12},
-  {header: 'STATUS'},
-  {header: 'FINAL'},
-  {header: 'SUCCESS'},
-  {header: 'REASON', shrink: 'wrap'},
-]
+const CHECKOUT_COLUMNS: TableColumn[] = [{header: 'ID'}, {header: 'STATUS'}, {header: 'FINAL'}, {header: 'SUCCESS'}, {header: 'REASON', shrink: 'wrap'}]
 
-export function renderCheckoutLookups(results: readonly LookupResult<CheckoutSuccess>[], options: TableOptions): string {
-  const rows = results.map((result) => {
-    if (result.error) return [result.id, failure(result), '', '', '']
-    const answer = result.value
-    return [result.id, answer.status, yesNo(isFinalStatus(answer.status)), yesNo(answer.success === true), answer.status_reason ?? '']
-  })
-  return renderTable(CHECKOUT_COLUMNS, rows, options)
+function checkoutRow(result: LookupResult<CheckoutSuccess>): string[] {
+  if (result.error) return [result.id, failure(result), '', '', '']
+  const answer = result.value
+  return [result.id, answer.status, yesNo(isFinalStatus(answer.status)), yesNo(answer.success === true), answer.status_reason ?? '']
+}
+
+/** Where the rows of several lookups go: one `add` per result in input order, then `end`. */
+export interface LookupsWriter<T> {
+  add(result: LookupResult<T>): void
+  end(): void
+}
+
+function tableLookupsWriter<T>(table: TableWriter, row: (result: LookupResult<T>) => string[]): LookupsWriter<T> {
+  return {add: (result) => table.row(row(result)), end: () => table.end()}
+}
+
+export function transactionLookupsWriter(options: TableOptions, write: (text: string) => void, now = Date.now()): LookupsWriter<Transaction> {
+  return tableLookupsWriter(createTableWriter(STATUS_COLUMNS, options, write), (result) => transactionRow(result, options, now))
+}
+
+export function checkoutLookupsWriter(options: TableOptions, write: (text: string) => void): LookupsWriter<CheckoutSuccess> {
+  return tableLookupsWriter(createTableWriter(CHECKOUT_COLUMNS, options, write), checkoutRow)
+}
+
+/**
+ * The --json array of several lookups, `{id, <key>}` or `{id, error}` per id, written element by
+ * element: the same document, byte for byte, as JSON.stringify(array, null, 2) of the whole list.
+ */
+export function jsonLookupsWriter<T>(key: string, write: (text: string) => void): LookupsWriter<T> {
+  let count = 0
+  return {
+    add: (result) => {
+      const element = result.error ? {id: result.id, error: result.error} : {id: result.id, [key]: result.value}
+      write(`${count++ === 0 ? '[\n' : ',\n'}${JSON.stringify(element, null, 2).replaceAll(/^/gm, '  ')}`)
+    },
+    end: () => write(count === 0 ? '[]\n' : '\n]\n'),
+  }
 }

@@ -16,6 +16,12 @@ function unlistedStatus(status: string): string {
   return `${status} (a status paytx does not know)`
 }
 
+/** The warning for an answer whose status is none of the ten, or undefined when it is one of them. */
+export function unlistedStatusWarning(status: unknown): string | undefined {
+  if (typeof status === 'string' && isKnownStatus(status)) return undefined
+  return `the service reported the status ${JSON.stringify(status) ?? 'undefined'}, which is none of the ten paytx knows; it is neither a success nor a failure to paytx.`
+}
+
 export function describeStatus(status: string): string {
   if (status === 'UNKNOWN') return UNKNOWN_CRITICAL
   if (!isKnownStatus(status)) return unlistedStatus(status)

@@ -76,7 +76,11 @@ export function webhookListenRenderer(options: ListenRendererOptions): (event: L
       case 'rejected':
         return note(`Rejected ${event.rejection.method} ${event.rejection.path} with ${event.rejection.status}: ${event.rejection.reason}`)
       case 'record-failed':
-        return warn(`could not write to ${event.file} (${event.message}); answered 500 so the sender can retry.`)
+        return warn(
+          event.diskFull
+            ? `could not write to ${event.file}: the disk is full; answered 503 (Retry-After) so the sender sends it again. Free some space: recording resumes by itself.`
+            : `could not write to ${event.file} (${event.message}); answered ${event.status} so the sender can retry.`,
+        )
       case 'exposed':
         return warn(`listening on ${event.host}: anyone who can reach port ${event.port} from the network can post to it${event.tokenRequired ? ' if they know the URL' : ''}.`)
       case 'tokenless':

@@ -8,7 +8,7 @@
 import {randomBytes} from 'node:crypto'
 
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
-import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
+import {KEYCHAIN_REFERENCE, KEY_FIELDS, type KeyField, type KeyLocation, keysToReadFromKeychain} from './key-fields.js'
 import {KEYCHAIN_SERVICE, type KeychainAnswer, type KeychainOp, runKeychain} from './keychain.js'
 import type {Profile} from './presets.js'
 

@@ -39,6 +39,12 @@ export interface MergedJUnit {
   summary: MergeSummary
 }
 
+/**
+ * A JUnit report nests a handful of elements (testsuites > testsuite > testcase > failure); the
+ * merge walks the tree recursively, so a file nested deeper is refused rather than overflowing it.
+ */
+export const MAX_XML_DEPTH = 64
+
 function parseXml(input: JUnitInput): XmlElement {
   const parser = new SaxesParser()
   const stack: XmlElement[] = []
@@ -48,6 +54,8 @@ function parseXml(input: JUnitInput): XmlElement {
     failure ??= error
   })
   parser.on('opentag', (tag) => {
+    // Thrown out of the parser's write, which stops reading there.
+    if (stack.length >= MAX_XML_DEPTH) throw new Error(`elements are nested more than ${MAX_XML_DEPTH} deep (at <${tag.name}>), far deeper than any JUnit report`)
     const element: XmlElement = {name: tag.name, attributes: Object.fromEntries(Object.entries(tag.attributes).map(([key, value]) => [key, String(value)])), children: []}
     if (stack.length > 0) stack.at(-1)!.children.push(element)
     else root = element
@@ -94,8 +102,20 @@ const seconds = (element: XmlElement) => Number(element.attributes.time) || 0
 /** Attributes recounted for the merged suites, never copied from one report. */
 const COUNT_ATTRIBUTES = new Set(['tests', 'failures', 'errors', 'skipped', 'time'])
 
-export function mergeJUnit(inputs: readonly JUnitInput[]): MergedJUnit {
-  const merged = new Map<string, {suite: XmlElement; from: string[]; testcases: XmlElement[]; time: number; shardsOf: XmlElement[]}>()
+/** The suites of several reports, one entry per suite name and file, with every case once. */
+interface SuiteEntry {
+  suite: XmlElement
+  from: string[]
+  testcases: XmlElement[]
+  time: number
+  shardsOf: XmlElement[]
+}
+
+type Counts = {tests: number; failures: number; errors: number; skipped: number; time: number}
+
+/** Every report's suites gathered by name and file; a case found in two reports is an input error. */
+function gatherSuites(inputs: readonly JUnitInput[]): {merged: Map<string, SuiteEntry>; allSuites: XmlElement[]; runName?: string} {
+  const merged = new Map<string, SuiteEntry>()
   const caseOwner = new Map<string, string>()
   const allSuites: XmlElement[] = []
   let runName: string | undefined
@@ -124,30 +144,34 @@ export function mergeJUnit(inputs: readonly JUnitInput[]): MergedJUnit {
       }
     }
   }
+  return {merged, allSuites, runName}
+}
 
-  const totals = {tests: 0, failures: 0, errors: 0, skipped: 0, time: 0}
+/** One merged suite: its cases in file order when every case has a line, the counts recounted. */
+function mergedSuite(entry: SuiteEntry): {suite: XmlElement; counts: Counts} {
+  const byLine = entry.testcases.every((testcase) => /^\d+$/.test(testcase.attributes.line ?? ''))
+  const testcases = byLine ? entry.testcases.toSorted((a, b) => Number(a.attributes.line) - Number(b.attributes.line)) : entry.testcases
+  const count = (name: string) => testcases.filter((testcase) => elements(testcase, name).length > 0).length
+  const counts = {tests: testcases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped'), time: entry.time}
+  const properties = mergedProperties(entry.suite, shardCoverage(entry.shardsOf).shards)
+  const others = entry.shardsOf.flatMap((suite) => elements(suite).filter((child) => child.name !== 'testcase' && child.name !== 'properties'))
+  const kept = Object.fromEntries(Object.entries(entry.suite.attributes).filter(([name]) => !COUNT_ATTRIBUTES.has(name)))
+  return {
+    suite: {name: 'testsuite', attributes: {name: kept.name ?? '', ...stringCounts(counts), ...kept}, children: [...(properties ? [properties] : []), ...testcases, ...others]},
+    counts,
+  }
+}
+
+export function mergeJUnit(inputs: readonly JUnitInput[]): MergedJUnit {
+  const {merged, allSuites, runName} = gatherSuites(inputs)
+  const totals: Counts = {tests: 0, failures: 0, errors: 0, skipped: 0, time: 0}
   const suites = [...merged.values()].map((entry) => {
-    const byLine = entry.testcases.every((testcase) => /^\d+$/.test(testcase.attributes.line ?? ''))
-    const testcases = byLine ? entry.testcases.toSorted((a, b) => Number(a.attributes.line) - Number(b.attributes.line)) : entry.testcases
-    const count = (name: string) => testcases.filter((testcase) => elements(testcase, name).length > 0).length
-    const counts = {tests: testcases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped'), time: entry.time}
-    for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += counts[key]
-    const coverage = shardCoverage(entry.shardsOf)
-    const properties = mergedProperties(entry.suite, coverage.shards)
-    const others = entry.shardsOf.flatMap((suite) => elements(suite).filter((child) => child.name !== 'testcase' && child.name !== 'properties'))
-    const kept = Object.fromEntries(Object.entries(entry.suite.attributes).filter(([name]) => !COUNT_ATTRIBUTES.has(name)))
-    return {
-      name: 'testsuite',
-      attributes: {name: kept.name ?? '', ...stringCounts(counts), ...kept},
-      children: [...(properties ? [properties] : []), ...testcases, ...others],
-    } satisfies XmlElement
+    const {suite, counts} = mergedSuite(entry)
+    for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += counts[key]
+    return suite
   })
   const coverage = shardCoverage(allSuites)
-  const root: XmlElement = {
-    name: 'testsuites',
-    attributes: {name: runName ?? 'paytx smoke', ...stringCounts(totals)},
-    children: suites,
-  }
+  const root: XmlElement = {name: 'testsuites', attributes: {name: runName ?? 'paytx smoke', ...stringCounts(totals)}, children: suites}
   return {
     xml: `<?xml version="1.0" encoding="UTF-8"?>\n${serialize(root, '')}\n`,
     summary: {

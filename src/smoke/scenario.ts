@@ -164,6 +164,9 @@ function soundPart(value: Record<string, unknown>, issues: readonly ZodIssue[], 
   return sound
 }
 
+/** A case's value of one field (or the default's), where it was written, and how to name it in a problem. */
+type CaseField<K extends keyof RawDefaults> = {value: RawDefaults[K]; path: ValuePath; note: string}
+
 class ScenarioChecker {
   readonly problems: ScenarioProblem[] = []
 
@@ -235,38 +238,16 @@ class ScenarioChecker {
       if (written.has(key)) return
       this.report(at, `${key} is required (${what}); set it in the case or in defaults`)
     }
-    let sound = true
-
     const product = field('product')
-    if (product.value === undefined) {
-      missing('product', 'card, sofort or dummy')
-      sound = false
-    }
     const amount = field('amount')
-    if (amount.value === undefined) {
-      missing('amount', 'minor units, e.g. 1499')
-      sound = false
-    }
     const outcome = field('outcome')
-    if (outcome.value === undefined) {
-      missing('outcome', `what to choose on the approval page, or ${MANUAL_OUTCOME}`)
-      sound = false
-    } else if (product.value && outcome.value !== MANUAL_OUTCOME && !APPROVAL_OUTCOMES[product.value].includes(outcome.value)) {
-      this.report(
-        outcome.path,
-        `${outcome.value} is not offered by the ${product.value} approval page${outcome.note}; choose one of ${APPROVAL_OUTCOMES[product.value].join(', ')}, or ${MANUAL_OUTCOME}`,
-      )
-      sound = false
-    }
+    let sound = this.checkBasics(product, amount, outcome, missing)
 
     const card = this.checkCard(field('card'), product.value, outcome.value)
     const cvv = this.checkCvv(field('cvv'), product.value)
     const customer = this.checkCustomer(field('customer'))
     const descriptor = field('descriptor')
-    if (product.value === 'sofort' && descriptor.value !== undefined && findReferences(descriptor.value).references.length === 0) {
-      const problem = sofortDescriptorProblem(descriptor.value)
-      if (problem) this.report(descriptor.path, `the sofort descriptor ${problem}${descriptor.note}`)
-    }
+    if (product.value === 'sofort') this.checkSofortDescriptor(descriptor)
     const webhook = this.checkWebhook(field('webhook'))
     const expect = this.checkExpectation(raw.expect, defaults.expect, at, webhook, label)
 
@@ -303,6 +284,43 @@ class ScenarioChecker {
       expect,
       dependsOn,
     }
+  }
+
+  /** Product, amount and outcome are required, and the outcome must be one the product's page offers. */
+  private checkBasics(
+    product: CaseField<'product'>,
+    amount: CaseField<'amount'>,
+    outcome: CaseField<'outcome'>,
+    missing: (key: keyof RawDefaults, what: string) => void,
+  ): boolean {
+    let sound = true
+    if (product.value === undefined) {
+      missing('product', 'card, sofort or dummy')
+      sound = false
+    }
+    if (amount.value === undefined) {
+      missing('amount', 'minor units, e.g. 1499')
+      sound = false
+    }
+    if (outcome.value === undefined) {
+      missing('outcome', `what to choose on the approval page, or ${MANUAL_OUTCOME}`)
+      return false
+    }
+    if (product.value && outcome.value !== MANUAL_OUTCOME && !APPROVAL_OUTCOMES[product.value].includes(outcome.value)) {
+      this.report(
+        outcome.path,
+        `${outcome.value} is not offered by the ${product.value} approval page${outcome.note}; choose one of ${APPROVAL_OUTCOMES[product.value].join(', ')}, or ${MANUAL_OUTCOME}`,
+      )
+      return false
+    }
+    return sound
+  }
+
+  /** A sofort descriptor that refers to no other case is checked as the service would. */
+  private checkSofortDescriptor(descriptor: CaseField<'descriptor'>): void {
+    if (descriptor.value === undefined || findReferences(descriptor.value).references.length > 0) return
+    const problem = sofortDescriptorProblem(descriptor.value)
+    if (problem) this.report(descriptor.path, `the sofort descriptor ${problem}${descriptor.note}`)
   }
 
   private checkCard(

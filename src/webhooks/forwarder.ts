@@ -4,8 +4,10 @@
  * have reached the endpoint, so it is never retried. Failures become a result, never a throw.
  */
 import {Connections, OUTGOING_ERROR} from '../http/outgoing.js'
+import {redactUrl} from '../secrets/redact-url.js'
 
 export interface ForwardResult {
+  /** The address as shown: its password, query values and token-like segments redacted. */
   url: string
   /** The endpoint's HTTP status, when it answered. */
   status?: number
@@ -58,12 +60,15 @@ function describeFailure(error: unknown): string {
 export class WebhookForwarder {
   private readonly connections: Connections
   private stopping = false
+  /** The address as every message and result shows it. */
+  readonly shownUrl: string
 
   constructor(
     readonly url: string,
     private readonly timeoutMs: number,
   ) {
     this.connections = new Connections({connectTimeoutMs: timeoutMs})
+    this.shownUrl = redactUrl(url)
   }
 
   async forward(rawBody: Buffer, rawHeaders: readonly string[]): Promise<ForwardResult> {
@@ -76,9 +81,9 @@ export class WebhookForwarder {
       for await (const _chunk of response.body) {
         // The endpoint's answer is not kept, only its status.
       }
-      return {url: this.url, status: response.status, duration_ms: elapsed()}
+      return {url: this.shownUrl, status: response.status, duration_ms: elapsed()}
     } catch (error) {
-      return {url: this.url, error: this.stopping ? 'interrupted' : describeFailure(error), duration_ms: elapsed()}
+      return {url: this.shownUrl, error: this.stopping ? 'interrupted' : describeFailure(error), duration_ms: elapsed()}
     }
   }
 

@@ -30,6 +30,6 @@ export type ListenEvent =
   /** The first webhook that names no status, without --fetch to read it. */
   | {kind: 'status-missing'}
   | {kind: 'rejected'; rejection: Rejection}
-  /** The save file could not be written; the sender was answered 500 so it retries. */
-  | {kind: 'record-failed'; file: string; message: string}
+  /** The save file could not be written; the sender was answered `status` (503 with Retry-After on a full disk, else 500) so it retries. */
+  | {kind: 'record-failed'; file: string; message: string; status: number; diskFull: boolean}
   | {kind: 'stopped'; counts: WebhookCounts; reason: StopReason; save?: string}

@@ -4,6 +4,7 @@
  * told to stop. Renderers in src/output/ draw the events for people and for --json.
  */
 import {InputError} from '../errors.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import type {PaymentService} from '../api/service.js'
 import type {ListenEvent, StopReason} from './listen-events.js'
 import {WEBHOOK_PATH, type WebhookCounts, isLoopbackHost, startWebhookListener} from './listener.js'
@@ -66,7 +67,7 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
       }
     },
     onRejected: (rejection) => deps.onEvent({kind: 'rejected', rejection}),
-    onRecordFailure: (error) => deps.onEvent({kind: 'record-failed', file: options.save!, message: error.message}),
+    onRecordFailure: (error, {status, diskFull}) => deps.onEvent({kind: 'record-failed', file: options.save!, message: error.message, status, diskFull}),
   }).catch((error: unknown) => {
     recorder?.close()
     throw error
@@ -75,7 +76,7 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
   const {forwardUrl} = options
   if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
     await listener.close(0)
-    throw new InputError(`--forward-to ${forwardUrl.href} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
+    throw new InputError(`--forward-to ${redactUrl(forwardUrl)} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
   }
   const tokenRequired = options.token !== undefined
   if (!isLoopbackHost(options.host)) deps.onEvent({kind: 'exposed', host: options.host, port: listener.port, tokenRequired})
@@ -89,7 +90,7 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
     tokenRequired,
     save: options.save,
     fetchProfile: deps.fetching?.profile,
-    forwardTo: forwarder?.url,
+    forwardTo: forwarder?.shownUrl,
   })
 
   const reason = await deps.stopped()

@@ -16,6 +16,7 @@ import {redactBody, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector, type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
 import type {WebhookRecord, WebhookRecorder} from './recorder.js'
+import {DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull} from '../storage/disk-full.js'
 
 export const WEBHOOK_PATH = '/webhooks'
 export const DEFAULT_WEBHOOK_PORT = 4020
@@ -37,8 +38,8 @@ export interface WebhookListenerOptions {
   onWebhook: (report: WebhookReport) => void
   /** Requests refused before they were read as webhooks: wrong path or token, method, size. */
   onRejected: (rejection: Rejection) => void
-  /** Recording failed (disk full, ...): the sender was answered 500 so it can retry. */
-  onRecordFailure?: (error: Error) => void
+  /** Recording failed: the sender was answered 503 (a full disk) or 500, so that it sends again. */
+  onRecordFailure?: (error: Error, answer: {status: 500 | 503; diskFull: boolean}) => void
   /** Header names whose values are credentials, redacted in the save file. */
   secretHeaderNames?: readonly string[]
   now?: () => Date
@@ -397,14 +398,23 @@ class WebhookReceiver {
     })
   }
 
-  /** Calls `then` once the entry is in the save file; answers 500 when it could not be written. */
+  /**
+   * Calls `then` once the entry is in the save file. When it could not be written, the sender is
+   * answered so that it sends again: 503 with Retry-After for a full disk (the next write works
+   * once space is freed), 500 otherwise.
+   */
   private record(entry: WebhookRecord, res: ServerResponse, then: () => void): void {
     const {recorder} = this.options
     if (!recorder) return then()
     recorder.append(entry, (error) => {
       if (!error) return then()
-      answerJson(res, 500, '{"error":"could not record the webhook"}')
-      this.options.onRecordFailure?.(error)
+      const diskFull = isDiskFull(error)
+      if (diskFull) {
+        answerJson(res, 503, '{"error":"could not record the webhook: the disk is full; send it again later"}', {'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS)})
+      } else {
+        answerJson(res, 500, '{"error":"could not record the webhook"}')
+      }
+      this.options.onRecordFailure?.(error, {status: diskFull ? 503 : 500, diskFull})
       this.arrivals.finish(entry.seq, undefined)
     })
   }

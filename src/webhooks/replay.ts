@@ -4,9 +4,10 @@
  * POST that may reach the receiver, so none is retried; a failure is a result, never a throw.
  * What the recorder redacted (keys, PANs, CVVs) is sent as recorded: redacted.
  */
-import {readFile} from 'node:fs/promises'
+import {type FileHandle, open} from 'node:fs/promises'
 
 import {InputError} from '../errors.js'
+import {readLines} from '../input/bounded-read.js'
 import {fileReadReason} from '../input/file-read-error.js'
 import {readWebhookEvent} from './event.js'
 import {type ForwardResult, WebhookForwarder} from './forwarder.js'
@@ -59,34 +60,81 @@ function recordProblem(value: unknown): string | undefined {
 }
 
 
-/** Every record of a save file, in file order; a line that is not one is an input error naming it. */
-export function parseSaveFile(file: string, text: string): SavedWebhook[] {
-  const saved: SavedWebhook[] = []
-  const lines = text.split('\n')
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue
-    const where = `${file}:${index + 1}`
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (error) {
-      throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {remedy: {kind: 'pass-saved-webhooks'}})
-    }
-    const problem = recordProblem(value)
-    if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {remedy: {kind: 'pass-saved-webhooks'}})
-    saved.push({line: index + 1, record: value as WebhookRecord})
+/**
+ * One saved line is one webhook: the listener's largest body (`--max-body`, at most 32 MiB) with
+ * every byte escaped stays under this.
+ */
+export const MAX_SAVED_LINE_BYTES = 256 * 1024 * 1024
+
+/** One line of a save file as a record; a line that is not one is an input error naming it. */
+export function parseSavedLine(file: string, number: number, line: string): SavedWebhook {
+  const where = `${file}:${number}`
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch (error) {
+    throw new InputError(`${where}: not a JSON line (${(error as Error).message}).`, {remedy: {kind: 'pass-saved-webhooks'}})
   }
-  return saved
+  const problem = recordProblem(value)
+  if (problem) throw new InputError(`${where}: not a saved webhook: ${problem}.`, {remedy: {kind: 'pass-saved-webhooks'}})
+  return {line: number, record: value as WebhookRecord}
 }
 
-export async function readSaveFile(file: string): Promise<SavedWebhook[]> {
-  let text: string
+/**
+ * The records of a save file in file order, read one line at a time (a million webhooks take no
+ * more memory than one), up to line `lastLine`: a listener may still be appending to the file,
+ * and what was not checked before sending began is not sent.
+ */
+export async function* readSaveFile(file: string, lastLine = Number.POSITIVE_INFINITY): AsyncGenerator<SavedWebhook> {
+  let handle: FileHandle
   try {
-    text = await readFile(file, 'utf8')
+    handle = await open(file, 'r')
+    if ((await handle.stat()).isDirectory()) {
+      await handle.close()
+      throw Object.assign(new Error('EISDIR'), {code: 'EISDIR'})
+    }
   } catch (error) {
     throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {remedy: {kind: 'pass-saved-webhooks'}})
   }
-  return parseSaveFile(file, text)
+  try {
+    for await (const {text, number} of readLines(handle.createReadStream({autoClose: false}), {flag: 'FILE', source: file, maxBytes: MAX_SAVED_LINE_BYTES})) {
+      if (number > lastLine) break
+      if (text.trim() !== '') yield parseSavedLine(file, number, text)
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** What a first pass over a save file found: every line checked, before anything is sent. */
+export interface SaveFileSurvey {
+  /** The last line checked: sending stops there. */
+  lastLine: number
+  /** Webhooks in the file. */
+  saved: number
+  /** Webhooks the selection keeps. */
+  selected: number
+  /** The seq of selected webhooks that carry redacted values: the first few, and how many in all. */
+  redacted: {first: number[]; count: number}
+}
+
+/** Shown seq numbers of redacted webhooks; the count says how many more there are. */
+const REDACTED_SEQS_SHOWN = 20
+
+/** Checks every line of the file and counts what the selection keeps, holding one line at a time. */
+export async function surveySaveFile(file: string, selection: ReplaySelection): Promise<SaveFileSurvey> {
+  const survey: SaveFileSurvey = {lastLine: 0, saved: 0, selected: 0, redacted: {first: [], count: 0}}
+  for await (const saved of readSaveFile(file)) {
+    survey.lastLine = saved.line
+    survey.saved += 1
+    if (!isSelected(saved, selection)) continue
+    survey.selected += 1
+    if (carriesRedactedValues(saved.record)) {
+      survey.redacted.count += 1
+      if (survey.redacted.first.length < REDACTED_SEQS_SHOWN) survey.redacted.first.push(saved.record.seq)
+    }
+  }
+  return survey
 }
 
 /** `3,7-9` into inclusive ranges, or a sentence saying what is wrong. */
@@ -103,13 +151,11 @@ export function parseSeqList(text: string): {from: number; to: number}[] | strin
   return ranges
 }
 
-export function selectWebhooks(saved: readonly SavedWebhook[], selection: ReplaySelection): SavedWebhook[] {
-  return saved.filter(({record}) => {
-    if (selection.seq && !selection.seq.some(({from, to}) => record.seq >= from && record.seq <= to)) return false
-    if (selection.transaction !== undefined && readWebhookEvent(record.body).transactionId !== selection.transaction) return false
-    if (selection.since !== undefined && Date.parse(record.received_at) < selection.since) return false
-    return true
-  })
+export function isSelected({record}: SavedWebhook, selection: ReplaySelection): boolean {
+  if (selection.seq && !selection.seq.some(({from, to}) => record.seq >= from && record.seq <= to)) return false
+  if (selection.transaction !== undefined && readWebhookEvent(record.body).transactionId !== selection.transaction) return false
+  if (selection.since !== undefined && Date.parse(record.received_at) < selection.since) return false
+  return true
 }
 
 /** The marks the redaction leaves (`•••• 4242`, `sk_l…XcR7`, `***`), found anywhere in the record's headers or body. */
@@ -130,38 +176,53 @@ function rawHeaders(headers: Record<string, string>): string[] {
   return Object.entries(headers).flatMap(([name, value]) => [name, value.replaceAll('…', '...').replaceAll('•', '*')])
 }
 
-/** Sends each webhook in turn (the next one after the previous answer), telling `onDelivery` of each. */
+export interface ReplayCounts {
+  sent: number
+  failed: number
+}
+
+/**
+ * Sends each selected webhook of the file in turn (the next one after the previous answer), up to
+ * the survey's last line, telling `onDelivery` of each; only the counts are kept.
+ */
 export async function replayWebhooks(
-  webhooks: readonly SavedWebhook[],
+  file: string,
+  selection: ReplaySelection,
   url: string,
-  options: {timeoutMs: number; onDelivery(delivery: ReplayedDelivery): void; signal?: AbortSignal},
-): Promise<ReplayedDelivery[]> {
+  options: {lastLine: number; timeoutMs: number; onDelivery(delivery: ReplayedDelivery): void; signal?: AbortSignal},
+): Promise<ReplayCounts> {
   const forwarder = new WebhookForwarder(url, options.timeoutMs)
-  const deliveries: ReplayedDelivery[] = []
+  const counts: ReplayCounts = {sent: 0, failed: 0}
   try {
-    for (const {line, record} of webhooks) {
+    for await (const saved of readSaveFile(file, options.lastLine)) {
       if (options.signal?.aborted) break
-      const result: ForwardResult = await forwarder.forward(bodyOf(record), rawHeaders(record.headers))
-      const event = readWebhookEvent(record.body)
-      const delivery: ReplayedDelivery = {
-        event: 'delivery',
-        seq: record.seq,
-        line,
-        received_at: record.received_at,
-        type: event.type,
-        transaction_id: event.transactionId ?? null,
-        status: event.status ?? null,
-        url: result.url,
-        ...(result.status === undefined ? {} : {http_status: result.status}),
-        ...(result.error === undefined ? {} : {error: result.error}),
-        ok: result.status !== undefined && result.status >= 200 && result.status < 300,
-        duration_ms: result.duration_ms,
-      }
-      deliveries.push(delivery)
+      if (!isSelected(saved, selection)) continue
+      const delivery = await deliver(forwarder, saved)
+      counts.sent += 1
+      if (!delivery.ok) counts.failed += 1
       options.onDelivery(delivery)
     }
   } finally {
     await forwarder.destroy()
   }
-  return deliveries
+  return counts
+}
+
+async function deliver(forwarder: WebhookForwarder, {line, record}: SavedWebhook): Promise<ReplayedDelivery> {
+  const result: ForwardResult = await forwarder.forward(bodyOf(record), rawHeaders(record.headers))
+  const event = readWebhookEvent(record.body)
+  return {
+    event: 'delivery',
+    seq: record.seq,
+    line,
+    received_at: record.received_at,
+    type: event.type,
+    transaction_id: event.transactionId ?? null,
+    status: event.status ?? null,
+    url: result.url,
+    ...(result.status === undefined ? {} : {http_status: result.status}),
+    ...(result.error === undefined ? {} : {error: result.error}),
+    ok: result.status !== undefined && result.status >= 200 && result.status < 300,
+    duration_ms: result.duration_ms,
+  }
 }

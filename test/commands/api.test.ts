@@ -44,6 +44,18 @@ describe('paytx api', () => {
     expect(server.requests[2].path).toBe(`/v1/transaction/${TX_ID}`)
   })
 
+  it.each([
+    ['a -f field', ['-f', `cvv=${CVV}`, '-f', 'amount=100'], undefined],
+    ['a nested field of --input', ['--input', '-'], JSON.stringify({card: {security_code: CVV}, amount: 100})],
+  ])('a CVV sent in %s and quoted back in the service’s error text is not shown', async (_, args, input) => {
+    server.reply((req) => req.method === 'POST', {status: 400, json: {code: '400', message: `security code ${CVV} does not match`, details: {card: `value ${CVV} rejected`}}})
+    const result = await api(['/v1/transaction/start', ...args], {input})
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain('security code *** does not match')
+    expect(result.stderr).toContain('value *** rejected')
+    expect(result.stdout + result.stderr).not.toMatch(new RegExp(`(?<!\\d)${CVV}(?!\\d)`))
+  })
+
   it('POST with -f and -F: a JSON body of strings and typed values, @file read', async () => {
     server.reply((req) => req.method === 'POST', {status: 201, json: {id: 'refund-1', amount: 500}})
     const dir = tempConfigDir()

@@ -142,6 +142,14 @@ describe('answers of a broken or hostile service', () => {
       expect(result.stderr).toMatch(/Warning: the service reported the status "WEIRD_STATE", which is none of the ten paytx knows/)
     })
 
+    it('transaction start answered with a status outside the ten warns on stderr', async () => {
+      server.answer(json(200, {...TRANSACTION, status: 'WEIRD_STATE'}))
+      const result = await cli(['transaction', 'start', '--product', 'dummy', '--amount', '1499', '--customer', TX_ID, '--redirect-url', 'https://shop.example/done'])
+      expect(result.exitCode).toBe(0)
+      expect(result.stdout).toMatch(/WEIRD_STATE \(a status paytx does not know\)/)
+      expect(result.stderr).toMatch(/Warning: the service reported the status "WEIRD_STATE", which is none of the ten paytx knows/)
+    })
+
     it('extra fields are kept in --json', async () => {
       server.answer(json(200, {...TRANSACTION, brand_new_field: {a: 1}}))
       const result = await cli(['status', TX_ID, '--json'])

@@ -9,7 +9,7 @@ import {runCli, tempConfigDir} from '../helpers/cli.js'
 function bashCompletions(functionFile: string, words: string[]): string[] {
   const script = `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}
 _paytx_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`
-  const result = spawnSync('bash', ['-c', script, 'bash', functionFile, ...words], {encoding: 'utf8'})
+  const result = spawnSync('bash', ['-c', script, 'bash', functionFile, ...words], {encoding: 'utf8', timeout: 15_000})
   expect(result.status, result.stderr).toBe(0)
   return result.stdout.split('\n').filter(Boolean)
 }

@@ -106,11 +106,11 @@ describe('one store shared by every paytx process', () => {
         ids.push(transaction.id)
       }
       await waitFor(() => received.length >= 32, 'four webhooks for each of eight transactions', 15_000)
-      // Long enough for a second delivery or a second settlement to show.
-      await new Promise((resolve) => setTimeout(resolve, 1000))
+      // Once both emulators have stopped, nothing more can arrive: a second delivery or a second
+      // settlement would have shown by then.
+      const results = [await one.stop('SIGTERM'), await two.stop('SIGTERM')]
       expect(received).toHaveLength(32)
       expect(new Set(received).size).toBe(32)
-      const results = [await one.stop('SIGTERM'), await two.stop('SIGTERM')]
       const settlements = results
         .flatMap((result) => result.stdout.trim().split('\n'))
         .map((line) => JSON.parse(line))

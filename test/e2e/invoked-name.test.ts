@@ -8,7 +8,7 @@ import {BIN, type CliResult, ROOT, cleanEnv, runCli, tempConfigDir} from '../hel
 /** Runs `node <script> args` (the script may be a link named paytx), as a shell would. */
 function runScript(script: string, args: string[], options: {cwd: string; env?: Record<string, string>}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [script, ...args], {cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], timeout: 25_000})
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))

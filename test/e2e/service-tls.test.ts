@@ -12,13 +12,14 @@ import {join} from 'node:path'
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {has} from '../helpers/capabilities.js'
 import {runCli} from '../helpers/cli.js'
 import {TX_ID} from '../helpers/fixtures.js'
 import {API_KEY} from '../helpers/secrets.js'
 
 const TX = {id: TX_ID, amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}, created_at: '2026-11-20T10:00:00.000Z', last_status_update: '2026-11-20T10:00:00.000Z'}
 
-describe('a service behind HTTPS', () => {
+describe.runIf(has('openssl'))('a service behind HTTPS', () => {
   const folder = mkdtempSync(join(tmpdir(), 'paytx-tls-'))
   const certFile = join(folder, 'cert.pem')
   let tls: HttpsServer
@@ -30,7 +31,7 @@ describe('a service behind HTTPS', () => {
 
   beforeAll(async () => {
     const keyFile = join(folder, 'key.pem')
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], {stdio: 'ignore'})
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], {stdio: 'ignore', timeout: 30_000})
     tls = createHttpsServer({key: readFileSync(keyFile), cert: readFileSync(certFile)}, (req, res) => {
       tlsRequests++
       req.resume()

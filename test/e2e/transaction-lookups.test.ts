@@ -1,11 +1,13 @@
 /**
- * What only a terminal shows of `status` with several ids: the table fitted to it, the progress
- * line, and Ctrl-C. Everything else is tested in-process in test/commands/transaction/lookups.test.ts.
+ * What only a real process shows of `status` and `checkoutsuccess` with several ids: the table
+ * fitted to a terminal, the progress line and Ctrl-C, rows written while stdin is still open, and
+ * a line over 1 MiB on stdin. Everything else is in test/commands/transaction/lookups.test.ts.
  */
 import {type Server, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
+import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
 import {screenAfter} from '../helpers/screen.js'
 
@@ -90,7 +92,7 @@ function serviceAnswer(path: string): Answer {
   return {json: transaction(id, status), delayMs}
 }
 
-describe('several transaction ids at once, on a terminal', () => {
+describe('several transaction ids at once', () => {
   let server: LookupServer
   let answer: (path: string, nth: number) => Answer
   beforeEach(async () => {
@@ -101,6 +103,36 @@ describe('several transaction ids at once, on a terminal', () => {
   afterEach(() => server.close())
 
   const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
+
+  it('reads stdin as it comes and writes each row as soon as it and those before it are known', async () => {
+    const cli = startCli(['status', '-'], {env: env(), openStdin: true})
+    cli.child.stdin.write('paid-1\ndeclined-2\n')
+    await cli.waitForStdout(/^declined-2\tDECLINED\t/m)
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/declined-2'])
+    cli.child.stdin.end('missing-3\n')
+    const result = await cli.done
+    expect(result.code).toBe(1)
+    expect(result.stdout.split('\n').map((line) => line.split('\t')[0])).toEqual(['ID', 'paid-1', 'declined-2', 'missing-3', ''])
+  })
+
+  it('writes the --json array element by element: the first is out while stdin is still open, and it ends as one document', async () => {
+    const cli = startCli(['checkoutsuccess', '-', '--json'], {env: env(), openStdin: true})
+    cli.child.stdin.write('paid-1\nrequested-2\n')
+    await cli.waitForStdout(/"id": "requested-2"/)
+    cli.child.stdin.end('paid-3\n')
+    const result = await cli.done
+    expect(result.code).toBe(0)
+    expect(parseJsonOutput<{id: string}[]>(result).map((entry) => entry.id)).toEqual(['paid-1', 'requested-2', 'paid-3'])
+  })
+
+  it('stops reading at a line over 1 MiB (stdin from /dev/zero): reported as not an id, the ids before it looked up', async () => {
+    const input = `paid-1\npaid-2\n${'0'.repeat(1024 * 1024 + 1)}\npaid-4\n`
+    const result = await runCli(['status', '-'], {env: env(), input})
+    expect(result.code).toBe(1)
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/paid-2'])
+    expect(result.stdout.split('\n')[3]).toBe('\terror: not an id\t\t\t\t\t')
+    expect(result.stderr).toMatch(/\(stdin line 3\) is not a transaction id: it is longer than 1 MiB; the rest of stdin was not read/)
+  })
 
   it.skipIf(!ptyAvailable)('draws an aligned table fitted to the terminal on a TTY', async () => {
     const long = `ref-${'x'.repeat(120)}`

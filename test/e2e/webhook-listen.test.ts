@@ -151,6 +151,7 @@ describe('webhook listen', () => {
     expect(fileText).not.toContain('4024007108173153')
     expect(fileText).not.toContain(new URL(url).searchParams.get('key'))
     expect(result.stdout + result.stderr).not.toContain('someone-elses-secret')
+    expect(result.stdout + result.stderr).not.toContain('fwd-pa55word')
   })
 
   it('refuses a chunked body once it passes --max-body, and keeps serving', async () => {
@@ -221,8 +222,9 @@ describe('webhook listen', () => {
   it('--forward-to passes the raw body and end-to-end headers to the endpoint and prints its status', async () => {
     const endpoint = await startRecordingServer(() => ({status: 202, text: 'accepted'}))
     servers.push(endpoint)
-    const {cli, url} = await listen(['--forward-to', `${endpoint.url}/hooks/payments?shop=1`])
-    expect(cli.stderr()).toContain(`forwarding each to ${endpoint.url}/hooks/payments?shop=1`)
+    const {cli, url} = await listen(['--forward-to', `${endpoint.url.replace('//', '//shop:fwd-pa55word@')}/hooks/payments?shop=1`])
+    // The address is shown with its password and query values redacted.
+    expect(cli.stderr()).toContain(`forwarding each to ${endpoint.url.replace('//', '//shop:…@')}/hooks/payments?shop=…`)
     const raw = '{ "type" : "transaction",\n  "id": "9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c", "status":"SETTLEMENT_COMPLETED" }'
     const answer = await send(url, raw, {
       headers: {'x-shop-signature': 'abc123', authorization: OTHER_AUTH, connection: 'keep-alive, x-hop-only', 'x-hop-only': 'drop me', 'user-agent': 'payment-service/1.0'},

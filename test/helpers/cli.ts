@@ -21,6 +21,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>
   /** Written to stdin, then stdin is closed. */
   input?: string
+  /** startCli only: stdin stays open for the test to write to (child.stdin) and end. */
+  openStdin?: boolean
   configDir?: string
   timeoutMs?: number
   cwd?: string
@@ -155,7 +157,7 @@ export function startCli(args: string[], options: CliOptions = {}): RunningCli {
     })
   })
   if (options.input !== undefined) child.stdin.end(options.input)
-  else child.stdin.end()
+  else if (!options.openStdin) child.stdin.end()
 
   const waitFor = (stream: 'stdout' | 'stderr', test: RegExp | ((text: string) => boolean), timeoutMs = 15_000) =>
     new Promise<void>((resolvePromise, reject) => {

@@ -2,8 +2,9 @@
  * Runs bin/run.js inside a real pseudo-terminal (util-linux `script`), so that prompts are drawn
  * and answered as a person would: keystrokes go in, the terminal's screen comes out.
  */
-import {spawn, spawnSync} from 'node:child_process'
+import {spawn} from 'node:child_process'
 
+import {has} from './capabilities.js'
 import {BIN, ROOT, cleanEnv} from './cli.js'
 
 export interface PtySession {
@@ -14,7 +15,8 @@ export interface PtySession {
   exited: Promise<number | null>
 }
 
-export const ptyAvailable = spawnSync('script', ['--version']).status === 0
+/** Gated by test/tiers.ts: util-linux's `script` is on every Linux that has util-linux. */
+export const ptyAvailable = has('terminal')
 
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
 

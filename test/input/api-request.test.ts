@@ -59,6 +59,7 @@ describe('toApiOptions', () => {
     ['--include with --json', {include: true, json: true}, /--include and --json cannot be used together/],
     ['a header without a colon', {header: ['X-Trace a']}, /-H\/--header "X-Trace a" must be "Name: value"/],
     ['a Host header', {header: ['Host: evil.example']}, /paytx sets Host itself/],
+    ['a header value with a DEL character', {header: ['X-Trace: a\u007Fb']}, /-H\/--header X-Trace: the value holds DEL \(U\+007F\) at position 2, which an HTTP header cannot carry/],
   ])('refuses %s (exit 2)', async (_, flags, message) => {
     await expect(parse(flags)).rejects.toMatchObject({exitCode: 2, message: expect.stringMatching(message)})
   })

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {type TableColumn, renderTable, tableFormatFor, terminalWidth, wrapText} from '../../src/output/table.js'
+import {ALIGNED_ROWS_HELD, type TableColumn, type TableFormat, createTableWriter, renderTable, tableFormatFor, terminalWidth, wrapText} from '../../src/output/table.js'
 
 const COLUMNS: TableColumn[] = [{header: 'NAME'}, {header: 'NOTE', shrink: 'wrap', minWidth: 8}, {header: 'REF', shrink: 'truncate', minWidth: 6}]
 const ROWS = [
@@ -59,6 +59,44 @@ describe('renderTable', () => {
     expect(tableFormatFor({isTTY: true}, true)).toBe('csv')
     expect(terminalWidth({columns: 0})).toBe(80)
     expect(terminalWidth({columns: 132})).toBe(132)
+  })
+})
+
+describe('createTableWriter', () => {
+  function written(format: TableFormat, rows: readonly (readonly string[])[], width = 80): {text: string; writes: string[]} {
+    const writes: string[] = []
+    const writer = createTableWriter(COLUMNS, {format, width}, (text) => writes.push(text))
+    for (const row of rows) writer.row(row)
+    writer.end()
+    return {text: writes.join(''), writes}
+  }
+
+  it.each<TableFormat>(['aligned', 'tsv', 'csv'])('writes a short table in %s exactly as renderTable draws it', (format) => {
+    for (const width of [80, 30]) expect(written(format, ROWS, width).text).toBe(`${renderTable(COLUMNS, ROWS, {format, width})}\n`)
+  })
+
+  it('writes TSV and CSV a row at a time, the header with the first row', () => {
+    const writes: string[] = []
+    const writer = createTableWriter(COLUMNS, {format: 'tsv'}, (text) => writes.push(text))
+    writer.row(ROWS[0])
+    expect(writes).toEqual(['NAME\tNOTE\tREF\n', 'alpha\ta short note\tr-1\n'])
+  })
+
+  it('writes the header of an empty table at the end', () => {
+    expect(written('csv', []).text).toBe('NAME,NOTE,REF\n')
+  })
+
+  it('holds the first rows of the aligned form to fit the widths, then draws each row as it comes at those widths', () => {
+    const writes: string[] = []
+    const writer = createTableWriter(COLUMNS, {format: 'aligned', width: 80}, (text) => writes.push(text))
+    for (let index = 0; index < ALIGNED_ROWS_HELD - 1; index++) writer.row([`n${index}`, 'note', 'r'])
+    expect(writes).toEqual([])
+    writer.row(['last-held', 'note', 'r'])
+    expect(writes.join('').split('\n')[0]).toBe('NAME       NOTE  REF')
+    const before = writes.length
+    // A later, longer first cell is written whole: it pushes its row along rather than being cut.
+    writer.row(['a-much-longer-name-than-any-held', 'note', 'r'])
+    expect(writes.slice(before)).toEqual(['a-much-longer-name-than-any-held  note  r\n'])
   })
 })
 

@@ -70,6 +70,21 @@ describe('the bundle', () => {
     expect(importsOfHttp.map((file) => relative(ROOT, file))).toEqual([])
   })
 
+  it('--version loads none of the modules oclif requires only for rare paths, and DEBUG still shows oclif\'s debug output', async () => {
+    const preload = join(tempConfigDir(), 'loaded-modules.cjs')
+    // tty comes with the debug and supports-color packages, child_process and dgram with wsl-utils.
+    writeFileSync(
+      preload,
+      "process.on('exit', () => process._rawDebug('loaded: ' + ['tty', 'child_process', 'dgram', 'perf_hooks', 'readline'].filter((module) => process.moduleLoadList.includes('NativeModule ' + module)).join(' ')))\n",
+    )
+    const result = await runCli(['--version'], {env: {NODE_OPTIONS: `--require ${preload}`}})
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toContain('loaded: \n')
+    const debugging = await runCli(['--version'], {env: {DEBUG: 'oclif:config'}})
+    expect(debugging.code).toBe(0)
+    expect(debugging.stderr).toMatch(/oclif:config loading core plugin/)
+  })
+
   it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS: node:http alone makes its request', async () => {
     const server = await startRecordingServer(() => ({json: {id: 'tx-1', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}}}))
     const preload = join(tempConfigDir(), 'loaded-modules.cjs')

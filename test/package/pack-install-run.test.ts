@@ -18,20 +18,25 @@ const prefix = join(scratch, 'prefix')
 const paytx = join(prefix, 'bin', 'paytx')
 let packed: string[] = []
 
+// Generous bounds for a loaded 2-core machine (a flow starts an emulator in the child), yet every
+// child is killed when one passes: a registry that does not answer must not hold the run.
+const RUN_TIMEOUT_MS = 60_000
+const NPM_TIMEOUT_MS = 180_000
+
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(paytx, args, {cwd: scratch, encoding: 'utf8', env: cleanEnv({PAYTX_DATA_DIR: join(scratch, 'data'), ...env}), timeout: 30_000})
+  return spawnSync(paytx, args, {cwd: scratch, encoding: 'utf8', env: cleanEnv({PAYTX_DATA_DIR: join(scratch, 'data'), ...env}), timeout: RUN_TIMEOUT_MS})
 }
 
 beforeAll(() => {
-  const npm = {cwd: ROOT, encoding: 'utf8' as const, env: {...process.env, npm_config_audit: 'false', npm_config_fund: 'false'}}
+  const npm = {cwd: ROOT, encoding: 'utf8' as const, timeout: NPM_TIMEOUT_MS, env: {...process.env, npm_config_audit: 'false', npm_config_fund: 'false'}}
   const listing = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], npm))
   packed = listing[0].files.map((file: {path: string}) => file.path)
   execFileSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', join(scratch, listing[0].filename)], npm)
-}, 90_000)
+}, 2 * NPM_TIMEOUT_MS + 10_000)
 
 afterAll(() => rmSync(scratch, {recursive: true, force: true}))
 
-describe('the packed package, installed', () => {
+describe('the packed package, installed', {timeout: 2 * RUN_TIMEOUT_MS + 10_000}, () => {
   it('ships the built CLI, the examples, the schemas and the licence, and no install script', () => {
     expect(packed).toContain('bin/run.js')
     expect(packed).toContain('oclif.manifest.json')

@@ -126,18 +126,25 @@ describe('text of unknown format', () => {
   })
 })
 
+// How fast these go is measured by the bench (`npm run bench -- redact`), never by a timed test:
+// these check that each hostile shape still comes out redacted as it should.
 describe('hostile text', () => {
   it.each([
-    ['unterminated quoted values', 'cvv="'.repeat(200_000)],
-    ['long names without a value', `${'a'.repeat(1_000_000)}`],
-    ['digit groups', '1 '.repeat(500_000)],
-    ['unclosed XML fields', '<cvv>'.repeat(200_000)],
-    ['long card fields', `pan=${'4'.repeat(1_000_000)}`],
-  ])('scrubs 1 MB of %s in linear time', (_label, text) => {
-    const started = performance.now()
-    redactText(text)
-    // Linear work takes well under a second even on a busy machine; a quadratic scan would take minutes.
-    expect(performance.now() - started).toBeLessThan(5_000)
+    ['unterminated quoted values', 'cvv="'.repeat(200_000), (out: string) => expect(out).toBe('cvv="'.repeat(200_000))],
+    ['long names without a value', 'a'.repeat(1_000_000), (out: string) => expect(out).toBe('a'.repeat(1_000_000))],
+    ['digit groups', '1 '.repeat(500_000), (out: string) => expect(out).toBe('1 '.repeat(500_000))],
+    ['card numbers in groups', '4024 0071 0817 3153 '.repeat(50_000), (out: string) => expect(out).toBe('•••• 3153 '.repeat(50_000))],
+    ['URL-encoded card numbers', 'n=4024%200071%200817%203153&'.repeat(30_000), (out: string) => expect(out).toBe('n=•••• 3153&'.repeat(30_000))],
+    ['unclosed XML fields', '<cvv>'.repeat(200_000), (out: string) => expect(out).toBe('<cvv>'.repeat(200_000))],
+    ['long card fields', `pan=${'4'.repeat(1_000_000)}`, (out: string) => expect(out.startsWith('pan=•••• 4444')).toBe(true)],
+  ])('scrubs 1 MB of %s', (_label, text, check) => {
+    check(redactText(text))
+  })
+
+  it('masks a card-number field of a million digits, and leaves a CVV field of a million spaces, in a body', () => {
+    expect(redactBody({pan: '4'.repeat(1_000_000)})).toEqual({pan: '•••• 4444'})
+    const spaces = `${' '.repeat(1_000_000)}x`
+    expect(redactBody({cvv: spaces})).toEqual({cvv: spaces})
   })
 })
 

@@ -267,6 +267,20 @@ cases:
   })
 })
 
+describe('hostile documents', () => {
+  it('refuses aliases that expand into billions of values (a billion laughs) as a problem of the file, exit 2', () => {
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']
+    const text = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      ...levels.slice(1).map((name, index) => `${name}: &${name} [${Array(9).fill(`*${levels[index]}`).join(',')}]`),
+      'cases: [*i]',
+    ].join('\n')
+    expect(problems(text)).toEqual([
+      {path: '', line: 1, message: 'its aliases (*name) expand into too many values (more than 1000 copies of one anchor); write the values out instead'},
+    ])
+  })
+})
+
 describe('durations', () => {
   it.each([
     ['20s', 20_000],
@@ -277,6 +291,12 @@ describe('durations', () => {
     ['1.5', 1500],
   ])('reads wait_timeout %s', (written, ms) => {
     expect(load(`cases:\n  - {name: a, product: dummy, amount: 1, outcome: FAILED, wait_timeout: ${written}}\n`).cases[0].waitTimeoutMs).toBe(ms)
+  })
+
+  it('rejects a wait_timeout longer than a timer can wait, naming the largest', () => {
+    expect(problems('cases:\n  - {name: a, product: dummy, amount: 1, outcome: FAILED, wait_timeout: 30d}\n')).toEqual([
+      {path: 'cases[0].wait_timeout', line: 2, message: 'can be at most 596h (2147483647ms, about 24.8 days), the longest paytx can wait'},
+    ])
   })
 
   it('rejects a zero duration', () => {

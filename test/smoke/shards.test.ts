@@ -93,7 +93,7 @@ describe('splitting a scenario into shards', () => {
       platform: 'node',
       outfile: script,
     })
-    const child = spawnSync(process.execPath, [script], {cwd: ROOT, env: {...process.env, TZ: 'Pacific/Chatham', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8'}, encoding: 'utf8'})
+    const child = spawnSync(process.execPath, [script], {cwd: ROOT, env: {...process.env, TZ: 'Pacific/Chatham', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8'}, encoding: 'utf8', timeout: 25_000})
     expect(child.stderr).toBe('')
     expect(JSON.parse(child.stdout)).toEqual(splitIntoShards(example().cases, 3).map(names))
   })

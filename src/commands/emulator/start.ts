@@ -6,7 +6,7 @@ import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
-import {isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
+import {dataFolderExposure, isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
@@ -90,6 +90,8 @@ EXIT CODES
 
   public async run(): Promise<undefined> {
     const options = {...toEmulatorStartOptions(this.flags, this.ctx.env), ...(await this.faultOptions())}
+    const exposure = this.flags.store === undefined ? dataFolderExposure(this.ctx.env) : undefined
+    if (exposure) this.warnUser(exposure)
     const [{startEmulator}, {emulatorStartRenderer}] = await Promise.all([import('../../emulator/index.js'), import('../../output/emulator-start.js')])
     const render = emulatorStartRenderer({
       json: this.jsonEnabled(),

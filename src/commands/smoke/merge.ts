@@ -6,6 +6,9 @@ import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import type {MergeSummary} from '../../smoke/junit-merge.js'
 
+/** A shard's report with every case's output in it stays far below this. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024
+
 export default class SmokeMerge extends BaseCommand<typeof SmokeMerge> {
   static override strict = false
   static override summary = 'Join the JUnit reports of the shards of a smoke run into one.'
@@ -32,12 +35,13 @@ EXIT CODES
 
   public async run(): Promise<MergeSummary & {output?: string}> {
     const {files, output} = toSmokeMergeOptions(this.flags, this.argList, {json: this.jsonEnabled(), invokedAs: this.ctx.invokedAs})
-    const {readFile, writeFile} = await import('node:fs/promises')
+    const [{writeFile}, {readFileCapped}] = await Promise.all([import('node:fs/promises'), import('../../input/bounded-read.js')])
     const inputs = await Promise.all(
       files.map(async (name) => {
         try {
-          return {name, xml: await readFile(name, 'utf8')}
+          return {name, xml: await readFileCapped(name, {flag: 'files', maxBytes: MAX_REPORT_BYTES})}
         } catch (error) {
+          if (error instanceof InputError) throw error
           const code = (error as NodeJS.ErrnoException).code
           throw new InputError(`${name} cannot be read: ${code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}.`, {flag: 'files'})
         }

@@ -5,12 +5,12 @@ import type {CheckoutSuccess} from '../../api/schemas.js'
 import {outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
-import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, type LookupsJson, TransactionLookupCommand} from '../../transaction-lookup-command.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
 /** The service's answer with the id asked about, so that a loop over ids can tell results apart. */
 export type CheckoutSuccessResult = {id: string} & CheckoutSuccess
 
-export default class TransactionCheckoutSuccess extends TransactionLookupCommand<typeof TransactionCheckoutSuccess, CheckoutSuccessResult | LookupsJson<CheckoutSuccess, 'checkoutsuccess'>> {
+export default class TransactionCheckoutSuccess extends TransactionLookupCommand<typeof TransactionCheckoutSuccess, CheckoutSuccessResult | undefined> {
   static override aliases = ['checkoutsuccess']
   static override summary = 'Tell whether a transaction succeeded, by exit code: 0 success, 3 final and not a success, 4 not final yet.'
   static override description = `Reads GET /v1/transaction/{id}/checkoutsuccess, the server-side answer a merchant must trust
@@ -36,10 +36,11 @@ ${LOOKUP_EXIT_CODES_HELP('checkoutsuccess')}`
 
   static override flags = LOOKUP_FLAGS
 
-  public async run(): Promise<CheckoutSuccessResult | LookupsJson<CheckoutSuccess, 'checkoutsuccess'>> {
+  public async run(): Promise<CheckoutSuccessResult | undefined> {
     const options = await this.lookupOptions()
+    // Several ids are written as they come (the --json array too): nothing is left to return.
     if (options.many) return this.answerMany(options, 'checkoutsuccess')
-    const {id} = options.targets[0]
+    const {id} = options.first
     const service = await this.service()
     const result = await service.checkoutSuccess(id)
     this.print(renderCheckoutSuccess(id, result, this.profileUnderResult()))

@@ -15,7 +15,7 @@ import {
 } from '../../input/transaction-request.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
-import {describeStatus} from '../../output/transaction.js'
+import {describeStatus, unlistedStatusWarning} from '../../output/transaction.js'
 
 export default class TransactionStart extends BaseCommand<typeof TransactionStart, Transaction> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
@@ -80,6 +80,8 @@ ${EXIT_CODES_HELP}`
         ['Approval URL', typeof approvalUrl === 'string' ? approvalUrl : '(none returned)'],
       ]),
     )
+    const warning = unlistedStatusWarning(transaction.status)
+    if (warning) this.warnUser(warning)
     if (options.open) await this.openApproval(approvalUrl)
     this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${this.commandLine(`status ${id}`)}\`.`)
     return transaction

@@ -2,14 +2,13 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {isKnownStatus} from '../../api/contract.js'
 import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
-import {renderTransaction} from '../../output/transaction.js'
-import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, type LookupsJson, TransactionLookupCommand} from '../../transaction-lookup-command.js'
+import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
-export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | LookupsJson<Transaction, 'transaction'>> {
+export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | undefined> {
   static override aliases = ['status']
   static override summary = 'Show a transaction, or several: status, whether it is final and a success, amount, timestamps.'
   static override description = `Reads GET /v1/transaction/{id}. With --json, prints the service's object unchanged.
@@ -49,18 +48,18 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     }),
   }
 
-  public async run(): Promise<Transaction | LookupsJson<Transaction, 'transaction'>> {
+  public async run(): Promise<Transaction | undefined> {
     const options = await this.lookupOptions()
     const {timeoutMs, until} = await toStatusWaitOptions(this.flags)
+    // Several ids are written as they come (the --json array too): nothing is left to return.
     if (options.many) return this.flags.wait ? this.waitForMany(options, {timeoutMs, until}) : this.answerMany(options, 'status')
-    const id = options.targets[0].id
+    const {id} = options.first
     const service = await this.service()
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(id)
       this.print(renderTransaction(transaction, this.profileUnderResult()))
-      if (!isKnownStatus(transaction.status)) {
-        this.warnUser(`the service reported the status "${transaction.status}", which is none of the ten paytx knows; it is neither a success nor a failure to paytx.`)
-      }
+      const warning = unlistedStatusWarning(transaction.status)
+      if (warning) this.warnUser(warning)
       return transaction
     }
 

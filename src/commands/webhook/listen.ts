@@ -4,6 +4,7 @@ import type {Interfaces} from '@oclif/core'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import type {StopReason} from '../../webhooks/listen-events.js'
 import type {WebhookListenOptions} from '../../webhooks/listen.js'
 
@@ -11,6 +12,8 @@ export type {WebhookListenOptions} from '../../webhooks/listen.js'
 
 const DEFAULT_PORT = 4020
 const DEFAULT_MAX_BODY = '1mb'
+/** The largest --max-body: a saved line of a body this size stays within what `webhook replay` reads. */
+const MAX_MAX_BODY_BYTES = 32 * 1024 * 1024
 
 const SIZE_UNITS: Record<string, number> = {'': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2}
 
@@ -134,9 +137,13 @@ export function toWebhookListenOptions(flags: WebhookListenFlags, env: {newToken
   if (maxBodyBytes === undefined) {
     throw new InputError(`--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "${flags['max-body']}").`, {flag: '--max-body'})
   }
+  // A body is held whole while it is recorded; a webhook is a few kilobytes.
+  if (maxBodyBytes > MAX_MAX_BODY_BYTES) {
+    throw new InputError(`--max-body can be at most 32mb, the largest body the listener holds (got "${flags['max-body']}").`, {flag: '--max-body'})
+  }
   const forwardUrl = flags['forward-to'] === undefined ? undefined : parseHttpUrl(flags['forward-to'])
   if (flags['forward-to'] !== undefined && !forwardUrl) {
-    throw new InputError(`--forward-to must be an absolute http(s) URL (got "${flags['forward-to']}").`, {flag: '--forward-to'})
+    throw new InputError(`--forward-to must be an absolute http(s) URL (got "${redactUrl(flags['forward-to'])}").`, {flag: '--forward-to'})
   }
   if (flags.token !== undefined && flags.token.length === 0) {
     throw new InputError('--token must not be empty; use --no-token to accept webhooks without one.', {flag: '--token'})

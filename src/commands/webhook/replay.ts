@@ -5,6 +5,7 @@ import type {Interfaces} from '@oclif/core'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import {DURATION_HELP, parseDuration} from '../../duration.js'
 import type {ReplaySelection} from '../../webhooks/replay.js'
 
@@ -43,36 +44,38 @@ EXIT CODES
 
   public async run(): Promise<undefined> {
     const {url, selection} = await toWebhookReplayOptions(this.flags, {now: this.ctx.clock.now()})
-    const {readSaveFile, selectWebhooks, carriesRedactedValues, replayWebhooks} = await import('../../webhooks/replay.js')
+    const {surveySaveFile, replayWebhooks} = await import('../../webhooks/replay.js')
     const timeoutMs = this.globals.requestTimeoutMs
 
-    const saved = await readSaveFile(this.args.file)
-    const selected = selectWebhooks(saved, selection)
-    if (selected.length === 0) {
+    // The file is read twice, a line at a time: once to check every line and count the selection,
+    // then to send, so a save file of any length is never held whole.
+    const survey = await surveySaveFile(this.args.file, selection)
+    if (survey.selected === 0) {
       throw new InputError(
-        saved.length === 0 ? `The save file ${this.args.file} holds no webhook.` : `No webhook in ${this.args.file} matches the selection (${saved.length} in the file).`,
+        survey.saved === 0 ? `The save file ${this.args.file} holds no webhook.` : `No webhook in ${this.args.file} matches the selection (${survey.saved} in the file).`,
         {hint: 'Check --seq, --transaction and --since against the file (each line has "seq" and "received_at").'},
       )
     }
-    const redacted = selected.filter(({record}) => carriesRedactedValues(record)).map(({record}) => record.seq)
-    if (redacted.length > 0) {
-      this.note(`Note: redacted values are sent as recorded (redacted), in webhook${redacted.length === 1 ? '' : 's'} seq ${redacted.join(', ')}.`)
+    const {redacted} = survey
+    if (redacted.count > 0) {
+      const more = redacted.count > redacted.first.length ? ` and ${redacted.count - redacted.first.length} more` : ''
+      this.note(`Note: redacted values are sent as recorded (redacted), in webhook${redacted.count === 1 ? '' : 's'} seq ${redacted.first.join(', ')}${more}.`)
     }
 
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
     const line = (text: string) => this.ctx.io.stdout.write(`${text}\n`)
-    const deliveries = await replayWebhooks(selected, url.href, {
+    const {sent, failed} = await replayWebhooks(this.args.file, selection, url.href, {
+      lastLine: survey.lastLine,
       timeoutMs,
       signal: this.interruptSignal(),
       onDelivery: (delivery) => line(json ? JSON.stringify(delivery) : renderReplayedDelivery(delivery)),
     })
-    const failed = deliveries.filter((delivery) => !delivery.ok).length
-    const interrupted = deliveries.length < selected.length
-    if (json) line(JSON.stringify({event: 'replayed', sent: deliveries.length, failed, selected: selected.length}))
+    const interrupted = sent < survey.selected
+    if (json) line(JSON.stringify({event: 'replayed', sent, failed, selected: survey.selected}))
     this.note(
-      `Replayed ${deliveries.length} of ${selected.length} webhook${selected.length === 1 ? '' : 's'} to ${url.href}: ` +
-        `${deliveries.length - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
+      `Replayed ${sent} of ${survey.selected} webhook${survey.selected === 1 ? '' : 's'} to ${redactUrl(url)}: ` +
+        `${sent - failed} answered 2xx, ${failed} failed.${interrupted ? ' Interrupted.' : ''}`,
     )
     if (interrupted) this.ctx.setExitCode(EXIT.interrupted)
     else if (failed > 0) this.ctx.setExitCode(EXIT.service)
@@ -90,7 +93,7 @@ export interface WebhookReplayOptions {
 /** `webhook replay`'s flags, checked: --to an absolute http(s) URL, --seq numbers and ranges, --since a duration before `now`. */
 export async function toWebhookReplayOptions(flags: WebhookReplayFlags, env: {now: number}): Promise<WebhookReplayOptions> {
   const url = parseHttpUrl(flags.to)
-  if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
+  if (!url) throw new InputError(`--to must be an absolute http(s) URL such as http://localhost:3000/webhooks (got "${redactUrl(flags.to)}").`, {flag: '--to'})
   const selection: ReplaySelection = {}
   if (flags.seq !== undefined) {
     const {parseSeqList} = await import('../../webhooks/replay.js')
@@ -102,6 +105,6 @@ export async function toWebhookReplayOptions(flags: WebhookReplayFlags, env: {no
     if (flags.transaction.trim() === '') throw new InputError('--transaction must not be empty.', {flag: '--transaction'})
     selection.transaction = flags.transaction.trim()
   }
-  if (flags.since !== undefined) selection.since = env.now - parseDuration(flags.since, '--since')
+  if (flags.since !== undefined) selection.since = env.now - parseDuration(flags.since, '--since', {max: Number.POSITIVE_INFINITY})
   return {url, selection}
 }

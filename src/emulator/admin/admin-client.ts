@@ -7,6 +7,7 @@
 import {joinUrl} from '../../api/http-client.js'
 import type {PaymentService} from '../../api/service.js'
 import {InputError, ResponseError, ServiceError} from '../../errors.js'
+import {idShapeProblem, shownId} from '../../input/transaction-ids.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import type {WebhookDelivery} from '../store/index.js'
 import type {ResendRequest, TriggerRequest, TriggerResult} from './trigger.js'
@@ -62,6 +63,9 @@ export class EmulatorAdminClient {
   }
 
   private async post<T>(path: string, id: string, body: TriggerRequest | ResendRequest): Promise<T> {
+    // `..` would leave the transaction's path with the key: refused before anything is sent.
+    const problem = idShapeProblem(id)
+    if (problem) throw new InputError(`"${shownId(id)}" is not a transaction id: ${problem}; nothing was sent.`, {flag: 'id'})
     const {profile, profileName} = this.service.target
     if (!profile.api_key) throw new InputError(`Profile "${profileName}" has no API key.`, {remedy: {kind: 'set-api-key', profile: profileName}})
     try {

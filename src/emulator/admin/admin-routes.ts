@@ -7,7 +7,8 @@ import type {IncomingMessage} from 'node:http'
 
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
-import {type EmulatorKeys, requireApiKey} from '../api/index.js'
+import {type EmulatorKeys, hasApiKey, requireApiKey} from '../api/index.js'
+import {displayWebhookUrl} from '../events.js'
 import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import {type EmulatorStore, isUuid} from '../store/index.js'
 import type {Route} from '../router.js'
@@ -79,7 +80,10 @@ export function adminRoutes(store: EmulatorStore, settings: AdminRouteSettings):
       pattern: ['_emulator', 'webhooks'],
       handler: (request, response) => {
         const wanted = new URLSearchParams(request.url?.split('?')[1] ?? '').get('transaction')
-        sendJson(response, 200, {deliveries: store.deliveries(wanted ?? undefined)})
+        const deliveries = store.deliveries(wanted ?? undefined)
+        // The log is open to read; an address's secret parts (a ?key= token, say) only to the key's holder.
+        const shown = hasApiKey(request, settings.keys) ? deliveries : deliveries.map((delivery) => ({...delivery, url: displayWebhookUrl(delivery.url)}))
+        sendJson(response, 200, {deliveries: shown})
       },
     },
     {

@@ -19,6 +19,11 @@ export function requireApiKey(request: IncomingMessage, keys: EmulatorKeys): voi
   if (given !== keys.apiKey) throw new ApiError(401, `The API key in the ${keys.apiKeyHeader} header is not valid for this emulator.`)
 }
 
+/** Whether the request carries this emulator's API key (for routes open to all that show more to its holder). */
+export function hasApiKey(request: IncomingMessage, keys: EmulatorKeys): boolean {
+  return request.headers[keys.apiKeyHeader.toLowerCase()] === keys.apiKey
+}
+
 export function requireProxyKey(request: IncomingMessage, keys: EmulatorKeys): void {
   const header = request.headers[PROXY_KEY_HEADER.toLowerCase()]
   let given = typeof header === 'string' && header !== '' ? header : undefined

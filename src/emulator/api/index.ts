@@ -3,6 +3,6 @@
  * resources behind them, and the key checks the other rooms' routes share.
  */
 export {apiRoutes} from './api-routes.js'
-export {requireApiKey} from './auth.js'
+export {hasApiKey, requireApiKey} from './auth.js'
 export type {EmulatorKeys} from './auth.js'
 export {EmulatorResources} from './resources.js'

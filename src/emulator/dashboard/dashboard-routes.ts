@@ -14,6 +14,7 @@ import {randomBytes, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
 import {type TransactionStatus, isKnownStatus} from '../../api/contract.js'
+import {isOwnHost, ownHostNames} from '../../http/own-host.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import type {AssumptionSettings} from '../assumptions.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
@@ -36,15 +37,9 @@ export interface DashboardRouteSettings {
 /** How many transactions the root page lists. */
 const LISTED = 50
 
-/** The names this emulator answers to on this machine: its own address and localhost at its port. */
-function ownHosts(baseUrl: string): Set<string> {
-  const {host, port} = new URL(baseUrl)
-  return new Set([host, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`])
-}
-
 function isOwnOrigin(origin: string, baseUrl: string): boolean {
   try {
-    return ownHosts(baseUrl).has(new URL(origin).host)
+    return ownHostNames(baseUrl).has(new URL(origin).host)
   } catch {
     return false
   }
@@ -129,7 +124,7 @@ class Dashboard {
 
   /** Answers 403 unless the request is addressed to this emulator by its own name. */
   private requireOwnHost(request: IncomingMessage): void {
-    if (!ownHosts(this.settings.baseUrl()).has(request.headers.host ?? '')) {
+    if (!isOwnHost(request.headers.host, this.settings.baseUrl())) {
       throw new ApiError(403, `The dashboard answers only at ${this.settings.baseUrl()}.`, {host: 'not this emulator\'s address'})
     }
   }

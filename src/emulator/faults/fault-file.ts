@@ -2,9 +2,9 @@
  * Reading a fault file (YAML or JSON) the way scenario files are read: every problem at once,
  * each with its line and column, and an input error (exit 2) before the emulator starts.
  */
-import {readFile} from 'node:fs/promises'
 
 import {InputError} from '../../errors.js'
+import {readFileCapped} from '../../input/bounded-read.js'
 import {fileReadReason} from '../../input/file-read-error.js'
 import {structureProblems} from '../../input/located-issues.js'
 import {type DocumentKind, ScenarioError} from '../../input/scenario-error.js'
@@ -33,8 +33,9 @@ export function parseFaultFile(file: string, text: string): FaultFile {
 export async function loadFaultFile(file: string): Promise<FaultFile> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = await readFileCapped(file, {flag: '--faults'})
   } catch (error) {
+    if (error instanceof InputError) throw error
     throw new InputError(`--faults: cannot read the fault file ${file}: ${fileReadReason(error)}.`, {flag: '--faults'})
   }
   return parseFaultFile(file, text)

@@ -6,18 +6,16 @@
  * libsql is used for its better-sqlite3 API with prebuilt N-API binaries: one node_modules loads
  * under every supported Node version, with no compiler and no download outside the npm registry.
  */
-import {chmodSync, closeSync, existsSync, openSync, readSync, statSync} from 'node:fs'
+import {chmodSync, closeSync, openSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
 
 import type LibsqlDatabase from 'libsql'
 
 import {StoreError} from './store-error.js'
+import {EMULATOR_APPLICATION_ID, checkSqliteIdentity, checkWritable, storeFileKind} from './store-file.js'
 
 export type Database = LibsqlDatabase.Database
 export type Statement = LibsqlDatabase.Statement<unknown[]>
-
-/** Written into the file header (`PRAGMA application_id`), so that a foreign database is recognised: "payx". */
-export const EMULATOR_APPLICATION_ID = 0x70617978
 
 export const IN_MEMORY_STORE = ':memory:'
 
@@ -88,26 +86,6 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length
 
-const SQLITE_HEADER = 'SQLite format 3\u0000'
-
-/** What a path holds before the emulator opens it. */
-export type StoreFileKind = 'missing' | 'empty' | 'sqlite' | 'json' | 'other'
-
-export function storeFileKind(path: string): StoreFileKind {
-  if (path === IN_MEMORY_STORE || !existsSync(path)) return 'missing'
-  if (statSync(path).size === 0) return 'empty'
-  const header = Buffer.alloc(16)
-  const fd = openSync(path, 'r')
-  try {
-    readSync(fd, header, 0, 16, 0)
-  } finally {
-    closeSync(fd)
-  }
-  if (header.toString('latin1') === SQLITE_HEADER) return 'sqlite'
-  if (header.toString('utf8').trimStart().startsWith('{')) return 'json'
-  return 'other'
-}
-
 function loadLibsql(): typeof LibsqlDatabase {
   // libsql is a CommonJS package with a native binding; loaded only when a store is opened.
   return createRequire(import.meta.url)('libsql') as typeof LibsqlDatabase
@@ -119,22 +97,34 @@ function scalar(db: Database, sql: string): unknown {
 
 /**
  * Opens (or creates) the store at `path`, or an in-memory one for `:memory:`, with the schema
- * at the current version. Throws StoreError (exit 2) for a file that is not an emulator store.
+ * at the current version. Throws StoreError (exit 2) for anything but a missing path, an empty
+ * regular file or an emulator store, before changing anything of it.
  */
 export function openDatabase(path: string): Database {
+  if (path === IN_MEMORY_STORE) return openChecked(path)
   const kind = storeFileKind(path)
   if (kind === 'other') throw new StoreError(path, 'is not an emulator store (not an SQLite database).')
   if (kind === 'json') throw new StoreError(path, 'is a JSON file, not an emulator store.')
-  if (kind === 'missing' && path !== IN_MEMORY_STORE) {
-    try {
-      closeSync(openSync(path, 'a', 0o600))
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-      throw new StoreError(path, `cannot be created (${code}).`, 'Check that its folder exists and is writable, or pass another --store.')
-    }
-  }
-  if (path !== IN_MEMORY_STORE) chmodSync(path, 0o600)
+  if (kind === 'sqlite') checkSqliteIdentity(path)
+  checkWritable(path, kind)
+  if (kind === 'missing') createStoreFile(path)
+  // Known now to be an emulator store (or a new, empty file): only its owner may read it.
+  else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600)
+  return openChecked(path)
+}
 
+/** A new, empty store file readable by its owner alone; another emulator may create it first. */
+function createStoreFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    if (code === 'EEXIST') return
+    throw new StoreError(path, `cannot be created (${code}).`, 'Check that its folder exists and is writable, or pass another --store.')
+  }
+}
+
+function openChecked(path: string): Database {
   const Libsql = loadLibsql()
   let db: Database
   try {
@@ -182,6 +172,7 @@ function checkAndMigrate(db: Database, path: string): void {
   const tables = Number(scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"))
   const fresh = applicationId === 0 && version === 0 && tables === 0
   if (!fresh && applicationId !== EMULATOR_APPLICATION_ID) throw new StoreError(path, 'is an SQLite database of another program, not an emulator store.')
+  if (!fresh) checkIntegrity(db, path)
   if (version > SCHEMA_VERSION) {
     throw new StoreError(path, `was written by a newer paytx (store version ${version}; this paytx knows up to ${SCHEMA_VERSION}).`, 'Upgrade paytx, or pass another --store.')
   }
@@ -192,6 +183,21 @@ function checkAndMigrate(db: Database, path: string): void {
     db.exec('PRAGMA synchronous = NORMAL')
   }
   migrate(db, version)
+}
+
+/**
+ * A store damaged beyond its first pages opens fine and fails request after request later: SQLite's
+ * quick check (the structure of every page, without the slower index cross-checks) finds it now.
+ */
+function checkIntegrity(db: Database, path: string): void {
+  const rows = db.prepare('PRAGMA quick_check(5)').raw().all() as unknown[][]
+  const problems = rows.map((row) => String(row[0])).filter((line) => line !== 'ok')
+  if (problems.length === 0) return
+  throw new StoreError(
+    path,
+    `is damaged (SQLite's quick check: ${problems.join('; ')}).`,
+    'It was left untouched: keep it for inspection, recover what it holds with `sqlite3 <store> .recover`, or pass another --store.',
+  )
 }
 
 function migrate(db: Database, from: number): void {

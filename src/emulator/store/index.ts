@@ -3,10 +3,11 @@
  * where the store lives, and the record shapes the API answers with. Other code imports this file
  * only; the files beside it are the room's own.
  */
-export {IN_MEMORY_STORE, storeFileKind} from './database.js'
+export {IN_MEMORY_STORE} from './database.js'
+export {storeFileKind} from './store-file.js'
 export {isUuid, parsePaymentProfileSetting} from './ids.js'
 export {importLegacyStateFile} from './legacy-state-import.js'
 export {approvalUrl, cardRecord, cardView, webhookBody} from './record-shapes.js'
-export {defaultStorePath, paytxDataDir, prepareDefaultStorePath, resolveStoreLocation} from './store-location.js'
+export {dataFolderExposure, defaultStorePath, paytxDataDir, prepareDefaultStorePath, resolveStoreLocation} from './store-location.js'
 export {EmulatorStore} from './store.js'
 export type {OutboxDelivery, StatusChange, StoredCard, StoredTransaction, WebhookDelivery} from './store.js'

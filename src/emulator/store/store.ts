@@ -7,6 +7,7 @@
  */
 import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
+import {isDiskFull} from '../../storage/disk-full.js'
 import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
 
 export interface StoredCard {
@@ -128,14 +129,48 @@ export class EmulatorStore {
    * is still true when it writes, whichever emulator shares the store), committed on return.
    */
   write<T>(change: () => T): T {
+    let result: T
+    try {
+      result = this.inTransaction(change)
+    } catch (error) {
+      if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
+      throw error
+    }
+    if (this.diskFull) this.diskFullChanged(false)
+    return result
+  }
+
+  /**
+   * Told when a write fails for a full disk (once, until one works again) and when writes work
+   * again: reads go on meanwhile, and nothing needs restarting when space is freed.
+   */
+  onDiskFull?: (full: boolean) => void
+  private diskFull = false
+
+  private diskFullChanged(full: boolean): void {
+    this.diskFull = full
+    this.onDiskFull?.(full)
+  }
+
+  private inTransaction<T>(change: () => T): T {
     this.db.exec('BEGIN IMMEDIATE')
     try {
       const result = change()
       this.db.exec('COMMIT')
       return result
     } catch (error) {
-      this.db.exec('ROLLBACK')
+      this.rollBack()
       throw error
+    }
+  }
+
+  /** After SQLITE_FULL, SQLite may have rolled the transaction back itself; a second ROLLBACK would throw over the first error. */
+  private rollBack(): void {
+    if (!this.db.inTransaction) return
+    try {
+      this.db.exec('ROLLBACK')
+    } catch {
+      // The transaction is gone either way; the error that caused the rollback is the one to report.
     }
   }
 

@@ -45,6 +45,11 @@ export class WebhookOutbox {
     private readonly due: (at: number) => void,
     /** Faults on purpose: drop, duplicate, out of order, delay. */
     private readonly faults?: WebhookFaults,
+    /**
+     * Told of a failure outside any request, such as a full disk: an attempt that could not be
+     * recorded keeps its claim, so it is made again once the claim runs out; nothing is lost.
+     */
+    private readonly onError: (error: Error) => void = () => {},
   ) {}
 
   /** Claims and starts every attempt due now, up to the in-flight limit. */
@@ -62,12 +67,23 @@ export class WebhookOutbox {
     })
     for (const delivery of claimed) {
       const flight: {request?: ClientRequest; done: Promise<void>} = {done: Promise.resolve()}
-      flight.done = this.attempt(delivery, flight).finally(() => {
-        this.inFlight.delete(delivery.id)
-        // The next delivery of the same transaction may be waiting for this one.
-        if (!this.closed) setImmediate(() => this.sendDue())
-      })
+      flight.done = this.attempt(delivery, flight)
+        .catch((error: Error) => this.onError(error))
+        .finally(() => {
+          this.inFlight.delete(delivery.id)
+          // The next delivery of the same transaction may be waiting for this one.
+          if (!this.closed) setImmediate(() => this.sendDueReporting())
+        })
       this.inFlight.set(delivery.id, flight)
+    }
+  }
+
+  /** sendDue outside the scheduler, which otherwise catches what it throws. */
+  private sendDueReporting(): void {
+    try {
+      this.sendDue()
+    } catch (error) {
+      this.onError(error as Error)
     }
   }
 

@@ -39,6 +39,7 @@ describe('toWebhookListenOptions', () => {
   it.each([
     [['--max-body', 'lots'], '--max-body', '--max-body must be a size in bytes such as 65536, 512kb or 1mb (got "lots").'],
     [['--max-body', '0'], '--max-body', '--max-body must be a size in bytes'],
+    [['--max-body', '33mb'], '--max-body', '--max-body can be at most 32mb, the largest body the listener holds (got "33mb").'],
     [['--max-body', '3 parsecs'], '--max-body', '--max-body must be a size in bytes'],
     [['--forward-to', 'localhost:3000'], '--forward-to', '--forward-to must be an absolute http(s) URL (got "localhost:3000").'],
     [['--forward-to', 'ftp://example.com/hooks'], '--forward-to', '--forward-to must be an absolute http(s) URL'],

@@ -33,6 +33,7 @@ describe('fault files', () => {
 
   it.each([
     ['rules:\n  - fault: latency\n    latency: fast\n', ['3:14 rules[0].latency: must be a duration greater than 0: a number of seconds, or a number with a unit: 500ms, 20s, 2m, 1h']],
+    ['rules:\n  - fault: latency\n    latency: 1e21\n', ['3:14 rules[0].latency: can be at most 596h (2147483647ms, about 24.8 days), the longest paytx can wait']],
     ['rules:\n  - fault: delay\n', ['2:5 rules[0].delay: is required']],
     ['rules:\n  - fault: reset\n    request: {methd: GET}\n', ['3:15 rules[0].request.methd: unknown field "methd" (did you mean "method"?); allowed: method, path, transaction, product, amount, merchant_reference']],
     ['rules:\n  - fault: drop\n    webhook: {status: PAID}\n', [expect.stringMatching(/^3:23 rules\[0\]\.webhook\.status: must be a transaction status \(.*\); got "PAID"$/)]],

@@ -126,8 +126,10 @@ describe('the emulator store', () => {
       const second = await startEmulator({port: 0, store, settleAfterMs: 60_000, assumptions: {webhookPayload: 'full'}, onEvent: (event) => events.push(event)})
       try {
         await waitFor(() => answered.size === 4, 'every status delivered once', 8000)
-        // Long enough for a repeated delivery or a second settlement to show.
-        await new Promise((resolve) => setTimeout(resolve, 800))
+        const log = (await emulatorApi(second).get(`/_emulator/webhooks?transaction=${transaction.id}`)).body.deliveries
+        // Once the emulator has stopped, nothing more can arrive: a repeated delivery or a second
+        // settlement would have shown by then.
+        await second.close()
         const counts = deliveredCounts(receiver, answered)
         expect([...counts.keys()].sort()).toEqual(
           ['INITIATED', 'IN_PROGRESS', 'SETTLEMENT_COMPLETED', 'SETTLEMENT_REQUESTED'].map((status) => `${transaction.id} ${status}`).sort(),
@@ -136,7 +138,6 @@ describe('the emulator store', () => {
         expect(receiver.requests.length - refusedBeforeRestart).toBe(4)
         const settled = events.filter((event) => event.event === 'status' && event.to === 'SETTLEMENT_COMPLETED')
         expect(settled).toHaveLength(1)
-        const log = (await emulatorApi(second).get(`/_emulator/webhooks?transaction=${transaction.id}`)).body.deliveries
         expect(log.map((delivery: {state: string}) => delivery.state)).toEqual(['delivered', 'delivered', 'delivered', 'delivered'])
       } finally {
         await second.close()
@@ -169,7 +170,8 @@ describe('the emulator store', () => {
         ids.push(transaction.id)
       }
       await waitFor(() => answered.size === 40, 'four webhooks for each of ten transactions', 10_000)
-      await new Promise((resolve) => setTimeout(resolve, 800))
+      // Once both have stopped, nothing more can arrive: a second delivery would have shown by then.
+      await Promise.all([one.close(), two.close()])
       const counts = deliveredCounts(receiver, answered)
       expect(counts.size).toBe(40)
       expect(new Set(counts.values())).toEqual(new Set([1]))
@@ -294,6 +296,6 @@ describe('the emulator store', () => {
 
   it('reports a store it cannot create', async () => {
     const path = join(tempDir(), 'missing-folder', 'emulator.db')
-    await expect(startEmulator({port: 0, store: path})).rejects.toMatchObject({name: 'StoreError', exitCode: 2, message: expect.stringMatching(/cannot be created \(ENOENT\)/)})
+    await expect(startEmulator({port: 0, store: path})).rejects.toMatchObject({name: 'StoreError', exitCode: 2, message: expect.stringMatching(/cannot be created: its folder .*missing-folder does not exist/)})
   })
 })

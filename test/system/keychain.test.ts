@@ -11,7 +11,7 @@ import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
 import {type CliOptions, parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {type SecretService, runKeychainTests, startSecretService} from '../helpers/secret-service.js'
+import {type SecretService, startSecretService} from '../helpers/secret-service.js'
 
 const API_KEY = 'sk_live_keychain_7c1d9e2f4a6b8c0d'
 const PROXY_KEY = 'pk_live_keychain_0e9d8c7b6a5f4e3d'
@@ -30,7 +30,7 @@ function storedProfile(configDir: string, name: string): Record<string, string> 
   return JSON.parse(readFileSync(join(configDir, 'profiles.json'), 'utf8')).profiles[name]
 }
 
-describe.runIf(runKeychainTests)('keys in the OS keychain (a real Secret Service)', () => {
+describe('keys in the OS keychain (a real Secret Service)', () => {
   let keyring: SecretService
   let server: RecordingServer
   let configDir: string

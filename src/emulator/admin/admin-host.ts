@@ -1,0 +1,34 @@
+/**
+ * The /_emulator/ routes answer only requests that name this emulator in their Host, as the
+ * dashboard does: a web page on another name reaching 127.0.0.1 through DNS rebinding would
+ * otherwise read the delivery log (with each receiver's ?key= token) and drive the emulator. An
+ * emulator started to listen beyond loopback is reached by other names on purpose: it answers all.
+ */
+import type {IncomingMessage, ServerResponse} from 'node:http'
+
+import {isOwnHost, listensOnLoopbackOnly} from '../../http/own-host.js'
+import {ApiError} from '../http-exchange.js'
+
+export interface AdminHostSettings {
+  /** The address the emulator listens on (`--host`). */
+  listenHost: string
+  /** The API base it is reached at (known once listening). */
+  baseUrl(): string
+}
+
+const ADMIN_PREFIX = '/_emulator/'
+
+/** The handler, with /_emulator/ requests under a foreign Host refused (403) while the emulator listens on loopback only. */
+export function guardAdminHost(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  settings: AdminHostSettings,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  if (!listensOnLoopbackOnly(settings.listenHost)) return handle
+  return async (request, response) => {
+    const path = (request.url ?? '').split('?')[0]
+    if ((path.startsWith(ADMIN_PREFIX) || path === ADMIN_PREFIX.slice(0, -1)) && !isOwnHost(request.headers.host, settings.baseUrl())) {
+      throw new ApiError(403, `The emulator's /_emulator/ routes answer only at ${settings.baseUrl()}.`, {host: "not this emulator's address"})
+    }
+    await handle(request, response)
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Reading stdin and files with a ceiling: a whole text up to a size (`api --input`, `--data -`),
+ * or line after line with a cap on each line (ids on stdin, a webhook save file), so that
+ * `</dev/zero`, a FIFO that never ends or a mistaken multi-gigabyte file is an input error naming
+ * the flag rather than memory growing until the machine gives up.
+ */
+import {open} from 'node:fs/promises'
+
+import {InputError} from '../errors.js'
+
+/** Ceiling for a body or value read whole (`api --input`, `-F key=@file`, `--data`): 10 MiB. */
+export const MAX_INPUT_BYTES = 10 * 1024 * 1024
+/** Ceiling for one line of a list (ids, saved webhooks): 1 MiB, far above any id or event. */
+export const MAX_LINE_BYTES = 1024 * 1024
+
+export interface ReadLimit {
+  /** The flag the input came through, named in the error (`--input`, `--from-file`). */
+  flag: string
+  /** Where the text came from, as the error says it: `stdin`, the file's name. */
+  source: string
+  maxBytes?: number
+}
+
+/** "10 MiB", "64 KiB", "512 bytes": a ceiling as people read it. */
+export function formatByteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`
+  return `${bytes} bytes`
+}
+
+function tooLarge({flag, source, maxBytes = MAX_INPUT_BYTES}: ReadLimit): InputError {
+  return new InputError(`${flag}: ${source} is larger than ${formatByteSize(maxBytes)}, the most paytx reads here.`, {flag})
+}
+
+/** The whole stream as UTF-8 text; past `maxBytes` the stream is abandoned and the read is an input error. */
+export async function readStreamCapped(stream: AsyncIterable<Buffer | string>, limit: ReadLimit): Promise<string> {
+  const maxBytes = limit.maxBytes ?? MAX_INPUT_BYTES
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    size += buffer.length
+    if (size > maxBytes) throw tooLarge(limit)
+    chunks.push(buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * A file's text, refused before reading when it is a regular file over the ceiling, and read with
+ * the ceiling otherwise (a FIFO or a device has no size to look at). Open errors are thrown as they
+ * come, for the caller to put in its own words.
+ */
+export async function readFileCapped(path: string, limit: Omit<ReadLimit, 'source'>): Promise<string> {
+  const handle = await open(path, 'r')
+  try {
+    const info = await handle.stat()
+    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), {code: 'EISDIR'})
+    if (info.isFile() && info.size > (limit.maxBytes ?? MAX_INPUT_BYTES)) throw tooLarge({...limit, source: path})
+    return await readStreamCapped(handle.createReadStream({autoClose: false}), {...limit, source: path})
+  } finally {
+    await handle.close()
+  }
+}
+
+export interface Line {
+  /** The line without its end (`\n` or `\r\n`), decoded as UTF-8; a leading byte-order mark is dropped. */
+  text: string
+  /** 1 for the first line. */
+  number: number
+}
+
+/**
+ * The stream's lines, one at a time, holding at most one line in memory. A line longer than
+ * `maxBytes` (stdin from /dev/zero has no line end at all) ends the read with an input error
+ * naming the line, so a caller can stream any input without a total ceiling.
+ */
+export async function* readLines(stream: AsyncIterable<Buffer | string>, limit: ReadLimit): AsyncGenerator<Line> {
+  const maxBytes = limit.maxBytes ?? MAX_LINE_BYTES
+  let pending: Buffer[] = []
+  let pendingSize = 0
+  let number = 0
+  const lineOf = (bytes: Buffer): Line => {
+    number += 1
+    let text = bytes.toString('utf8')
+    if (text.endsWith('\r')) text = text.slice(0, -1)
+    if (number === 1 && text.startsWith('\uFEFF')) text = text.slice(1)
+    return {text, number}
+  }
+  for await (const chunk of stream) {
+    let buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    let end = buffer.indexOf(0x0a)
+    while (end !== -1) {
+      if (pendingSize + end > maxBytes) throw lineTooLong(limit, number + 1, maxBytes)
+      yield lineOf(pending.length === 0 ? buffer.subarray(0, end) : Buffer.concat([...pending, buffer.subarray(0, end)]))
+      pending = []
+      pendingSize = 0
+      buffer = buffer.subarray(end + 1)
+      end = buffer.indexOf(0x0a)
+    }
+    pendingSize += buffer.length
+    if (pendingSize > maxBytes) throw lineTooLong(limit, number + 1, maxBytes)
+    // A copy: the stream may reuse the chunk's memory, and a small slice would pin a large chunk.
+    if (buffer.length > 0) pending.push(Buffer.from(buffer))
+  }
+  if (pendingSize > 0) yield lineOf(Buffer.concat(pending))
+}
+
+function lineTooLong({flag, source}: ReadLimit, number: number, maxBytes: number): InputError {
+  return new InputError(`${flag}: line ${number} of ${source} is longer than ${formatByteSize(maxBytes)}; one value per line is expected.`, {flag})
+}

@@ -1,0 +1,4 @@
+// `npm run test:package` (the tiers: test/tiers.ts).
+import {tierConfig} from '../tiers.js'
+
+export default tierConfig(['package'])
