@@ -120,9 +120,8 @@ export function emulatorStartRenderer(options: EmulatorStartRendererOptions): (e
       case 'activity':
         return write(json ? JSON.stringify(event.event) : visibleLines(formatEvent(event.event)))
       case 'warning':
-        // Under --json stdout holds events only; the warnings are for people.
-        if (!json) write(visibleLines(event.line))
-        return
+        // Warnings are for people, with or without --json: stderr, never between the log lines on stdout.
+        return note(visibleLines(event.line))
       case 'stopped':
         if (json) return write(JSON.stringify({event: 'stopped', signal: event.signal}))
         return note(`Stopped (${event.signal}).${event.store === ':memory:' ? '' : ` The state is kept in ${event.store}.`}`)

@@ -1,5 +1,5 @@
 /**
- * The README's `webhook replay` example runs as written: its three commands (listen and save,
+ * The `webhook replay` example of docs/webhooks.md runs as written: its three commands (listen and save,
  * a flow on the emulator sending there, replay to an endpoint), only the ports swapped for free
  * ones so that the test shares the machine. The output it shows has the same lines.
  */
@@ -16,8 +16,10 @@ import {waitFor} from '../helpers/wait-for.js'
 import {splitTemplate} from '../../src/tunnel/tunnel-program.js'
 
 function readmeReplayCommands(): string[][] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('### Replaying saved webhooks'))
+  const page = readFileSync(join(ROOT, 'docs', 'webhooks.md'), 'utf8')
+  const start = page.indexOf('## Replaying saved webhooks')
+  expect(start, 'docs/webhooks.md has its "Replaying saved webhooks" section').toBeGreaterThanOrEqual(0)
+  const section = page.slice(start)
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1]
   return block
     .split('\n')
@@ -25,7 +27,7 @@ function readmeReplayCommands(): string[][] {
     .map((line) => splitTemplate(line)!.slice(1))
 }
 
-describe('the README’s webhook replay example', () => {
+describe('the webhook replay example of docs/webhooks.md', () => {
   it('runs: listen saves the flow’s webhooks, replay sends the chosen ones to the endpoint', async () => {
     const [listen, flow, replay] = readmeReplayCommands()
     expect([listen[0], flow[0], replay[0]]).toEqual(['webhook', 'flow', 'webhook'])
