@@ -1,8 +1,6 @@
 /**
  * The emulator's store as every paytx process on the machine shares it: what was answered 2xx
- * survives kill -9, two emulator processes on one store deliver each webhook once, and local
- * commands that find no emulator run one over the same store, so ids from one command work in
- * the next and two flows at once both succeed.
+ * survives kill -9, and two emulator processes on one store deliver each webhook once.
  */
 import {createServer as createHttpServer} from 'node:http'
 import {mkdtempSync} from 'node:fs'
@@ -12,8 +10,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {EMULATOR_DEFAULTS} from '../../src/test-mode/emulator-defaults.js'
-import {parseJsonOutput, runCli, startCli, tempConfigDir} from '../helpers/cli.js'
-import {freePort} from '../helpers/ports.js'
+import {startCli} from '../helpers/cli.js'
 import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
 import {waitFor} from '../helpers/wait-for.js'
 
@@ -127,69 +124,4 @@ describe('one store shared by every paytx process', () => {
     }
   }, 60_000)
 
-  it("the README's flow, then `paytx status <id>` in a new process: found, and settled", async () => {
-    const configDir = tempConfigDir()
-    const base = `http://127.0.0.1:${await freePort()}`
-    const env = {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`}
-    const flow = await runCli(['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'SETTLEMENT_COMPLETED', '--json'], {configDir, env})
-    expect(flow.code, flow.stderr).toBe(0)
-    const {transactionId} = parseJsonOutput(flow)
-    expect(transactionId).toMatch(/^[0-9a-f-]{36}$/)
-    const status = await runCli(['status', transactionId, '--json'], {configDir, env})
-    expect(status.code, status.stderr).toBe(0)
-    expect(parseJsonOutput(status)).toMatchObject({id: transactionId, status: 'SETTLEMENT_COMPLETED', amount: '1499'})
-
-    // A flow that stops at the settlement request: the settlement falls due with no emulator running,
-    // and the next command's emulator carries it out.
-    const early = await runCli(['flow', '--product', 'dummy', '--amount', '700', '--approve', 'SETTLEMENT_COMPLETED', '--until', 'final', '--json'], {configDir, env})
-    expect(early.code, early.stderr).toBe(0)
-    const requested = parseJsonOutput(early)
-    expect(requested.status).toBe('SETTLEMENT_REQUESTED')
-    await new Promise((resolve) => setTimeout(resolve, EMULATOR_DEFAULTS.settleAfterMs + 200))
-    const later = await runCli(['status', requested.transactionId, '--json'], {configDir, env})
-    expect(later.code, later.stderr).toBe(0)
-    expect(parseJsonOutput(later)).toMatchObject({id: requested.transactionId, status: 'SETTLEMENT_COMPLETED'})
-  }, 60_000)
-
-  it('two flows at once on the local profile both succeed', async () => {
-    const configDir = tempConfigDir()
-    const base = `http://127.0.0.1:${await freePort()}`
-    const env = {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`}
-    const args = ['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'SETTLEMENT_COMPLETED', '--json']
-    const first = runCli(args, {configDir, env, timeoutMs: 45_000})
-    // The second starts while the first one's emulator is up, and outlives it.
-    await new Promise((resolve) => setTimeout(resolve, 700))
-    const second = runCli([...args.slice(0, 3), '--amount', '2500', '--approve', 'SETTLEMENT_COMPLETED', '--json'], {configDir, env, timeoutMs: 45_000})
-    const results = await Promise.all([first, second])
-    for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0)
-    const summaries = results.map((result) => parseJsonOutput(result))
-    expect(summaries.map((summary) => summary.status)).toEqual(['SETTLEMENT_COMPLETED', 'SETTLEMENT_COMPLETED'])
-    // Both are in the one store: a third process finds them.
-    for (const summary of summaries) {
-      const status = await runCli(['status', summary.transactionId, '--json'], {configDir, env})
-      expect(status.code, status.stderr).toBe(0)
-    }
-  }, 90_000)
-
-  it("the emulator a command runs accepts the local profile's own organisation and payment profile", async () => {
-    const configDir = tempConfigDir()
-    const organisation = '3f1c2a9e-0000-4000-8000-000000000201'
-    const paymentProfile = '3f1c2a9e-0000-4000-8000-000000000202'
-    const base = `http://127.0.0.1:${await freePort()}`
-    const added = await runCli(['profile', 'add', 'mine', '--env', 'local', '--base-url', base, '--h2h-url', `${base}/h2h`, '--organisation', organisation, '--payment-profile', paymentProfile], {configDir})
-    expect(added.code, added.stderr).toBe(0)
-    const flow = await runCli(['flow', '--profile', 'mine', '--product', 'dummy', '--amount', '100', '--approve', 'SETTLEMENT_REQUESTED', '--json'], {configDir})
-    expect(flow.code, flow.stdout + flow.stderr).toBe(0)
-    const summary = parseJsonOutput(flow)
-    expect(summary.transaction).toMatchObject({payment_profile: paymentProfile, status: 'SETTLEMENT_REQUESTED'})
-    const customer = await runCli(['customer', 'create', '--profile', 'mine', '--no-input', '--json', '--title', 'mr', '--first-name', 'Piet', '--last-name', 'Pieters',
-      '--email-address', 'piet@example.com', '--phone-number', '+31612345679', '--street-address', 'Dam', '--postal-code', '1012 JS', '--city', 'Amsterdam', '--country-code', 'NL'], {configDir})
-    expect(customer.code, customer.stdout + customer.stderr).toBe(0)
-    expect(parseJsonOutput(customer).organisation).toBe(organisation)
-    // An id neither the store nor the profile knows is still refused.
-    const unknown = await runCli(['transaction', 'start', '--profile', 'mine', '--json', '--customer', parseJsonOutput(customer).id, '--product', 'dummy', '--amount', '100',
-      '--payment-profile', '3f1c2a9e-0000-4000-8000-0000000002ff', '--redirect-url', 'https://shop.example/back'], {configDir})
-    expect(unknown.code).toBe(1)
-    expect(unknown.stdout).toContain('no payment profile has this id')
-  }, 60_000)
 })

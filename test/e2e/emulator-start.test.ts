@@ -100,6 +100,24 @@ describe('paytx emulator start', () => {
     expect(events[2]).toEqual({event: 'stopped', signal: 'SIGTERM'})
   })
 
+  it('prints the listening lines before anything the emulator did at start (overdue moves carried out as it opens the store)', async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'emulator.db')
+    const first = startCli(['emulator', 'start', '--port', '0', '--store', store, '--abandon-after', '5s'])
+    const [, url] = await first.waitForStdout(/API\s+(http:\/\/127\.0\.0\.1:\d+)/)
+    const transaction = await startDummy(url, (await createCustomer(url)).id)
+    expect((await first.stop()).code).toBe(130)
+    // The abandonment falls due while no emulator runs (if the first one got to it, there is
+    // nothing to carry out and this test proves nothing: the assertion below on the status event says so).
+    const due = Date.parse(transaction.created_at ?? transaction.created) + 5000
+    while (Date.now() < due + 50) await new Promise((resolve) => setTimeout(resolve, due + 50 - Date.now()))
+
+    const second = startCli(['emulator', 'start', '--port', '0', '--store', store, '--abandon-after', '5s', '--json'])
+    await second.waitForStdout(/"event":"status"/)
+    const events = (await second.stop('SIGTERM')).stdout.trim().split('\n').map((text) => JSON.parse(text))
+    expect(events[0].event).toBe('listening')
+    expect(events.find((event) => event.event === 'status')).toMatchObject({transaction: transaction.id, to: 'ABANDONED'})
+  })
+
   it('keeps its state in --store across restarts', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'paytx-emulator-cli-')), 'emulator.db')
     const first = startCli(['emulator', 'start', '--port', '0', '--store', store])

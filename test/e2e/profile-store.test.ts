@@ -1,10 +1,12 @@
-import {execFileSync} from 'node:child_process'
-import {chmodSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+/**
+ * The profile file changed by many paytx processes at once: every change is kept (the lock
+ * between processes). Everything else about the file is in test/commands/profile/store.test.ts.
+ */
+import {readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {beforeEach, describe, expect, it} from 'vitest'
 
-import {has} from '../helpers/capabilities.js'
-import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
+import {runCli, tempConfigDir} from '../helpers/cli.js'
 
 const profileFile = (dir: string) => join(dir, 'profiles.json')
 const mode = (path: string) => statSync(path).mode & 0o777
@@ -55,143 +57,4 @@ describe('profile store under concurrent use', () => {
     expect(stored.profiles.q3).toMatchObject({env: 'production', base_url: 'https://api.spryngpayments.com/v1'})
   }, 120_000)
 
-  it('gives up after a bounded wait with exit 2 and what to do when another process holds the lock', async () => {
-    writeFileSync(profileFile(configDir), JSON.stringify({profiles: {p1: sandboxProfile('p1')}}), {mode: 0o600})
-    const before = readFileSync(profileFile(configDir))
-    const lock = `${profileFile(configDir)}.lock`
-    mkdirSync(lock)
-    // A live holder refreshes its lock; without this it would be taken over as stale.
-    const refresh = setInterval(() => utimesSync(lock, new Date(), new Date()), 500)
-    try {
-      const result = await runCli(['profile', 'use', 'p1'], {configDir, timeoutMs: 60_000})
-      expect(result.code).toBe(2)
-      expect(result.stderr).toContain(`Another paytx command has been changing the profile file ${profileFile(configDir)}`)
-      expect(result.stderr).toContain(`remove the folder ${lock}`)
-      expect(result.stderr).not.toMatch(/looks like a bug|ELOCKED|\n\s+at /)
-    } finally {
-      clearInterval(refresh)
-    }
-    expect(readFileSync(profileFile(configDir)).equals(before)).toBe(true)
-  }, 90_000)
-})
-
-describe('profile file of the wrong shape', () => {
-  const cases: [label: string, content: string, field: RegExp][] = [
-    ['profiles is a number', '{"profiles":5}', /profiles: must be an object of profiles by name \(got number 5\)/],
-    ['a profile without base_url', '{"profiles":{"p1":{"env":"sandbox","api_key_header":"X-APIKEY"}}}', /profiles\.p1\.base_url: must be the service's base URL as a string \(got nothing\)/],
-    ['base_url is a number', '{"profiles":{"p1":{"env":"sandbox","base_url":42}}}', /profiles\.p1\.base_url: .*\(got number 42\)/],
-    ['env unknown', '{"profiles":{"p1":{"env":"staging","base_url":"https://x.example"}}}', /profiles\.p1\.env: must be one of local, sandbox, production/],
-    ['a list at the top', '[1,2]', /\(top level\): must be an object with "profiles" \(got a list\)/],
-  ]
-
-  it.each(cases)('%s: exit 2 naming the file and the field, the file left byte for byte', async (_label, content, field) => {
-    const configDir = tempConfigDir()
-    writeFileSync(profileFile(configDir), content, {mode: 0o600})
-    for (const args of [['profile', 'list'], ['profile', 'add', 'p2', '--env', 'sandbox'], ['profile', 'use', 'p1'], ['profile', 'remove', 'p1', '--yes']]) {
-      const result = await runCli(args, {configDir})
-      expect(result.code).toBe(2)
-      expect(result.stdout).toBe('')
-      expect(result.stderr).toContain(`The profile file ${profileFile(configDir)} does not hold valid profiles`)
-      expect(result.stderr).toMatch(field)
-      expect(result.stderr).not.toMatch(/looks like a bug|is not a function/)
-      expect(readFileSync(profileFile(configDir), 'utf8')).toBe(content)
-    }
-  })
-
-  it('invalid JSON: exit 2 naming the file and where, never quoting the key, in text and --json; the file left as it was', async () => {
-    const configDir = tempConfigDir()
-    const content = '{"profiles":{"p1":{"env":"sandbox","base_url":"https://x.example","api_key":"sk_live_do_not_print_me" oops'
-    writeFileSync(profileFile(configDir), content, {mode: 0o600})
-    const text = await runCli(['profile', 'add', 'p2', '--env', 'sandbox'], {configDir})
-    expect(text.code).toBe(2)
-    expect(text.stderr).toMatch(new RegExp(`The profile file ${profileFile(configDir)} is not valid JSON \\(at position \\d+`))
-    const json = await runCli(['profile', 'list', '--json'], {configDir})
-    expect(json.code).toBe(2)
-    expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2, message: expect.stringContaining(profileFile(configDir))})
-    for (const result of [text, json]) expect(result.stdout + result.stderr).not.toContain('do_not_print_me')
-    expect(readFileSync(profileFile(configDir), 'utf8')).toBe(content)
-  })
-})
-
-describe('config folder that cannot be written', () => {
-  const isRoot = process.getuid?.() === 0
-
-  // Root writes through any permission bits, so only a read-only mount is read-only for it: as
-  // root without mount rights (a container), test/tiers.ts skips this group and says so.
-  describe.skipIf(isRoot && !has('mount'))('a read-only folder', () => {
-    let readOnlyDir: string
-
-    beforeAll(() => {
-      readOnlyDir = join(tempConfigDir(), 'read-only')
-      mkdirSync(readOnlyDir)
-      if (isRoot) execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', readOnlyDir], {timeout: 10_000})
-      else chmodSync(readOnlyDir, 0o500)
-    })
-
-    afterAll(() => {
-      if (isRoot) execFileSync('umount', [readOnlyDir], {timeout: 10_000})
-      else chmodSync(readOnlyDir, 0o700)
-    })
-
-    it('exit 2 saying which folder and what to do, no stack, no "bug"', async () => {
-      const result = await runCli(['profile', 'add', 'p1', '--env', 'sandbox'], {env: {PAYTX_CONFIG_DIR: readOnlyDir}})
-      expect(result.code).toBe(2)
-      expect(result.stderr).toContain(`Cannot save profiles: the config folder ${readOnlyDir}`)
-      expect(result.stderr).toMatch(isRoot ? /is on a read-only file system \(EROFS\)/ : /is not writable by you \(EACCES\)/)
-      expect(result.stderr).toContain('point PAYTX_CONFIG_DIR at')
-      expect(result.stderr).not.toMatch(/looks like a bug|\n\s+at /)
-    })
-  })
-
-  it('a folder that cannot be created (its path runs through a file): exit 2 saying which folder; read-only commands still work', async () => {
-    const base = tempConfigDir()
-    writeFileSync(join(base, 'a-file'), 'not a folder')
-    const configDir = join(base, 'a-file', 'paytx')
-    const add = await runCli(['profile', 'use', 'local'], {env: {PAYTX_CONFIG_DIR: configDir}})
-    expect(add.code).toBe(2)
-    expect(add.stderr).toContain(`Cannot save profiles: the config folder ${configDir} cannot be created: part of its path is a file, not a folder (ENOTDIR)`)
-    expect(add.stderr).not.toMatch(/looks like a bug|\n\s+at /)
-    const list = await runCli(['profile', 'list', '--json'], {env: {PAYTX_CONFIG_DIR: configDir}})
-    expect(list.code).toBe(0)
-    expect(parseJsonOutput(list).active).toBe('local')
-  })
-})
-
-describe('profile file permissions', () => {
-  it('a profile file and folder open to others are tightened to 0600 / 0700 when read, with one notice line each', async () => {
-    const configDir = tempConfigDir()
-    writeFileSync(profileFile(configDir), JSON.stringify({profiles: {p1: sandboxProfile('p1')}}))
-    chmodSync(profileFile(configDir), 0o644)
-    chmodSync(configDir, 0o755)
-    const before = readFileSync(profileFile(configDir), 'utf8')
-
-    const first = await runCli(['profile', 'list', '--json'], {configDir})
-    expect(first.code).toBe(0)
-    expect(parseJsonOutput(first).profiles.map((view: {name: string}) => view.name)).toEqual(['local', 'p1'])
-    expect(mode(profileFile(configDir))).toBe(0o600)
-    expect(mode(configDir)).toBe(0o700)
-    const notices = first.stderr.trim().split('\n')
-    expect(notices).toEqual([
-      `The profile file ${profileFile(configDir)} was open to others (0644); it is now 0600, as it holds API keys.`,
-      `The profile folder ${configDir} was open to others (0755); it is now 0700, as it holds API keys.`,
-    ])
-    expect(readFileSync(profileFile(configDir), 'utf8')).toBe(before)
-
-    const second = await runCli(['profile', 'list'], {configDir})
-    expect(second.code).toBe(0)
-    expect(second.stderr).toBe('')
-  })
-
-  it('leaves a shared folder (sticky bit) alone', async () => {
-    const configDir = tempConfigDir()
-    writeFileSync(profileFile(configDir), JSON.stringify({profiles: {}}), {mode: 0o600})
-    chmodSync(configDir, 0o1777)
-    try {
-      const result = await runCli(['profile', 'list'], {configDir})
-      expect(result.code).toBe(0)
-      expect(statSync(configDir).mode & 0o7777).toBe(0o1777)
-    } finally {
-      rmSync(configDir, {recursive: true, force: true})
-    }
-  })
 })

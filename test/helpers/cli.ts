@@ -100,7 +100,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
 }
 
 /** Parses stdout as exactly one JSON document (fails the test otherwise). */
-export function parseJsonOutput<T = any>(result: CliResult): T {
+export function parseJsonOutput<T = any>(result: Pick<CliResult, 'stdout' | 'stderr'>): T {
   try {
     return JSON.parse(result.stdout) as T
   } catch {

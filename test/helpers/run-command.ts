@@ -150,7 +150,8 @@ export async function runCommand(argv: readonly string[], options: RunCommandOpt
   const loaded = await paytxConfig()
   const {id, rest} = splitCommand(loaded, argv)
   const Command = await loadCommand(id)
-  const configDir = options.configDir ?? cleanEnv().PAYTX_CONFIG_DIR!
+  // PAYTX_CONFIG_DIR in the test's environment moves the config folder, as it does for the spawned CLI.
+  const configDir = options.env?.PAYTX_CONFIG_DIR ?? options.configDir ?? cleanEnv().PAYTX_CONFIG_DIR!
   const run = testContext({...options, configDir})
   const command = new Command(rest, loaded)
   command.id = id

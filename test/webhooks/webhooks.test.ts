@@ -32,11 +32,14 @@ describe('DuplicateDetector', () => {
     const detector = new DuplicateDetector(1000)
     const seen = (id: string, status: string) => detector.isDuplicate(readWebhookEvent({id, status}))
     expect(seen('busy', 'INITIATED')).toBe(false)
-    // 300,000 webhooks of other transactions, the busy one among them now and then.
+    // 300,000 webhooks of other transactions, the busy one among them now and then. Counted, not
+    // expect()ed one by one: 300,000 expect calls took 17 s of a loaded machine, the loop 0.3 s.
+    let othersTakenForDuplicates = 0
     for (let i = 0; i < 300_000; i++) {
-      expect(seen(`tx-${i}`, 'PENDING')).toBe(false)
+      if (seen(`tx-${i}`, 'PENDING')) othersTakenForDuplicates++
       if (i % 250 === 0) seen('busy', i % 500 === 0 ? 'IN_PROGRESS' : 'PENDING')
     }
+    expect(othersTakenForDuplicates).toBe(0)
     expect(seen('busy', 'INITIATED')).toBe(true)
   })
 

@@ -5,7 +5,7 @@ import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand} from '../../base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
-import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
+import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorEvent, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
 import {dataFolderExposure, isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
@@ -100,11 +100,17 @@ EXIT CODES
       warn: (text) => this.warnUser(text),
       invokedAs: this.ctx.invokedAs,
     })
-    const emulator = await startEmulator({...options, onEvent: (event) => render({kind: 'activity', event}), onWarning: (line) => render({kind: 'warning', line})})
+    // What happens before the listening lines are out (due work carried out as the scheduler
+    // starts, a first request) is held back and shown after them, in the order it happened.
+    let held: EmulatorEvent[] | undefined = []
+    const onEvent = (event: EmulatorEvent) => (held ? held.push(event) : render({kind: 'activity', event}))
+    const emulator = await startEmulator({...options, onEvent, onWarning: (line) => render({kind: 'warning', line})})
     const interruption = this.interruption()
     await new Promise((resolveStopped) => {
       interruption.signal.addEventListener('abort', resolveStopped, {once: true})
       render({kind: 'listening', emulator, options})
+      for (const event of held ?? []) render({kind: 'activity', event})
+      held = undefined
     })
     await emulator.close()
     render({kind: 'stopped', signal: interruption.received ?? 'SIGINT', store: emulator.store})

@@ -17,7 +17,7 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow, Profile
   public async run(): Promise<ProfileShowResult> {
     const store = this.profileStore()
     const data = store.read()
-    const resolved = resolveProfile(store, toProfileShowOptions(this.flags, this.args))
+    const resolved = resolveProfile(store, {...toProfileShowOptions(this.flags, this.args), env: this.ctx.env})
     await this.fillKeysFromKeychain(resolved)
     const view = profileView(resolved.name, resolved.profile, {
       active: resolved.name === store.activeName(data),

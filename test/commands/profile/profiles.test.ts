@@ -1,10 +1,14 @@
+/**
+ * `paytx profile add|list|show|use|remove` in-process, in a private config folder.
+ */
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {API_KEY, PROXY_KEY, expectNoSecrets} from '../helpers/secrets.js'
+import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
+import {runCommand} from '../../helpers/run-command.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {API_KEY, PROXY_KEY, expectNoSecrets} from '../../helpers/secrets.js'
 
 const profileFile = (dir: string) => join(dir, 'profiles.json')
 const mode = (path: string) => statSync(path).mode & 0o777
@@ -16,8 +20,8 @@ describe('profiles', () => {
   })
 
   it('has a built-in, active "local" profile pointing at the emulator with no set-up', async () => {
-    const result = await runCli(['profile', 'list', '--json'], {configDir})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['profile', 'list', '--json'], {configDir})
+    expect(result.exitCode).toBe(0)
     const list = parseJsonOutput(result)
     expect(list.active).toBe('local')
     expect(list.profiles).toHaveLength(1)
@@ -26,11 +30,11 @@ describe('profiles', () => {
   })
 
   it('adds a production profile with keys from stdin (two lines), stores 0600 in a 0700 folder, never shows the keys', async () => {
-    const add = await runCli(['profile', 'add', 'prod', '--env', 'production', '--proxy-id', '1234567890123456', '--api-key-stdin', '--proxy-key-stdin', '--json'], {
+    const add = await runCommand(['profile', 'add', 'prod', '--env', 'production', '--proxy-id', '1234567890123456', '--api-key-stdin', '--proxy-key-stdin', '--json'], {
       configDir,
       input: `${API_KEY}\n${PROXY_KEY}\n`,
     })
-    expect(add.code).toBe(0)
+    expect(add.exitCode).toBe(0)
     expectNoSecrets(add)
     const view = parseJsonOutput(add)
     expect(view).toMatchObject({
@@ -50,22 +54,22 @@ describe('profiles', () => {
     expect(stored.profiles.prod).toMatchObject({api_key: API_KEY, proxy_key: PROXY_KEY, env: 'production'})
 
     for (const args of [['profile', 'list'], ['profile', 'list', '--json'], ['profile', 'show', 'prod'], ['profile', 'show', 'prod', '--json', '--verbose']]) {
-      const shown = await runCli(args, {configDir})
-      expect(shown.code).toBe(0)
+      const shown = await runCommand(args, {configDir})
+      expect(shown.exitCode).toBe(0)
       expectNoSecrets(shown)
     }
-    const show = await runCli(['profile', 'show', 'prod'], {configDir})
+    const show = await runCommand(['profile', 'show', 'prod'], {configDir})
     expect(show.stdout).toContain(`${API_KEY.slice(0, 4)}…${API_KEY.slice(-4)}`)
     expect(show.stdout).toMatch(/Environment\s+production/)
   })
 
   it('fills sandbox addresses from the preset and, when re-added, changes only what was given', async () => {
-    const first = await runCli(['profile', 'add', 'sandbox', '--api-key-stdin', '--organisation', 'org-1', '--json'], {configDir, input: `${API_KEY}\n`})
-    expect(first.code).toBe(0)
+    const first = await runCommand(['profile', 'add', 'sandbox', '--api-key-stdin', '--organisation', 'org-1', '--json'], {configDir, input: `${API_KEY}\n`})
+    expect(first.exitCode).toBe(0)
     expect(parseJsonOutput(first)).toMatchObject({env: 'sandbox', base_url: 'https://sandbox.spryngpayments.com/v1', h2h_url: 'https://test-tgapi.tokenex.com'})
 
-    const second = await runCli(['profile', 'add', 'sandbox', '--payment-profile', 'pp-2', '--api-key-header', 'X-Api-Key', '--use', '--json'], {configDir})
-    expect(second.code).toBe(0)
+    const second = await runCommand(['profile', 'add', 'sandbox', '--payment-profile', 'pp-2', '--api-key-header', 'X-Api-Key', '--use', '--json'], {configDir})
+    expect(second.exitCode).toBe(0)
     const stored = JSON.parse(readFileSync(profileFile(configDir), 'utf8'))
     expect(stored.active).toBe('sandbox')
     expect(stored.profiles.sandbox).toMatchObject({
@@ -91,11 +95,11 @@ describe('profiles', () => {
     ]
     await Promise.all(
       cases.map(async ([args, input, pattern]) => {
-        const [result, json] = await Promise.all([runCli(args, {configDir, input}), runCli([...args, '--json'], {configDir, input})])
-        expect(result.code, args.join(' ')).toBe(2)
+        const [result, json] = await Promise.all([runCommand(args, {configDir, input}), runCommand([...args, '--json'], {configDir, input})])
+        expect(result.exitCode, args.join(' ')).toBe(2)
         expect(result.stderr, args.join(' ')).toMatch(pattern)
         expect(result.stdout).toBe('')
-        expect(json.code, args.join(' ')).toBe(2)
+        expect(json.exitCode, args.join(' ')).toBe(2)
         expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2})
         expect(json.stderr, args.join(' ')).toBe('')
       }),
@@ -104,26 +108,26 @@ describe('profiles', () => {
   })
 
   it('marks the profile in use with [env] when environment variables override it', async () => {
-    const result = await runCli(['profile', 'list'], {configDir, env: {PAYTX_API_KEY: API_KEY, PAYTX_BASE_URL: 'http://127.0.0.1:1/v1'}})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['profile', 'list'], {configDir, env: {PAYTX_API_KEY: API_KEY, PAYTX_BASE_URL: 'http://127.0.0.1:1/v1'}})
+    expect(result.exitCode).toBe(0)
     // In a pipe: tab-separated under a header line.
     expect(result.stdout.split('\n')[0]).toBe('ACTIVE\tNAME\tENV\tBASE URL\tAPI KEY\tOVERRIDES')
     expect(result.stdout).toMatch(/^\*\tlocal\tlocal\thttp:\/\/127\.0\.0\.1:4010\t[^\t]+\t\[env\] PAYTX_API_KEY, PAYTX_BASE_URL$/m)
     expectNoSecrets(result)
-    const show = await runCli(['profile', 'show', '--json'], {configDir, env: {PAYTX_API_KEY: API_KEY}})
+    const show = await runCommand(['profile', 'show', '--json'], {configDir, env: {PAYTX_API_KEY: API_KEY}})
     expect(parseJsonOutput(show)).toMatchObject({name: 'local', env_overrides: ['PAYTX_API_KEY'], api_key: `${API_KEY.slice(0, 4)}…${API_KEY.slice(-4)}`})
   })
 
   it('removes a profile only with --yes off a terminal, and its keys leave the file', async () => {
-    await runCli(['profile', 'add', 'prod', '--env', 'production', '--api-key-stdin', '--proxy-key-stdin', '--use'], {configDir, input: `${API_KEY}\n${PROXY_KEY}\n`})
-    await runCli(['profile', 'add', 'other', '--env', 'sandbox'], {configDir})
-    const refused = await runCli(['profile', 'remove', 'prod'], {configDir})
-    expect(refused.code).toBe(2)
+    await runCommand(['profile', 'add', 'prod', '--env', 'production', '--api-key-stdin', '--proxy-key-stdin', '--use'], {configDir, input: `${API_KEY}\n${PROXY_KEY}\n`})
+    await runCommand(['profile', 'add', 'other', '--env', 'sandbox'], {configDir})
+    const refused = await runCommand(['profile', 'remove', 'prod'], {configDir})
+    expect(refused.exitCode).toBe(2)
     expect(refused.stderr).toMatch(/--yes/)
     expect(readFileSync(profileFile(configDir), 'utf8')).toContain(API_KEY)
 
-    const removed = await runCli(['profile', 'remove', 'prod', '--yes', '--json'], {configDir})
-    expect(removed.code).toBe(0)
+    const removed = await runCommand(['profile', 'remove', 'prod', '--yes', '--json'], {configDir})
+    expect(removed.exitCode).toBe(0)
     expect(parseJsonOutput(removed)).toEqual({removed: 'prod', active: 'local', keychain_entries_deleted: 0})
     const text = readFileSync(profileFile(configDir), 'utf8')
     expect(text).not.toContain(API_KEY)
@@ -143,25 +147,25 @@ describe('profile use and --profile select where commands go', () => {
   afterEach(() => server.close())
 
   it('sends with the active profile’s address, key and header; --profile and PAYTX_PROFILE pick another', async () => {
-    const add = await runCli(['profile', 'add', 'mine', '--env', 'sandbox', '--base-url', `${server.url}/v1`, '--api-key-header', 'X-Custom-Key', '--api-key-stdin'], {
+    const add = await runCommand(['profile', 'add', 'mine', '--env', 'sandbox', '--base-url', `${server.url}/v1`, '--api-key-header', 'X-Custom-Key', '--api-key-stdin'], {
       configDir,
       input: `${API_KEY}\n`,
     })
-    expect(add.code).toBe(0)
-    expect((await runCli(['profile', 'use', 'mine'], {configDir})).code).toBe(0)
-    const status = await runCli(['status', 'tx-1', '--json'], {configDir})
-    expect(status.code).toBe(0)
+    expect(add.exitCode).toBe(0)
+    expect((await runCommand(['profile', 'use', 'mine'], {configDir})).exitCode).toBe(0)
+    const status = await runCommand(['status', 'tx-1', '--json'], {configDir})
+    expect(status.exitCode).toBe(0)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0].path).toBe('/v1/transaction/tx-1')
     expect(server.requests[0].headers['x-custom-key']).toBe(API_KEY)
     expect(server.requests[0].headers['x-apikey']).toBeUndefined()
 
     // The built-in local profile points at port 4010, which must not be contacted: pick a missing profile instead.
-    const missing = await runCli(['status', 'tx-1', '--profile', 'nope'], {configDir})
-    expect(missing.code).toBe(2)
+    const missing = await runCommand(['status', 'tx-1', '--profile', 'nope'], {configDir})
+    expect(missing.exitCode).toBe(2)
     expect(missing.stderr).toMatch(/No profile named "nope"/)
-    const fromEnv = await runCli(['status', 'tx-1'], {configDir, env: {PAYTX_PROFILE: 'nope'}})
-    expect(fromEnv.code).toBe(2)
+    const fromEnv = await runCommand(['status', 'tx-1'], {configDir, env: {PAYTX_PROFILE: 'nope'}})
+    expect(fromEnv.exitCode).toBe(2)
     expect(server.requests).toHaveLength(1)
   })
 })

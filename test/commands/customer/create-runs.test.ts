@@ -1,11 +1,16 @@
+/**
+ * `paytx customer create` run in-process against a recording service on 127.0.0.1: what is sent,
+ * what is printed on stdout and stderr, and the exit code.
+ */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
-import {CUSTOMER_BODY, CUSTOMER_FLAGS, CUSTOMER_RESPONSE, ORGANISATION, customerFlagsWith as withValue, customerFlagsWithout as without} from '../helpers/fixtures.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {API_KEY, expectNoSecrets} from '../helpers/secrets.js'
+import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
+import {runCommand} from '../../helpers/run-command.js'
+import {CUSTOMER_BODY, CUSTOMER_FLAGS, CUSTOMER_RESPONSE, ORGANISATION, customerFlagsWith as withValue, customerFlagsWithout as without} from '../../helpers/fixtures.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {API_KEY, expectNoSecrets} from '../../helpers/secrets.js'
 
 describe('customer create', () => {
   let server: RecordingServer
@@ -16,8 +21,8 @@ describe('customer create', () => {
   const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
 
   it('POSTs every field to /v1/customer with the API key and prints the service’s object under --json', async () => {
-    const result = await runCli(['customer', 'create', ...CUSTOMER_FLAGS, '--json'], {env: env()})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--json'], {env: env()})
+    expect(result.exitCode).toBe(0)
     expect(parseJsonOutput(result)).toEqual(CUSTOMER_RESPONSE)
     expect(result.stderr).toBe('')
     expect(server.requests).toHaveLength(1)
@@ -31,8 +36,8 @@ describe('customer create', () => {
   })
 
   it('renders the customer for people, and never shows the key even with --verbose', async () => {
-    const result = await runCli(['customer', 'create', ...CUSTOMER_FLAGS, '--verbose'], {env: env()})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--verbose'], {env: env()})
+    expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^Customer\s+4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f$/m)
     expect(result.stdout).toMatch(/Status\s+unverified/)
     expect(result.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/v1\/customer/)
@@ -45,13 +50,13 @@ describe('customer create', () => {
     const file = join(dir, 'customer.json')
     const {organisation: _, ...fromFile} = CUSTOMER_BODY
     writeFileSync(file, JSON.stringify({...fromFile, first_name: 'Janet'}))
-    const viaFile = await runCli(['customer', 'create', '--data', file, '--first-name', 'Jane', '--json'], {env: env()})
-    expect(viaFile.code).toBe(0)
+    const viaFile = await runCommand(['customer', 'create', '--data', file, '--first-name', 'Jane', '--json'], {env: env()})
+    expect(viaFile.exitCode).toBe(0)
     // The built-in local profile's organisation is the emulator's.
     expect(server.requests[0].body).toEqual({...CUSTOMER_BODY, organisation: ORGANISATION})
 
-    const viaStdin = await runCli(['customer', 'create', '--data', '-', '--city', 'Utrecht', '--json'], {env: env(), input: JSON.stringify(CUSTOMER_BODY)})
-    expect(viaStdin.code).toBe(0)
+    const viaStdin = await runCommand(['customer', 'create', '--data', '-', '--city', 'Utrecht', '--json'], {env: env(), input: JSON.stringify(CUSTOMER_BODY)})
+    expect(viaStdin.exitCode).toBe(0)
     expect(server.requests[1].body).toEqual({...CUSTOMER_BODY, city: 'Utrecht'})
   })
 
@@ -70,24 +75,24 @@ describe('customer create', () => {
       [[...CUSTOMER_FLAGS, '--no-such-flag'], /Nonexistent flag: --no-such-flag/],
     ]
     for (const [args, pattern] of cases) {
-      const result = await runCli(['customer', 'create', ...args], {env: env()})
-      expect(result.code, args.join(' ')).toBe(2)
+      const result = await runCommand(['customer', 'create', ...args], {env: env()})
+      expect(result.exitCode, args.join(' ')).toBe(2)
       expect(result.stderr, args.join(' ')).toMatch(pattern)
       expect(result.stdout).toBe('')
     }
-    const json = await runCli(['customer', 'create', ...withValue('--phone-number', '0612'), '--json'], {env: env()})
-    expect(json.code).toBe(2)
+    const json = await runCommand(['customer', 'create', ...withValue('--phone-number', '0612'), '--json'], {env: env()})
+    expect(json.exitCode).toBe(2)
     expect(json.stderr).toBe('')
     expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2, flag: '--phone-number'})
-    const fromData = await runCli(['customer', 'create', '--data', '-'], {env: env(), input: JSON.stringify({...CUSTOMER_BODY, house_number: 12})})
-    expect(fromData.code).toBe(2)
+    const fromData = await runCommand(['customer', 'create', '--data', '-'], {env: env(), input: JSON.stringify({...CUSTOMER_BODY, house_number: 12})})
+    expect(fromData.exitCode).toBe(2)
     expect(fromData.stderr).toMatch(/--house-number: must be a string \(field house_number of --data\)/)
     expect(server.requests).toHaveLength(0)
   })
 
   it('--force sends values the local checks would refuse', async () => {
-    const result = await runCli(['customer', 'create', ...withValue('--title', 'dr'), '--force', '--json'], {env: env()})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['customer', 'create', ...withValue('--title', 'dr'), '--force', '--json'], {env: env()})
+    expect(result.exitCode).toBe(0)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0].body.title).toBe('dr')
   })
@@ -97,16 +102,16 @@ describe('customer create', () => {
       status: 400,
       json: {code: '400', message: 'Validation failed', details: {'body.first_name': 'is too short', 'body.postal_code': ['bad format', 'unknown code']}},
     })
-    const result = await runCli(['customer', 'create', ...CUSTOMER_FLAGS], {env: env()})
-    expect(result.code).toBe(1)
+    const result = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS], {env: env()})
+    expect(result.exitCode).toBe(1)
     expect(result.stderr).toMatch(/The service answered 400 Bad Request to POST \/v1\/customer: Validation failed/)
     expect(result.stderr).toMatch(/^ {2}first_name \(--first-name\): is too short$/m)
     expect(result.stderr).toMatch(/^ {2}postal_code \(--postal-code\): bad format; unknown code$/m)
     expect(result.stdout).toBe('')
 
     server.reply(() => true, {status: 400, json: {message: 'Validation failed', details: {'body.first_name': 'is too short'}}})
-    const json = await runCli(['customer', 'create', ...CUSTOMER_FLAGS, '--json'], {env: env()})
-    expect(json.code).toBe(1)
+    const json = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--json'], {env: env()})
+    expect(json.exitCode).toBe(1)
     expect(parseJsonOutput(json).error).toMatchObject({
       kind: 'service',
       exitCode: 1,
@@ -122,22 +127,22 @@ describe('customer create', () => {
     let configDir: string
     beforeEach(async () => {
       configDir = tempConfigDir()
-      const add = await runCli(['profile', 'add', 'prod', '--env', 'production', '--base-url', `${server.url}/v1`, '--organisation', ORGANISATION, '--api-key-stdin'], {
+      const add = await runCommand(['profile', 'add', 'prod', '--env', 'production', '--base-url', `${server.url}/v1`, '--organisation', ORGANISATION, '--api-key-stdin'], {
         configDir,
         input: `${API_KEY}\n`,
       })
-      expect(add.code).toBe(0)
+      expect(add.exitCode).toBe(0)
     })
 
     it('refuses without --yes off a terminal (exit 2, nothing sent), sends with --yes', async () => {
-      const refused = await runCli(['customer', 'create', ...CUSTOMER_FLAGS, '--profile', 'prod'], {configDir})
-      expect(refused.code).toBe(2)
+      const refused = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--profile', 'prod'], {configDir})
+      expect(refused.exitCode).toBe(2)
       expect(refused.stderr).toMatch(/Refusing to create a customer on production profile "prod"/)
       expect(refused.stderr).toMatch(/--yes/)
       expect(server.requests).toHaveLength(0)
 
-      const sent = await runCli(['customer', 'create', ...CUSTOMER_FLAGS, '--json', '--yes'], {configDir, env: {PAYTX_PROFILE: 'prod'}})
-      expect(sent.code).toBe(0)
+      const sent = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--json', '--yes'], {configDir, env: {PAYTX_PROFILE: 'prod'}})
+      expect(sent.exitCode).toBe(0)
       expect(server.requests).toHaveLength(1)
       expect(server.requests[0].headers['x-apikey']).toBe(API_KEY)
     })

@@ -1,9 +1,14 @@
+/**
+ * `paytx card tokenize` run in-process against a recording service on 127.0.0.1: what is sent,
+ * with which key, and what is printed on stdout and stderr with which exit code.
+ */
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
-import {CARD_FLAGS, CARD_ID, CUSTOMER_ID, ORGANISATION, cardFlagsWith as cardFlags} from '../helpers/fixtures.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-import {API_KEY, PAN, PROXY_KEY, expectNoSecrets} from '../helpers/secrets.js'
+import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
+import {runCommand} from '../../helpers/run-command.js'
+import {CARD_FLAGS, CARD_ID, CUSTOMER_ID, ORGANISATION, cardFlagsWith as cardFlags} from '../../helpers/fixtures.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {API_KEY, PAN, PROXY_KEY, expectNoSecrets} from '../../helpers/secrets.js'
 
 const PROXY_ID = '9876543210123456'
 
@@ -30,15 +35,15 @@ describe('card tokenize', () => {
   beforeEach(async () => {
     configDir = tempConfigDir()
     // The local profile with another proxy id; addresses and keys come from the environment.
-    const add = await runCli(['profile', 'add', 'local', '--proxy-id', PROXY_ID], {configDir})
-    expect(add.code).toBe(0)
+    const add = await runCommand(['profile', 'add', 'local', '--proxy-id', PROXY_ID], {configDir})
+    expect(add.exitCode).toBe(0)
   })
   const tokenize = (args: string[], input?: string, extra?: Record<string, string>) =>
-    runCli(['card', 'tokenize', ...args], {configDir, env: env(extra), input})
+    runCommand(['card', 'tokenize', ...args], {configDir, env: env(extra), input})
 
   it('POSTs to {h2h_url}/tokenize/proxy/<PROXY_ID> with TX-Proxy-Key and without the API key', async () => {
     const result = await tokenize([...CARD_FLAGS, '--pan-stdin', '--json'], `${PAN}\n`)
-    expect(result.code).toBe(0)
+    expect(result.exitCode).toBe(0)
     expect(server.requests).toHaveLength(1)
     const [req] = server.requests
     expect(req.method).toBe('POST')
@@ -57,14 +62,14 @@ describe('card tokenize', () => {
       customer: CUSTOMER_ID,
       proxy_response: {token: CARD_ID, card_number: '•••• 3153', echo: 'stored •••• 3153', customer: CUSTOMER_ID},
     })
-    expect(result.stderr).toMatch(/^Next: \.\/bin\/run\.js transaction start/m)
+    expect(result.stderr).toMatch(/^Next: paytx transaction start/m)
     expectNoSecrets(result)
   })
 
   it('finds the card id in id, then _id, then token; shows the last four only, also with --verbose', async () => {
     server.reply(() => true, {json: {_id: 'abc123def456', token: 'tok_1'}})
     const result = await tokenize([...cardFlags('--expiry-month', '3'), '--organisation', 'org-x', '--pan-stdin', '--verbose'], `${PAN}\n`)
-    expect(result.code).toBe(0)
+    expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^Card\s+abc123def456$/m)
     expect(result.stdout).toMatch(/^Number\s+visa •••• 3153$/m)
     expect(result.stderr).toMatch(/TX-Proxy-Key: tx_p…aS3d/)
@@ -85,22 +90,22 @@ describe('card tokenize', () => {
     ]
     for (const [args, input, pattern] of cases) {
       const result = await tokenize(args, input)
-      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.exitCode, args.join(' ')).toBe(2)
       expect(result.stderr, args.join(' ')).toMatch(pattern)
       expect(result.stdout).toBe('')
       expectNoSecrets(result)
     }
     const json = await tokenize([...cardFlags('--expiry-month', '13'), '--pan-stdin', '--json'], `${PAN}\n`)
-    expect(json.code).toBe(2)
+    expect(json.exitCode).toBe(2)
     expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2, flag: '--expiry-month'})
     expect(server.requests).toHaveLength(0)
   })
 
   it('says which proxy settings the profile lacks before asking for the card number', async () => {
     const bare = tempConfigDir()
-    await runCli(['profile', 'add', 'bare', '--env', 'sandbox', '--base-url', `${server.url}/v1`], {configDir: bare})
-    const missing = await runCli(['card', 'tokenize', ...CARD_FLAGS, '--pan-stdin', '--profile', 'bare'], {configDir: bare, input: `${PAN}\n`})
-    expect(missing.code).toBe(2)
+    await runCommand(['profile', 'add', 'bare', '--env', 'sandbox', '--base-url', `${server.url}/v1`], {configDir: bare})
+    const missing = await runCommand(['card', 'tokenize', ...CARD_FLAGS, '--pan-stdin', '--profile', 'bare'], {configDir: bare, input: `${PAN}\n`})
+    expect(missing.exitCode).toBe(2)
     expect(missing.stderr).toMatch(/Profile "bare" has no proxy id, proxy key for the card proxy/)
     expect(missing.stderr).toMatch(/--proxy-id, --proxy-key-stdin/)
     expect(server.requests).toHaveLength(0)
@@ -109,7 +114,7 @@ describe('card tokenize', () => {
   it('a proxy 401 (IP not allowed) is exit 1 with the status; the POST is not repeated; the PAN is not echoed', async () => {
     server.reply(() => true, {status: 401, json: {message: `IP not allowed for card ${PAN}`}})
     const result = await tokenize([...CARD_FLAGS, '--pan-stdin', '--verbose'], `${PAN}\n`)
-    expect(result.code).toBe(1)
+    expect(result.exitCode).toBe(1)
     expect(result.stderr).toMatch(/401 Unauthorized to POST \/h2h\/tokenize\/proxy\/9876543210123456: IP not allowed for card •••• 3153/)
     expect(server.requests).toHaveLength(1)
     expectNoSecrets(result)
@@ -118,7 +123,7 @@ describe('card tokenize', () => {
   it('an answer without any id is exit 1 and says the card may exist', async () => {
     server.reply(() => true, {json: {ok: true}})
     const result = await tokenize([...CARD_FLAGS, '--pan-stdin', '--json'], `${PAN}\n`)
-    expect(result.code).toBe(1)
+    expect(result.exitCode).toBe(1)
     expect(parseJsonOutput(result).error).toMatchObject({kind: 'response', exitCode: 1})
     expect(parseJsonOutput(result).error.message).toMatch(/answered 200 with a body paytx does not understand .*id is missing \(a string; id, _id, token accepted\)/)
     expect(parseJsonOutput(result).error.hint).toMatch(/the card may have been created/)
@@ -126,13 +131,13 @@ describe('card tokenize', () => {
 
   it('is guarded on production: refused without --yes off a terminal', async () => {
     const prodDir = tempConfigDir()
-    await runCli(['profile', 'add', 'production', '--h2h-url', `${server.url}/h2h`, '--proxy-id', PROXY_ID, '--proxy-key-stdin'], {configDir: prodDir, input: `${PROXY_KEY}\n`})
-    const refused = await runCli(['card', 'tokenize', ...CARD_FLAGS, '--pan-stdin', '--profile', 'production'], {configDir: prodDir, input: `${PAN}\n`})
-    expect(refused.code).toBe(2)
+    await runCommand(['profile', 'add', 'production', '--h2h-url', `${server.url}/h2h`, '--proxy-id', PROXY_ID, '--proxy-key-stdin'], {configDir: prodDir, input: `${PROXY_KEY}\n`})
+    const refused = await runCommand(['card', 'tokenize', ...CARD_FLAGS, '--pan-stdin', '--profile', 'production'], {configDir: prodDir, input: `${PAN}\n`})
+    expect(refused.exitCode).toBe(2)
     expect(refused.stderr).toMatch(/Refusing to tokenize a card on production profile "production"/)
     expect(server.requests).toHaveLength(0)
-    const sent = await runCli(['card', 'tokenize', ...CARD_FLAGS, '--pan-stdin', '--profile', 'production', '--yes', '--json'], {configDir: prodDir, input: `${PAN}\n`})
-    expect(sent.code).toBe(0)
+    const sent = await runCommand(['card', 'tokenize', ...CARD_FLAGS, '--pan-stdin', '--profile', 'production', '--yes', '--json'], {configDir: prodDir, input: `${PAN}\n`})
+    expect(sent.exitCode).toBe(0)
     expect(server.requests).toHaveLength(1)
     expectNoSecrets(sent)
   })

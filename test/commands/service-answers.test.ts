@@ -1,14 +1,15 @@
 /**
- * Answers a broken or hostile service can give, through the built CLI: too deep, too large, the
- * wrong shape, cut off, HTML pages, redirects, nested details. Each ends in exit 1 with a message
- * that says what happened, never a stack trace or a success.
+ * Answers a broken or hostile service can give, in-process: too deep, too large, the wrong shape,
+ * cut off, HTML pages, redirects, nested details. Each ends in exit 1 with a message that says what
+ * happened, never a stack trace or a success.
  */
 import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
+import {parseJsonOutput} from '../helpers/cli.js'
+import {runCommand} from '../helpers/run-command.js'
 import {CUSTOMER_FLAGS, TX_ID} from '../helpers/fixtures.js'
 import {API_KEY} from '../helpers/secrets.js'
 
@@ -51,25 +52,25 @@ describe('answers of a broken or hostile service', () => {
   })
   afterEach(() => server.close())
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY, ...env}, timeoutMs: 40_000})
+    runCommand(args, {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY, ...env}})
 
   describe('item 2: deep bodies', () => {
     it('a 200 nested 5,000 deep is not understood: exit 1, a plain message, no stack overflow (text and --json)', async () => {
       server.answer(json(200, `{"id":"${TX_ID}","status":"INITIATED","extra":${deep(5000)}}`))
       const text = await cli(['status', TX_ID])
-      expect(text.code).toBe(1)
+      expect(text.exitCode).toBe(1)
       expect(text.stdout).toBe('')
       expect(text.stderr).toMatch(/answered 200 OK to GET \/v1\/transaction\/\S+ with a body paytx does not understand: it is nested deeper than 100 levels/)
       expect(text.stderr).not.toMatch(/RangeError|call stack|bug in paytx/)
       const asJson = await cli(['status', TX_ID, '--json'])
-      expect(asJson.code).toBe(1)
+      expect(asJson.exitCode).toBe(1)
       expect(parseJsonOutput(asJson).error).toMatchObject({kind: 'response', exitCode: 1})
     })
 
     it('an error answer nested 5,000 deep is reported by its status', async () => {
       server.answer(json(400, `{"message":"bad","details":${deep(5000)}}`))
       const result = await cli(['status', TX_ID, '--json'])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(parseJsonOutput(result).error).toMatchObject({kind: 'service', status: 400})
       expect(result.stderr).toBe('')
     })
@@ -81,13 +82,13 @@ describe('answers of a broken or hostile service', () => {
     it('an 11 MB answer is cut off at 10 MB: exit 1 and a message naming the limit and how to raise it', async () => {
       server.answer(json(200, big))
       const result = await cli(['status', TX_ID, '--json'])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       const {error} = parseJsonOutput(result)
       expect(error.kind).toBe('response')
       expect(error.message).toMatch(/larger than 10 MB: paytx stopped reading it there/)
       expect(error.hint).toMatch(/PAYTX_MAX_RESPONSE_BYTES/)
       const text = await cli(['status', TX_ID])
-      expect(text.code).toBe(1)
+      expect(text.exitCode).toBe(1)
       expect(text.stdout).toBe('')
       expect(text.stderr).toMatch(/larger than 10 MB/)
     })
@@ -96,13 +97,13 @@ describe('answers of a broken or hostile service', () => {
       server.answer(json(200, big))
       const result = await cli(['status', TX_ID, '--json'], {PAYTX_MAX_RESPONSE_BYTES: String(20 * 1024 * 1024)})
       expect(result.stderr).toBe('')
-      expect(result.code).toBe(0)
+      expect(result.exitCode).toBe(0)
       expect(parseJsonOutput(result).note).toHaveLength(11 * 1024 * 1024)
     })
 
     it('a PAYTX_MAX_RESPONSE_BYTES that is not a number of bytes is an input error', async () => {
       const result = await cli(['status', TX_ID], {PAYTX_MAX_RESPONSE_BYTES: '10MB'})
-      expect(result.code).toBe(2)
+      expect(result.exitCode).toBe(2)
       expect(result.stderr).toMatch(/PAYTX_MAX_RESPONSE_BYTES must be a whole number of bytes/)
     })
   })
@@ -116,7 +117,7 @@ describe('answers of a broken or hostile service', () => {
     ])('%j answered 200 {"foo":1}: exit 1, "does not understand", the field', async (args, request, field) => {
       server.answer(json(200, {foo: 1}))
       const result = await cli(args as string[])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')
       expect(result.stderr).toContain('The service answered 200 with a body paytx does not understand')
       expect(result.stderr).toContain(request)
@@ -127,14 +128,14 @@ describe('answers of a broken or hostile service', () => {
     it('checkoutsuccess --json of {"foo":1}: exit 1 with the error document, not exit 4', async () => {
       server.answer(json(200, {foo: 1}))
       const result = await cli(['checkoutsuccess', TX_ID, '--json'])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(parseJsonOutput(result).error.message).toMatch(/does not understand .*status is missing/)
     })
 
     it('a status outside the ten is shown as unknown with a warning; the success field decides, nothing says both', async () => {
       server.answer(json(200, {status: 'WEIRD_STATE', success: true, status_reason: ''}))
       const result = await cli(['checkoutsuccess', TX_ID])
-      expect(result.code).toBe(0)
+      expect(result.exitCode).toBe(0)
       expect(result.stdout).toMatch(/WEIRD_STATE \(a status paytx does not know\)/)
       expect(result.stdout).toMatch(/Success\s+yes/)
       expect(result.stdout).not.toMatch(/not a success/)
@@ -144,7 +145,7 @@ describe('answers of a broken or hostile service', () => {
     it('transaction start answered with a status outside the ten warns on stderr', async () => {
       server.answer(json(200, {...TRANSACTION, status: 'WEIRD_STATE'}))
       const result = await cli(['transaction', 'start', '--product', 'dummy', '--amount', '1499', '--customer', TX_ID, '--redirect-url', 'https://shop.example/done'])
-      expect(result.code).toBe(0)
+      expect(result.exitCode).toBe(0)
       expect(result.stdout).toMatch(/WEIRD_STATE \(a status paytx does not know\)/)
       expect(result.stderr).toMatch(/Warning: the service reported the status "WEIRD_STATE", which is none of the ten paytx knows/)
     })
@@ -152,7 +153,7 @@ describe('answers of a broken or hostile service', () => {
     it('extra fields are kept in --json', async () => {
       server.answer(json(200, {...TRANSACTION, brand_new_field: {a: 1}}))
       const result = await cli(['status', TX_ID, '--json'])
-      expect(result.code).toBe(0)
+      expect(result.exitCode).toBe(0)
       expect(parseJsonOutput(result).brand_new_field).toEqual({a: 1})
     })
   })
@@ -166,11 +167,11 @@ describe('answers of a broken or hostile service', () => {
         res.end(page)
       })
       const result = await cli(['customer', 'create', ...CUSTOMER_FLAGS])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(result.stderr).toMatch(/^Error: The service answered 502 Bad Gateway to POST \/v1\/customer: 502 Bad Gateway \(an HTML page; --verbose shows it\)$/m)
       expect(result.stderr).not.toMatch(/<html|upstream connect error/)
       const verbose = await cli(['customer', 'create', ...CUSTOMER_FLAGS, '--verbose'])
-      expect(verbose.code).toBe(1)
+      expect(verbose.exitCode).toBe(1)
       expect(verbose.stderr).toContain('upstream connect error or disconnect/reset before headers')
     })
 
@@ -180,7 +181,7 @@ describe('answers of a broken or hostile service', () => {
         res.end()
       })
       const result = await cli(['status', TX_ID])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(result.stderr).toMatch(/answered 301 Moved Permanently to GET \/v1\/transaction\/\S+, pointing at https:\/\/api\.example\.com\/v1\/transaction\/x/)
       expect(result.stderr).toMatch(/Hint: paytx does not follow redirects.*base URL is probably wrong/)
     })
@@ -194,7 +195,7 @@ describe('answers of a broken or hostile service', () => {
         }),
       )
       const result = await cli(['customer', 'create', ...CUSTOMER_FLAGS])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(result.stderr).not.toContain('[object Object]')
       expect(result.stderr).toMatch(/^ {2}amount: must be greater than 0$/m)
       expect(result.stderr).toMatch(/^ {2}details\.redirect_url: is required; must be a URL$/m)
@@ -208,7 +209,7 @@ describe('answers of a broken or hostile service', () => {
         setTimeout(() => req.socket.destroy(), 50)
       })
       const result = await cli(['status', TX_ID])
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(result.stderr).toMatch(/The answer from http:\/\/127\.0\.0\.1:\d+ was cut off: 200 OK arrived, then the connection closed after 54 bytes of the body after 3 tries/)
       expect(result.stderr).not.toMatch(/No answer/)
     })

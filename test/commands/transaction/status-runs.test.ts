@@ -1,7 +1,11 @@
+/**
+ * `paytx transaction status` for one id, in-process against a recording service on 127.0.0.1.
+ */
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {parseJsonOutput, runCli} from '../helpers/cli.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {parseJsonOutput} from '../../helpers/cli.js'
+import {runCommand} from '../../helpers/run-command.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
 
 const API_KEY = 'sk_test_9f8e7d6c5b4a39281706f5e4'
 const TX = {
@@ -25,8 +29,8 @@ describe('transaction status', () => {
   const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
 
   it('GETs the transaction with the API key and prints it unchanged under --json', async () => {
-    const result = await runCli(['transaction', 'status', TX.id, '--json'], {env: env()})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['transaction', 'status', TX.id, '--json'], {env: env()})
+    expect(result.exitCode).toBe(0)
     expect(parseJsonOutput(result)).toEqual(TX)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0].method).toBe('GET')
@@ -35,8 +39,8 @@ describe('transaction status', () => {
   })
 
   it('renders status, finality, success and the amount as minor units and decimal', async () => {
-    const result = await runCli(['status', TX.id], {env: env()})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['status', TX.id], {env: env()})
+    expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/SETTLEMENT_COMPLETED \(final, success\)/)
     expect(result.stdout).toMatch(/1499 minor units \(14\.99\)/)
     expect(result.stdout).not.toContain(API_KEY)
@@ -45,8 +49,8 @@ describe('transaction status', () => {
 
   it('retries a GET after a 503 and succeeds', async () => {
     server.reply((req) => req.method === 'GET', {status: 503, json: {message: 'busy'}, headers: {'retry-after': '0'}})
-    const result = await runCli(['status', TX.id, '--json'], {env: env()})
-    expect(result.code).toBe(0)
+    const result = await runCommand(['status', TX.id, '--json'], {env: env()})
+    expect(result.exitCode).toBe(0)
     expect(server.requests).toHaveLength(2)
   })
 })

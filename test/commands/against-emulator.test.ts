@@ -1,12 +1,13 @@
 /**
- * The resource commands of the CLI against `paytx emulator start`, end to end: the emulator runs
- * as its own spawned process (on a free port), and every command is a spawned `bin/run.js`
+ * The resource commands against `paytx emulator start`, end to end: the emulator runs as its own
+ * spawned process on a free port, and every command runs in-process (test/helpers/run-command.ts)
  * pointed at it through the environment, checked by stdout, stderr and exit code separately.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {approvalFormFields} from '../../src/test-mode/outcomes.js'
-import {type CliResult, type RunningCli, parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
+import {type RunningCli, parseJsonOutput, startCli} from '../helpers/cli.js'
+import {type CommandResult, runCommand} from '../helpers/run-command.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {standaloneDigits} from '../helpers/secrets.js'
 
@@ -35,7 +36,7 @@ const emulatorLines = () => emulatorCli.stdout().trim().split('\n')
 /** Starts `paytx emulator start --port 0 --json` and waits for its `listening` event. */
 async function startEmulatorProcess(): Promise<void> {
   // It serves every test in this file, so its kill timer must outlast them all.
-  emulatorCli = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0', '--pending-for', '0', '--json'], {timeoutMs: 300_000})
+  emulatorCli = startCli(['emulator', 'start', '--port', '0', '--settle-after', '0', '--pending-for', '0', '--json'], {})
   const [line] = await emulatorCli.waitForStdout(/^\{"event":"listening".*\}$/m, 20_000)
   emulator = JSON.parse(line) as Listening
 }
@@ -50,8 +51,8 @@ afterAll(async () => {
   await shop?.close()
 })
 
-function paytx(args: string[], input?: string): Promise<CliResult> {
-  return runCli(args, {
+function paytx(args: string[], input?: string): Promise<CommandResult> {
+  return runCommand(args, {
     input,
     env: {PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxy_url, PAYTX_API_KEY: emulator.api_key, PAYTX_PROXY_KEY: emulator.proxy_key},
   })
@@ -70,8 +71,8 @@ const CUSTOMER_FLAGS = [
   '--country-code', 'DE',
 ]
 
-function expectQuietSuccess(result: CliResult): void {
-  expect(result.code, result.stderr).toBe(0)
+function expectQuietSuccess(result: CommandResult): void {
+  expect(result.exitCode, result.stderr).toBe(0)
   expect(result.stderr).not.toMatch(/\n\s+at /)
 }
 
@@ -127,7 +128,7 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
 
   it('customer create: a field the emulator rejects exits 1 with its details', async () => {
     const result = await paytx(['customer', 'create', ...CUSTOMER_FLAGS, '--organisation', '00000000-0000-4000-8000-000000000000'])
-    expect(result.code).toBe(1)
+    expect(result.exitCode).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain('organisation')
   })
@@ -144,11 +145,11 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
   })
 
   it('card tokenize: a wrong proxy key is refused by the emulator (exit 1)', async () => {
-    const result = await runCli(
+    const result = await runCommand(
       ['card', 'tokenize', '--customer', customer, '--expiry-month', '12', '--expiry-year', '2030', '--holder-name', 'Erika Mustermann', '--pan-stdin'],
       {input: `${APPROVE_PAN}\n`, env: {PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxy_url, PAYTX_API_KEY: emulator.api_key, PAYTX_PROXY_KEY: 'pk_wrong_key_0000'}},
     )
-    expect(result.code).toBe(1)
+    expect(result.exitCode).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain('401')
     expect(result.stderr).not.toContain(APPROVE_PAN)
@@ -194,9 +195,9 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
 
     await approve(transaction.details.approval_url, {action: 'pay'})
     const [checkout, checkoutJson] = await Promise.all([paytx(['transaction', 'checkoutsuccess', transaction.id]), paytx(['checkoutsuccess', transaction.id, '--json'])])
-    expect(checkout.code).toBe(3)
+    expect(checkout.exitCode).toBe(3)
     expect(checkout.stdout).toContain('DECLINED')
-    expect(checkoutJson.code).toBe(3)
+    expect(checkoutJson.exitCode).toBe(3)
     expect(parseJsonOutput(checkoutJson)).toMatchObject({status: 'DECLINED', success: false})
   })
 
@@ -220,17 +221,17 @@ describe('paytx resource commands against `paytx emulator start`', {timeout: 90_
       paytx(['transaction', 'start', '--product', 'dummy', '--customer', customer, '--amount', '14.99', '--redirect-url', `${shop.url}/return`]),
       paytx(['transaction', 'start', '--product', 'dummy', '--customer', '00000000-0000-4000-8000-000000000000', '--amount', '1499', '--redirect-url', `${shop.url}/return`]),
     ])
-    expect(bad.code).toBe(2)
+    expect(bad.exitCode).toBe(2)
     expect(bad.stdout).toBe('')
     expect(bad.stderr).toContain('--amount')
-    expect(unknown.code).toBe(1)
+    expect(unknown.exitCode).toBe(1)
     expect(unknown.stdout).toBe('')
     expect(unknown.stderr).toContain('customer')
   })
 
   it('status and checkoutsuccess of an unknown id exit 1 with the 404', async () => {
     for (const result of await Promise.all([paytx(['status', 'no-such-transaction']), paytx(['checkoutsuccess', 'no-such-transaction'])])) {
-      expect(result.code).toBe(1)
+      expect(result.exitCode).toBe(1)
       expect(result.stdout).toBe('')
       expect(result.stderr).toContain('404')
       expect(result.stderr).not.toMatch(/\n\s+at /)

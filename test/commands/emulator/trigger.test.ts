@@ -1,0 +1,116 @@
+/**
+ * `paytx emulator trigger` and `paytx emulator resend` in-process: against an emulator embedded
+ * by the command itself, refused moves, --force, and non-local profiles. Against `emulator start`
+ * in its own process: test/e2e/emulator-trigger.test.ts.
+ */
+import {createServer} from 'node:net'
+
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {type RunningCli, parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
+import {runCommand} from '../../helpers/run-command.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
+
+const running: RunningCli[] = []
+const servers: RecordingServer[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as {port: number}
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function receiver(): Promise<RecordingServer> {
+  const server = await startRecordingServer(() => ({status: 200}))
+  servers.push(server)
+  return server
+}
+
+describe('against the emulator a command embeds over the shared store', () => {
+  it('triggers a status after a flow, resends to --to (last and --all), and status reads the move', async () => {
+    const configDir = tempConfigDir()
+    const base = `http://127.0.0.1:${await freePort()}`
+    const env = {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`}
+    const flow = await runCommand(['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'UNKNOWN', '--wait-timeout', '1s', '--json'], {configDir, env})
+    expect(flow.exitCode, flow.stderr).toBe(4)
+    const id = parseJsonOutput(flow).transactionId as string
+
+    const moved = await runCommand(['emulator', 'trigger', id, 'DECLINED', '--reason', 'card reported stolen', '--wait', '5s', '--json'], {configDir, env})
+    expect(moved.exitCode, moved.stderr).toBe(0)
+    const result = parseJsonOutput(moved)
+    expect(result).toMatchObject({transaction: id, from: 'UNKNOWN', to: 'DECLINED', reason: 'card reported stolen', forced: false})
+    // Its webhook went to the flow's listener, closed since: the attempt is reported, the emulator retries.
+    expect(result.webhooks).toMatchObject([{status: 'DECLINED', attempts: [{attempt: 1, error: 'ECONNREFUSED'}]}])
+
+    const status = await runCommand(['status', id, '--json'], {configDir, env})
+    expect(parseJsonOutput(status)).toMatchObject({id, status: 'DECLINED', status_reason: 'card reported stolen'})
+
+    const shop = await receiver()
+    const last = await runCommand(['emulator', 'resend', id, '--to', `${shop.url}/hooks?key=secret-token`], {configDir, env})
+    expect(last.exitCode, last.stderr).toBe(0)
+    expect(last.stdout.trim()).toMatch(new RegExp(`^webhook DECLINED → ${shop.url}/hooks\\?key=… +attempt 1: HTTP 200, delivered \\(\\d+ ms\\)$`))
+    expect(last.stdout + last.stderr).not.toContain('secret-token')
+    expect(shop.requests).toHaveLength(1)
+    expect(shop.requests[0].body).toEqual({type: 'transaction', id, _id: id})
+
+    const all = await runCommand(['emulator', 'resend', id, '--all', '--to', `${shop.url}/all`, '--json'], {configDir, env})
+    expect(all.exitCode, all.stderr).toBe(0)
+    const statuses = parseJsonOutput(all).webhooks.map((delivery: {status: string}) => delivery.status)
+    expect(statuses.slice(0, 3)).toEqual(['INITIATED', 'IN_PROGRESS', 'UNKNOWN'])
+    expect(statuses.at(-1)).toBe('DECLINED')
+    await waitFor(() => shop.requests.filter((request) => request.path === '/all').length === statuses.length, 'every webhook at --to')
+  }, 60_000)
+})
+
+describe('against `paytx emulator start` in its own process', () => {
+  it('says nothing is known of an unknown transaction or status (exit 2)', async () => {
+    const configDir = tempConfigDir()
+    const base = `http://127.0.0.1:${await freePort()}`
+    const env = {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`}
+    const unknown = await runCommand(['emulator', 'trigger', '00000000-0000-4000-8000-000000000000', 'DECLINED'], {configDir, env})
+    expect(unknown.exitCode).toBe(2)
+    expect(unknown.stderr).toContain('No transaction has the id "00000000-0000-4000-8000-000000000000" in the emulator\'s store; nothing was changed.')
+    const badStatus = await runCommand(['emulator', 'trigger', '00000000-0000-4000-8000-000000000000', 'PAID'], {configDir, env})
+    expect(badStatus.exitCode).toBe(2)
+    expect(badStatus.stderr).toContain('Expected PAID to be one of: INITIATED')
+    const badUrl = await runCommand(['emulator', 'resend', '00000000-0000-4000-8000-000000000000', '--to', 'nope'], {configDir, env})
+    expect(badUrl.exitCode).toBe(2)
+    expect(badUrl.stderr).toContain('--to must be an absolute http(s) URL')
+  })
+})
+
+describe('on a local profile whose address is not an emulator', () => {
+  it.each([
+    ['a 404', {status: 404, json: {code: '404', message: 'Not found'}}],
+    ['a 200 without a result', {status: 200}],
+  ])('reports %s of another server (exit 1) and says what to do', async (_what, reply) => {
+    const other = await startRecordingServer(() => reply)
+    servers.push(other)
+    const result = await runCommand(['emulator', 'trigger', '00000000-0000-4000-8000-000000000000', 'DECLINED'], {env: {PAYTX_BASE_URL: other.url}})
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('does not look like a paytx emulator')
+    expect(result.stderr).not.toContain('bug in paytx')
+    expect(other.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /_emulator/transactions/00000000-0000-4000-8000-000000000000/trigger'])
+  })
+})
+
+describe('on a profile that is not local', () => {
+  it.each([['trigger', 'DECLINED'], ['resend']])('emulator %s refuses with exit 2 and sends nothing', async (...args) => {
+    const configDir = tempConfigDir()
+    const service = await receiver()
+    const added = await runCommand(['profile', 'add', 'staging', '--env', 'sandbox', '--base-url', `${service.url}/v1`, '--api-key-stdin'], {configDir, input: 'sk_test_staging_key_0001\n'})
+    expect(added.exitCode, added.stderr).toBe(0)
+    const result = await runCommand(['emulator', ...args.slice(0, 1), '00000000-0000-4000-8000-000000000000', ...args.slice(1), '--profile', 'staging'], {configDir})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`Error: \`emulator ${args[0]}\` drives the emulator, but profile "staging" is a sandbox profile; nothing was sent`)
+    expect(service.requests).toHaveLength(0)
+  })
+})

@@ -1,0 +1,163 @@
+/**
+ * `paytx webhook replay` in-process: a save file sent again to a recording endpoint on 127.0.0.1.
+ * Replaying into a running `webhook listen` is in test/e2e/webhook-replay.test.ts.
+ */
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {afterEach, describe, expect, it} from 'vitest'
+
+import {runCommand} from '../../helpers/run-command.js'
+import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
+import {freePort} from '../../helpers/ports.js'
+
+const TX_A = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
+const TX_B = '1b2c3d4e-5f60-4718-9a0b-1c2d3e4f5a6b'
+
+const servers: RecordingServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+async function receiver(...statuses: number[]): Promise<RecordingServer> {
+  const server = await startRecordingServer(() => ({status: 200, json: {ok: true}}))
+  if (statuses.length > 0) server.reply(() => true, ...statuses.map((status) => ({status})))
+  servers.push(server)
+  return server
+}
+
+function record(seq: number, transaction: string, status: string, receivedAt: string, extraHeaders: Record<string, string> = {}) {
+  return {
+    seq,
+    received_at: receivedAt,
+    method: 'POST',
+    path: '/webhooks',
+    headers: {host: '127.0.0.1:4020', 'content-type': 'application/json', 'content-length': '99', connection: 'keep-alive', 'user-agent': 'paytx-emulator', ...extraHeaders},
+    body: {type: 'transaction', _id: transaction, status},
+    answered: 200,
+  }
+}
+
+function saveFile(lines: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'webhooks.ndjson')
+  writeFileSync(file, `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`)
+  return file
+}
+
+const long = new Date(Date.now() - 3 * 3_600_000).toISOString()
+const recent = () => new Date(Date.now() - 60_000).toISOString()
+
+function fiveWebhooks(): string {
+  return saveFile([
+    record(1, TX_A, 'INITIATED', long),
+    record(2, TX_A, 'SETTLEMENT_REQUESTED', long, {'x-trace': 'kept-as-recorded'}),
+    record(3, TX_B, 'INITIATED', recent()),
+    record(4, TX_B, 'DECLINED', recent()),
+    record(5, TX_A, 'SETTLEMENT_COMPLETED', recent()),
+  ])
+}
+
+describe('webhook replay', () => {
+  it('sends every webhook in file order with its recorded headers, minus hop-by-hop ones, and prints one line each', async () => {
+    const server = await receiver()
+    const result = await runCommand(['webhook', 'replay', fiveWebhooks(), '--to', `${server.url}/hooks?x=1`])
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(server.requests.map((req) => req.body.status)).toEqual(['INITIATED', 'SETTLEMENT_REQUESTED', 'INITIATED', 'DECLINED', 'SETTLEMENT_COMPLETED'])
+    expect(server.requests.every((req) => req.path === '/hooks?x=1' && req.method === 'POST')).toBe(true)
+    const second = server.requests[1]
+    expect(second.headers['x-trace']).toBe('kept-as-recorded')
+    expect(second.headers['user-agent']).toBe('paytx-emulator')
+    expect(second.headers['content-type']).toBe('application/json')
+    // Host and length belong to the new connection, not to the recorded one.
+    expect(second.headers.host).toBe(`127.0.0.1:${server.port}`)
+    expect(second.headers['content-length']).toBe(String(Buffer.byteLength(second.rawBody)))
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(5)
+    expect(lines[0]).toMatch(new RegExp(`^seq 1  INITIATED  ${TX_A}  → HTTP 200  \\d+ms$`))
+    expect(result.stderr).toMatch(/Replayed 5 of 5 webhooks .* 5 answered 2xx, 0 failed\./)
+  })
+
+  it.each([
+    [['--seq', '2,4-5'], [2, 4, 5]],
+    [['--seq', '3'], [3]],
+    [['--transaction', TX_B], [3, 4]],
+    [['--since', '10m'], [3, 4, 5]],
+    [['--since', '10m', '--transaction', TX_A], [5]],
+    [['--seq', '1-3', '--transaction', TX_A], [1, 2]],
+  ])('selects with %j', async (args, seqs) => {
+    const server = await receiver()
+    const result = await runCommand(['webhook', 'replay', fiveWebhooks(), '--to', server.url, '--json', ...args])
+    expect(result.exitCode, result.stderr).toBe(0)
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    expect(events.filter((event) => event.event === 'delivery').map((event) => event.seq)).toEqual(seqs)
+    expect(events.at(-1)).toEqual({event: 'replayed', sent: seqs.length, failed: 0, selected: seqs.length})
+    expect(server.requests).toHaveLength(seqs.length)
+  })
+
+  it('exits 1 when the receiver answers 500, and still sends the rest', async () => {
+    const server = await receiver(200, 500)
+    const result = await runCommand(['webhook', 'replay', fiveWebhooks(), '--to', server.url, '--seq', '1-3', '--json'])
+    expect(result.exitCode).toBe(1)
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    expect(events.slice(0, 3).map((event) => [event.seq, event.http_status, event.ok])).toEqual([
+      [1, 200, true],
+      [2, 500, false],
+      [3, 200, true],
+    ])
+    expect(events[3]).toEqual({event: 'replayed', sent: 3, failed: 1, selected: 3})
+    expect(result.stderr).toMatch(/2 answered 2xx, 1 failed/)
+  })
+
+  it('exits 1 when the connection is refused, naming it on the line', async () => {
+    const port = await freePort()
+    const result = await runCommand(['webhook', 'replay', fiveWebhooks(), '--to', `http://127.0.0.1:${port}/hooks`, '--seq', '1'])
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^seq 1  INITIATED  \S+  → failed: connection refused/)
+  })
+
+  it.each([
+    [['--seq', '9-7'], /--seq must list numbers and ranges such as 3,7-9: the range 9-7 runs backwards/],
+    [['--seq', 'x'], /--seq must list numbers and ranges.*"x" is not a number/],
+    [['--since', 'soon'], /--since must be a duration/],
+    [['--seq', '40'], /No webhook in .* matches the selection \(5 in the file\)/],
+  ])('refuses %j with exit 2, sending nothing', async (args, message) => {
+    const server = await receiver()
+    const result = await runCommand(['webhook', 'replay', fiveWebhooks(), '--to', server.url, ...args])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toMatch(message)
+    expect(result.stdout).toBe('')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('names the line of a file that is not a save file, and sends nothing', async () => {
+    const server = await receiver()
+    const file = saveFile([record(1, TX_A, 'INITIATED', long), '', '{"seq": 2, "received_at": "yesterday"}'])
+    const result = await runCommand(['webhook', 'replay', file, '--to', server.url])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`${file}:3: not a saved webhook: "received_at" must be a time (ISO 8601).`)
+    const notJson = await runCommand(['webhook', 'replay', saveFile(['{oops']), '--to', server.url])
+    expect(notJson.exitCode).toBe(2)
+    expect(notJson.stderr).toMatch(/webhooks\.ndjson:1: not a JSON line/)
+    expect(notJson.stderr).toContain('Hint: Pass a file written by `paytx webhook listen --save <file>`.')
+    const missing = await runCommand(['webhook', 'replay', join(tmpdir(), 'no-such-paytx-file.ndjson'), '--to', server.url])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toMatch(/Cannot read the save file .*: it does not exist\./)
+    const badUrl = await runCommand(['webhook', 'replay', file, '--to', 'localhost:3000'])
+    expect(badUrl.exitCode).toBe(2)
+    expect(badUrl.stderr).toMatch(/--to must be an absolute http\(s\) URL/)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('says on stderr that redacted values are sent redacted', async () => {
+    const server = await receiver()
+    const redacted = {...record(1, TX_A, 'INITIATED', long, {authorization: 'Bear…n-77'}), body: {_id: TX_A, card: {pan: '•••• 4242'}}}
+    const result = await runCommand(['webhook', 'replay', saveFile([redacted, record(2, TX_A, 'DECLINED', long)]), '--to', server.url])
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stderr).toContain('Note: redacted values are sent as recorded (redacted), in webhook seq 1.')
+    expect(server.requests[0].body.card.pan).toBe('•••• 4242')
+    expect(server.requests[0].headers.authorization).toBe('Bear...n-77')
+    const plain = await runCommand(['webhook', 'replay', saveFile([record(2, TX_A, 'DECLINED', long)]), '--to', server.url])
+    expect(plain.stderr).not.toContain('redacted')
+  })
+})
