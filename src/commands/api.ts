@@ -73,3 +73,6 @@ ${EXIT_CODES_HELP}`
     return body
   }
 }
+
+/** The parser lives with the request rules it applies (src/input/); the command exports it like every other's. */
+export {toApiOptions} from '../input/api-request.js'

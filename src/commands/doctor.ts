@@ -20,9 +20,8 @@ ${EXIT_CODES_HELP}`
       version: this.config.version,
       engines: (this.config.pjson as {engines?: {node?: string}}).engines?.node,
       store: this.profileStore(),
-      profileName: this.globals.profile,
+      ...toDoctorOptions(this.globals),
       env: this.ctx.env,
-      timeoutMs: Math.min(this.globals.requestTimeoutMs, 10_000),
       readKeychain: readKeychainKeys,
     })
     const report = withCommandsAsRun(found, this.ctx.invokedAs)
@@ -30,4 +29,12 @@ ${EXIT_CODES_HELP}`
     if (!report.ok) this.setOutcomeExitCode(EXIT.service)
     return report
   }
+}
+
+/** Each check waits at most 10 s, however long --timeout allows a request. */
+const DOCTOR_CHECK_TIMEOUT_MS = 10_000
+
+/** The profile to check (--profile; undefined: the one in use) and how long each check may wait. */
+export function toDoctorOptions(globals: {profile?: string; requestTimeoutMs: number}): {profileName: string | undefined; timeoutMs: number} {
+  return {profileName: globals.profile, timeoutMs: Math.min(globals.requestTimeoutMs, DOCTOR_CHECK_TIMEOUT_MS)}
 }

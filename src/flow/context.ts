@@ -96,51 +96,18 @@ export async function openFlowContext(service: PaymentService, profile: Resolved
     firstReading ??= service.checkoutSuccess(context.transactionId!)
     return firstReading
   }
-
-  const {startRedirectListener} = await import('./redirect-listener.js')
-  const listener = await startRedirectListener({
-    port: options.listenerPort || undefined,
-    async describeOutcome() {
-      const reading = await readAfterRedirect()
-      return {status: reading.status, success: reading.success === true, final: isFinalStatus(reading.status)}
-    },
-    readStatus: async (transactionId) => (await service.getTransaction(transactionId)).status,
-    onRejected: (request) => emit({kind: 'request-refused', method: request.method, path: request.path, status: request.status, reason: request.reason}),
-    onWebhook(webhook) {
-      emit({kind: 'webhook-received', type: webhook.type, ...(webhook.status === undefined ? {} : {status: webhook.status}), duplicate: webhook.duplicate})
-      for (const wake of webhookWaiters) wake()
-      statusWake.dispatchEvent(new Event('wake'))
-    },
-  })
-
-  let tunnel: FlowContext['tunnel']
-  let signal = options.signal
-  try {
-    tunnel = options.webhook.mode === 'tunnel' ? await startFlowTunnel(options.webhook.tunnel, listener, options.signal) : undefined
-  } catch (error) {
-    await listener.close()
-    throw error
-  }
-  if (tunnel) {
-    emit({kind: 'tunnel-started', program: tunnel.running.name, webhookUrl: redactUrl(tunnel.webhookUrl)})
-    // A tunnel that dies ends the flow like Ctrl-C would, with the tunnel's error as the reason.
-    const lost = new AbortController()
-    const running = tunnel.running
-    void running.died.then((exit) => lost.abort(tunnelLostError(running.name, exit, 'the flow was running')))
-    signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal
+  const onWebhook = () => {
+    for (const wake of webhookWaiters) wake()
+    statusWake.dispatchEvent(new Event('wake'))
   }
 
+  const listener = await startFlowListener(service, options, {emit, readAfterRedirect, onWebhook})
+  const {tunnel, signal} = await startTunnelIfAsked(options, listener, emit)
   const context: FlowContext = {
     service,
     profile,
     options,
-    tuning: {
-      redirectGraceMs: deps.redirectGraceMs ?? DEFAULT_REDIRECT_GRACE_MS,
-      webhookGraceMs: deps.webhookGraceMs ?? DEFAULT_WEBHOOK_GRACE_MS,
-      pollInitialDelayMs: deps.pollInitialDelayMs,
-      pollMaxDelayMs: deps.pollMaxDelayMs,
-      redirectWatchDelayMs: deps.redirectWatchDelayMs ?? DEFAULT_REDIRECT_WATCH_DELAY_MS,
-    },
+    tuning: flowTuning(deps),
     timer,
     signal,
     tunnel,
@@ -155,6 +122,67 @@ export async function openFlowContext(service: PaymentService, profile: Resolved
     readAfterRedirect,
   }
   return context
+}
+
+interface ListenerHooks {
+  emit: FlowContext['emit']
+  readAfterRedirect: FlowContext['readAfterRedirect']
+  /** Wakes whoever waits on a webhook, after the event is emitted. */
+  onWebhook(): void
+}
+
+/** Starts the redirect listener: its landing page reads the outcome, refusals and webhooks become events. */
+async function startFlowListener(service: PaymentService, options: FlowOptions, hooks: ListenerHooks): Promise<RedirectListener> {
+  const {startRedirectListener} = await import('./redirect-listener.js')
+  return startRedirectListener({
+    port: options.listenerPort || undefined,
+    async describeOutcome() {
+      const reading = await hooks.readAfterRedirect()
+      return {status: reading.status, success: reading.success === true, final: isFinalStatus(reading.status)}
+    },
+    readStatus: async (transactionId) => (await service.getTransaction(transactionId)).status,
+    onRejected: (request) => hooks.emit({kind: 'request-refused', method: request.method, path: request.path, status: request.status, reason: request.reason}),
+    onWebhook(webhook) {
+      hooks.emit({kind: 'webhook-received', type: webhook.type, ...(webhook.status === undefined ? {} : {status: webhook.status}), duplicate: webhook.duplicate})
+      hooks.onWebhook()
+    },
+  })
+}
+
+/**
+ * Starts the tunnel when webhooks come through one (closing the listener if it cannot start), and
+ * returns the signal the flow runs under: a tunnel that dies ends the flow like Ctrl-C would, with
+ * the tunnel's error as the reason.
+ */
+async function startTunnelIfAsked(
+  options: FlowOptions,
+  listener: RedirectListener,
+  emit: FlowContext['emit'],
+): Promise<{tunnel: FlowContext['tunnel']; signal: AbortSignal | undefined}> {
+  let tunnel: FlowContext['tunnel']
+  try {
+    tunnel = options.webhook.mode === 'tunnel' ? await startFlowTunnel(options.webhook.tunnel, listener, options.signal) : undefined
+  } catch (error) {
+    await listener.close()
+    throw error
+  }
+  if (!tunnel) return {tunnel, signal: options.signal}
+  emit({kind: 'tunnel-started', program: tunnel.running.name, webhookUrl: redactUrl(tunnel.webhookUrl)})
+  const lost = new AbortController()
+  const running = tunnel.running
+  void running.died.then((exit) => lost.abort(tunnelLostError(running.name, exit, 'the flow was running')))
+  return {tunnel, signal: options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal}
+}
+
+/** The waits of a flow: the deps' overrides (tests use short ones) or the defaults. */
+function flowTuning(deps: FlowDeps): FlowContext['tuning'] {
+  return {
+    redirectGraceMs: deps.redirectGraceMs ?? DEFAULT_REDIRECT_GRACE_MS,
+    webhookGraceMs: deps.webhookGraceMs ?? DEFAULT_WEBHOOK_GRACE_MS,
+    pollInitialDelayMs: deps.pollInitialDelayMs,
+    pollMaxDelayMs: deps.pollMaxDelayMs,
+    redirectWatchDelayMs: deps.redirectWatchDelayMs ?? DEFAULT_REDIRECT_WATCH_DELAY_MS,
+  }
 }
 
 /** Starts the tunnel to the listener's port: the webhook address is the listener's path (with its token) on the public address. */

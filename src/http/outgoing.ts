@@ -113,6 +113,12 @@ export interface ConnectionsOptions {
   proxies?: ProxySettings
 }
 
+/** How far one direct request has got: whether its connection is open, and the timer bounding the wait for it. */
+interface ConnectAttempt {
+  connected: boolean
+  connectTimer?: NodeJS.Timeout
+}
+
 /** A pool of kept-alive connections, to any number of hosts, over HTTP and HTTPS. */
 export class Connections {
   /** A kept-alive agent per protocol (http:, https:), made on its first request. */
@@ -165,29 +171,28 @@ export class Connections {
     const proxy = this.proxyFor(target)
     if (proxy !== undefined) return this.sendThroughProxy(proxy, req, target)
 
+    return this.sendDirect(req, target)
+  }
+
+  /** Sends straight to the target (no proxy); a failure says whether the connection had been made. */
+  private sendDirect(req: OutgoingRequest, target: URL): Promise<OutgoingAnswer> {
     return new Promise<OutgoingAnswer>((resolve, reject) => {
-      let connected = false
-      let connectTimer: NodeJS.Timeout | undefined
+      const attempt: ConnectAttempt = {connected: false}
       let settled = false
       let client: ClientRequest
       const fail = (error: unknown) => {
-        clearTimeout(connectTimer)
+        clearTimeout(attempt.connectTimer)
         if (settled) return
         settled = true
         this.running.delete(client)
         req.signal?.removeEventListener('abort', onAbort)
         if (req.signal?.aborted) reject(req.signal.reason)
-        else reject(error instanceof OutgoingError ? error : new OutgoingError(error, connected))
+        else reject(error instanceof OutgoingError ? error : new OutgoingError(error, attempt.connected))
       }
       const onAbort = () => client.destroy(codedError('The request was aborted', 'ABORT_ERR'))
 
       try {
-        const headers = Array.isArray(req.headers) ? listedHeaders(req.headers, target, req.body) : {...(req.headers as Record<string, string> | undefined)}
-        if (!Array.isArray(headers) && req.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
-          headers['content-length'] = String(Buffer.byteLength(req.body))
-        }
-        const send = target.protocol === 'https:' ? loadHttps().request : httpRequest
-        client = send(target, {method: req.method, headers: headers as Record<string, string>, agent: this.agentFor(target.protocol)})
+        client = this.openClient(req, target)
       } catch (error) {
         // A header Node refuses (a control character in a value): nothing was sent.
         reject(new OutgoingError(error, false))
@@ -195,40 +200,56 @@ export class Connections {
       }
       this.running.add(client)
       req.signal?.addEventListener('abort', onAbort, {once: true})
-
-      client.on('socket', (socket: Socket) => {
-        const secure = target.protocol === 'https:'
-        // A kept-alive connection is open already (and a TLS one has finished its handshake).
-        const open = !socket.connecting && (!secure || !['unknown', null].includes((socket as TLSSocket).getProtocol()))
-        if (client.reusedSocket || open) {
-          connected = true
-          return
-        }
-        connectTimer = setTimeout(
-          () => client.destroy(codedError(`No connection within ${this.options.connectTimeoutMs} ms`, OUTGOING_ERROR.connectTimeout)),
-          this.options.connectTimeoutMs,
-        )
-        socket.once(secure ? 'secureConnect' : 'connect', () => {
-          clearTimeout(connectTimer)
-          connected = true
-        })
-      })
+      client.on('socket', (socket: Socket) => this.timeConnection(client, socket, target, attempt))
       client.on('error', fail)
       client.on('response', (response) => {
-        clearTimeout(connectTimer)
+        clearTimeout(attempt.connectTimer)
         settled = true
         req.signal?.removeEventListener('abort', onAbort)
-        // The body is the caller's to read; a later abort still ends it (signal → destroy).
-        if (req.signal) {
-          const endBody = () => response.destroy(req.signal?.reason as Error)
-          req.signal.addEventListener('abort', endBody, {once: true})
-          response.once('close', () => req.signal?.removeEventListener('abort', endBody))
-        }
-        response.once('close', () => this.running.delete(client))
-        resolve({status: response.statusCode ?? 0, headers: response.headers, body: response})
+        resolve(this.answerOf(client, response, req.signal))
       })
       client.end(req.body)
     })
+  }
+
+  /** Builds the request with its headers (a content-length added for a body); throws on a header Node refuses. */
+  private openClient(req: OutgoingRequest, target: URL): ClientRequest {
+    const headers = Array.isArray(req.headers) ? listedHeaders(req.headers, target, req.body) : {...(req.headers as Record<string, string> | undefined)}
+    if (!Array.isArray(headers) && req.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
+      headers['content-length'] = String(Buffer.byteLength(req.body))
+    }
+    const send = target.protocol === 'https:' ? loadHttps().request : httpRequest
+    return send(target, {method: req.method, headers: headers as Record<string, string>, agent: this.agentFor(target.protocol)})
+  }
+
+  /** Marks the attempt connected once its socket is open; a new connection has `connectTimeoutMs` to open. */
+  private timeConnection(client: ClientRequest, socket: Socket, target: URL, attempt: ConnectAttempt): void {
+    const secure = target.protocol === 'https:'
+    // A kept-alive connection is open already (and a TLS one has finished its handshake).
+    const open = !socket.connecting && (!secure || !['unknown', null].includes((socket as TLSSocket).getProtocol()))
+    if (client.reusedSocket || open) {
+      attempt.connected = true
+      return
+    }
+    attempt.connectTimer = setTimeout(
+      () => client.destroy(codedError(`No connection within ${this.options.connectTimeoutMs} ms`, OUTGOING_ERROR.connectTimeout)),
+      this.options.connectTimeoutMs,
+    )
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      clearTimeout(attempt.connectTimer)
+      attempt.connected = true
+    })
+  }
+
+  /** The answer, whose body is the caller's to read; a later abort still ends it (signal → destroy). */
+  private answerOf(client: ClientRequest, response: IncomingMessage, signal: AbortSignal | undefined): OutgoingAnswer {
+    if (signal) {
+      const endBody = () => response.destroy(signal.reason as Error)
+      signal.addEventListener('abort', endBody, {once: true})
+      response.once('close', () => signal.removeEventListener('abort', endBody))
+    }
+    response.once('close', () => this.running.delete(client))
+    return {status: response.statusCode ?? 0, headers: response.headers, body: response}
   }
 
   /** Stops at once: requests still running fail with `OUTGOING_ERROR.destroyed`, kept connections close. */

@@ -7,7 +7,9 @@ import {InputError} from '../errors.js'
 import {redactUrl} from '../secrets/redact-url.js'
 import type {PaymentService} from '../api/service.js'
 import type {ListenEvent, StopReason} from './listen-events.js'
-import {WEBHOOK_PATH, type WebhookCounts, isLoopbackHost, startWebhookListener} from './listener.js'
+import type {WebhookForwarder} from './forwarder.js'
+import {WEBHOOK_PATH, type WebhookCounts, type WebhookListener, isLoopbackHost, startWebhookListener} from './listener.js'
+import type {WebhookRecorder} from './recorder.js'
 import type {TunnelRequest} from '../tunnel/tunnel-program.js'
 import {type RunningTunnel, startTunnel, tunnelLostError} from '../tunnel/run-tunnel.js'
 
@@ -55,8 +57,31 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
   const [recorder, {WebhookForwarder}] = await Promise.all([openRecorder(options.save), import('./forwarder.js')])
   const forwarder = options.forwardUrl ? new WebhookForwarder(options.forwardUrl.href, deps.requestTimeoutMs) : undefined
   const service = deps.fetching?.service
+  const listener = await startListening(options, deps, {recorder, forwarder})
+  await refuseForwardingToItself(options.forwardUrl, listener)
+  const tunnel = await startTunnelIfAsked(options.tunnel, listener, deps.signal)
+  announceReady(options, deps, listener, tunnel, forwarder?.shownUrl)
+
+  const lost = tunnel ? tunnel.died.then((exit) => ({exit})) : new Promise<never>(() => undefined)
+  const ended = await Promise.race([deps.stopped(), lost])
+  const reason = typeof ended === 'object' ? 'signal' : ended
+  const counts = await listener.close(reason === 'signal' && typeof ended !== 'object' ? STOP_GRACE_MS : 0)
+  await Promise.allSettled([forwarder?.destroy(), service?.destroy(), tunnel?.stop()])
+  // The tunnel went away: the public address no longer reaches this listener.
+  if (typeof ended === 'object') throw tunnelLostError(tunnel!.name, ended.exit, `webhooks were awaited (${counts.received} received)`)
+  deps.onEvent({kind: 'stopped', counts, reason, save: options.save})
+  return {counts, reason}
+}
+
+/** Starts the listener, each webhook and refusal reported as an event; the recorder is closed if it cannot start. */
+async function startListening(
+  options: WebhookListenOptions,
+  deps: WebhookListenDeps,
+  {recorder, forwarder}: {recorder: WebhookRecorder | undefined; forwarder: WebhookForwarder | undefined},
+): Promise<WebhookListener> {
+  const service = deps.fetching?.service
   let toldStatusMissing = false
-  const listener = await startWebhookListener({
+  return startWebhookListener({
     host: options.host,
     port: options.port,
     token: options.token,
@@ -78,23 +103,32 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
     recorder?.close()
     throw error
   })
+}
 
-  const {forwardUrl} = options
+/** --forward-to this very listener would forward each webhook forever: closes it and says so. */
+async function refuseForwardingToItself(forwardUrl: URL | undefined, listener: WebhookListener): Promise<void> {
   if (forwardUrl && isLoopbackHost(forwardUrl.hostname) && Number(forwardUrl.port || 80) === listener.port) {
     await listener.close(0)
     throw new InputError(`--forward-to ${redactUrl(forwardUrl)} points at this listener itself; each webhook would be forwarded forever.`, {flag: '--forward-to'})
   }
-  let tunnel: RunningTunnel | undefined
-  if (options.tunnel) {
-    const {tunnelProgram} = await import('../tunnel/tunnel-program.js')
-    tunnel = await startTunnel(tunnelProgram(options.tunnel.choice, listener.port), {timeoutMs: options.tunnel.timeoutMs, signal: deps.signal}).catch(async (error: unknown) => {
-      await listener.close(0)
-      throw error
-    })
-  }
+}
+
+/** Starts the --tunnel to the listener's port, closing the listener if it cannot start. */
+async function startTunnelIfAsked(request: TunnelRequest | undefined, listener: WebhookListener, signal: AbortSignal | undefined): Promise<RunningTunnel | undefined> {
+  if (!request) return undefined
+  const {tunnelProgram} = await import('../tunnel/tunnel-program.js')
+  return startTunnel(tunnelProgram(request.choice, listener.port), {timeoutMs: request.timeoutMs, signal}).catch(async (error: unknown) => {
+    await listener.close(0)
+    throw error
+  })
+}
+
+/** The warnings about how open the listener is, then where webhooks go (with the tunnel's public address). */
+function announceReady(options: WebhookListenOptions, deps: WebhookListenDeps, listener: WebhookListener, tunnel: RunningTunnel | undefined, forwardTo: string | undefined): void {
   const tokenRequired = options.token !== undefined
   if (!isLoopbackHost(options.host)) deps.onEvent({kind: 'exposed', host: options.host, port: listener.port, tokenRequired})
   if (!tokenRequired) deps.onEvent({kind: 'tokenless', port: listener.port})
+  const listenerUrl = new URL(listener.url)
   deps.onEvent({
     kind: 'ready',
     url: listener.url,
@@ -104,17 +138,7 @@ export async function listenForWebhooks(options: WebhookListenOptions, deps: Web
     tokenRequired,
     save: options.save,
     fetchProfile: deps.fetching?.profile,
-    forwardTo: forwarder?.shownUrl,
-    ...(tunnel ? {publicUrl: `${tunnel.publicUrl}${new URL(listener.url).pathname}${new URL(listener.url).search}`, tunnel: tunnel.name} : {}),
+    forwardTo,
+    ...(tunnel ? {publicUrl: `${tunnel.publicUrl}${listenerUrl.pathname}${listenerUrl.search}`, tunnel: tunnel.name} : {}),
   })
-
-  const lost = tunnel ? tunnel.died.then((exit) => ({exit})) : new Promise<never>(() => undefined)
-  const ended = await Promise.race([deps.stopped(), lost])
-  const reason = typeof ended === 'object' ? 'signal' : ended
-  const counts = await listener.close(reason === 'signal' && typeof ended !== 'object' ? STOP_GRACE_MS : 0)
-  await Promise.allSettled([forwarder?.destroy(), service?.destroy(), tunnel?.stop()])
-  // The tunnel went away: the public address no longer reaches this listener.
-  if (typeof ended === 'object') throw tunnelLostError(tunnel!.name, ended.exit, `webhooks were awaited (${counts.received} received)`)
-  deps.onEvent({kind: 'stopped', counts, reason, save: options.save})
-  return {counts, reason}
 }

@@ -1,4 +1,4 @@
-/** The house rules of src/ that a grep can check: folder imports, and who may word a command line. */
+/** The house rules of src/ that a script or a grep can check: folder imports, function length, and who may word a command line. */
 import {spawnSync} from 'node:child_process'
 import {readFileSync, readdirSync} from 'node:fs'
 import {join, relative} from 'node:path'
@@ -28,5 +28,17 @@ describe('src/ layers', () => {
       .map((file) => relative(SRC, file))
       .filter((file) => !cliLayer.test(file) && /\bcommandLine\b/.test(readFileSync(join(SRC, file), 'utf8')))
     expect(wording).toEqual([])
+  })
+
+  it('has no function over 60 lines (measured by scripts/long-functions.js, which does find longer ones)', () => {
+    const measure = (max: number) =>
+      spawnSync(process.execPath, [join(ROOT, 'scripts', 'long-functions.js'), '--max', String(max)], {encoding: 'utf8', timeout: 20_000})
+    const atLimit = measure(60)
+    expect(atLimit.stdout).toBe('0 functions over 60 lines.\n')
+    expect(atLimit.status).toBe(0)
+    // The same measurement with a lower limit lists functions: the check above is not vacuous.
+    const lower = measure(30)
+    expect(lower.status).toBe(1)
+    expect(lower.stdout).toMatch(/^\s+\d+ {2}\S+ {2}src\/\S+\.ts:\d+$/m)
   })
 })

@@ -28,9 +28,10 @@ EXIT CODES
 
   public async run(): Promise<EmulatorResetResult> {
     const {resolveStoreLocation} = await import('../../emulator/store/index.js')
-    const location = resolveStoreLocation(this.flags.store)
+    const {store: storeFlag, confirmed} = toEmulatorResetOptions(this.flags)
+    const location = resolveStoreLocation(storeFlag)
     await this.confirmOrRefuse({
-      yes: this.flags.yes,
+      yes: confirmed,
       refusal: `Refusing to empty the emulator store ${location} without confirmation.`,
       question: `Empty the emulator store ${location}? Every customer, card, transaction and webhook delivery in it is deleted.`,
       cancelled: 'Cancelled; the store was left as it was.',
@@ -45,4 +46,15 @@ EXIT CODES
     this.print(`Emptied the emulator store ${location}.`)
     return {store: location, reset: true}
   }
+}
+
+export interface EmulatorResetOptions {
+  /** --store as given; undefined: the default store in the data folder (resolved, and its folder made, only when run). */
+  store: string | undefined
+  /** --yes: emptied without asking. */
+  confirmed: boolean
+}
+
+export function toEmulatorResetOptions(flags: {store?: string; yes: boolean}): EmulatorResetOptions {
+  return {store: flags.store, confirmed: flags.yes}
 }

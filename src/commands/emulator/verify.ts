@@ -1,6 +1,6 @@
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {EXIT, InputError} from '../../errors.js'
-import type {VerifyReport} from '../../emulator-verify/run-verify.js'
+import type {VerifyOptions, VerifyReport} from '../../emulator-verify/run-verify.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 
@@ -17,14 +17,23 @@ ${EXIT_CODES_HELP}`
 
   public async run(): Promise<VerifyReport> {
     const resolved = await this.profileWithKeys()
-    checkVerifyProfile(resolved)
+    const options = toEmulatorVerifyOptions(resolved, this.globals)
     const [{runVerify}, {renderVerifyReport}] = await Promise.all([import('../../emulator-verify/run-verify.js'), import('../../output/emulator-verify.js')])
     this.note(`Sending the same requests to profile "${resolved.name}" (${resolved.profile.base_url}) and to a fresh emulator…`)
-    const report = await runVerify({profileName: resolved.name, profile: resolved.profile, timeoutMs: this.globals.requestTimeoutMs, secrets: this.secrets})
+    const report = await runVerify({...options, secrets: this.secrets})
     this.print(renderVerifyReport(report))
     if (report.differences > 0) this.setOutcomeExitCode(EXIT.service)
     return report
   }
+}
+
+/** What verify runs with: the profile (checked by checkVerifyProfile) and the --timeout of each request. */
+export function toEmulatorVerifyOptions(
+  resolved: Pick<ResolvedProfile, 'name' | 'profile'>,
+  globals: {requestTimeoutMs: number},
+): Omit<VerifyOptions, 'secrets'> {
+  checkVerifyProfile(resolved)
+  return {profileName: resolved.name, profile: resolved.profile, timeoutMs: globals.requestTimeoutMs}
 }
 
 /** The profile verify may run against: a sandbox one with an API key. InputError (exit 2) otherwise, before anything is sent. */

@@ -15,8 +15,8 @@ under a header line in a pipe.`
   public async run(): Promise<ProfileListResult> {
     const store = this.profileStore()
     const data = store.read()
-    const inUse = this.flags.profile || this.ctx.env.PAYTX_PROFILE || store.activeName(data)
-    const overrides = [...(this.ctx.env.PAYTX_PROFILE && !this.flags.profile ? ['PAYTX_PROFILE'] : []), ...envOverrides(this.ctx.env)]
+    const {selected, overrides} = toProfileListOptions(this.flags, this.ctx.env)
+    const inUse = selected ?? store.activeName(data)
     const entries = store.list(data)
     await Promise.all(entries.map((entry) => this.fillKeysFromKeychain(entry)))
     const profiles = entries.map((entry) => {
@@ -27,5 +27,19 @@ under a header line in a pipe.`
     const {tableFormatFor, terminalWidth} = await import('../../output/table.js')
     this.print(renderProfileList(profiles, {format: tableFormatFor(this.ctx.io.stdout), width: terminalWidth(this.ctx.io.stdout)}))
     return {active: inUse, path: store.path, profiles}
+  }
+}
+
+export interface ProfileListOptions {
+  /** The profile asked for by --profile or PAYTX_PROFILE; undefined: the active one. */
+  selected: string | undefined
+  /** The environment variables that override the profile in use (PAYTX_PROFILE when it chose it). */
+  overrides: string[]
+}
+
+export function toProfileListOptions(flags: {profile?: string}, env: NodeJS.ProcessEnv): ProfileListOptions {
+  return {
+    selected: flags.profile || env.PAYTX_PROFILE || undefined,
+    overrides: [...(env.PAYTX_PROFILE && !flags.profile ? ['PAYTX_PROFILE'] : []), ...envOverrides(env)],
   }
 }

@@ -24,11 +24,11 @@ cannot be removed: removing it drops only stored changes to it.`
   }
 
   public async run(): Promise<ProfileRemoveResult> {
-    const {name} = this.args
+    const {name, confirmed} = toProfileRemoveOptions(this.flags, this.args)
     const store = this.profileStore()
     checkRemovable(store.read(), name)
     await this.confirmOrRefuse({
-      yes: this.flags.yes,
+      yes: confirmed,
       refusal: `Refusing to remove profile "${name}" without confirmation.`,
       question: `Remove profile "${name}" and its keys from ${store.path}?`,
       cancelled: 'Cancelled; the profile was kept.',
@@ -47,4 +47,9 @@ cannot be removed: removing it drops only stored changes to it.`
     for (const failure of failures) this.note(describeLeftoverEntry(failure))
     return {removed: name, active, keychain_entries_deleted: accounts.length - failures.length}
   }
+}
+
+/** The profile to remove, and whether --yes already confirmed it. */
+export function toProfileRemoveOptions(flags: {yes: boolean}, args: {name: string}): {name: string; confirmed: boolean} {
+  return {name: args.name, confirmed: flags.yes}
 }

@@ -17,7 +17,7 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow, Profile
   public async run(): Promise<ProfileShowResult> {
     const store = this.profileStore()
     const data = store.read()
-    const resolved = resolveProfile(store, {name: this.args.name ?? this.flags.profile, env: this.ctx.env})
+    const resolved = resolveProfile(store, {...toProfileShowOptions(this.flags, this.args), env: this.ctx.env})
     await this.fillKeysFromKeychain(resolved)
     const view = profileView(resolved.name, resolved.profile, {
       active: resolved.name === store.activeName(data),
@@ -28,4 +28,9 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow, Profile
     this.print(renderProfile(view))
     return {...view, path: store.path}
   }
+}
+
+/** The profile to show: the argument, else --profile; undefined: the one in use. */
+export function toProfileShowOptions(flags: {profile?: string}, args: {name?: string}): {name: string | undefined} {
+  return {name: args.name ?? flags.profile}
 }

@@ -14,7 +14,7 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUs
   }
 
   public async run(): Promise<ProfileUseResult> {
-    const {name} = this.args
+    const {name, shadowedBy} = toProfileUseOptions(this.args, this.ctx.env)
     const store = this.profileStore()
     await store.update((data) => {
       if (!store.get(name, data)) {
@@ -26,9 +26,18 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUs
       data.active = name
     })
     this.note(`Active profile: ${name}.`)
-    if (this.ctx.env.PAYTX_PROFILE && this.ctx.env.PAYTX_PROFILE !== name) {
-      this.warnUser(`PAYTX_PROFILE=${this.ctx.env.PAYTX_PROFILE} is set and takes precedence in this shell.`)
-    }
+    if (shadowedBy) this.warnUser(`PAYTX_PROFILE=${shadowedBy} is set and takes precedence in this shell.`)
     return {active: name}
   }
+}
+
+export interface ProfileUseOptions {
+  name: string
+  /** PAYTX_PROFILE when it names another profile: it, not the active one, is used in this shell. */
+  shadowedBy?: string
+}
+
+export function toProfileUseOptions(args: {name: string}, env: NodeJS.ProcessEnv): ProfileUseOptions {
+  const shadowedBy = env.PAYTX_PROFILE && env.PAYTX_PROFILE !== args.name ? env.PAYTX_PROFILE : undefined
+  return {name: args.name, ...(shadowedBy ? {shadowedBy} : {})}
 }

@@ -53,3 +53,6 @@ ${LOOKUP_EXIT_CODES_HELP('checkoutsuccess')}`
     return {id, ...result}
   }
 }
+
+/** The ids and how to look them up: the lookup parser status shares, under this command's name. */
+export {toLookupOptions as toCheckoutSuccessOptions} from '../../input/transaction-ids.js'

@@ -25,13 +25,24 @@ EXIT CODES
 
   public async run(): Promise<FaultsClearResult> {
     const {FaultsClient} = await import('../../../emulator/faults/index.js')
-    const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
+    const {id, timeoutMs} = toFaultsClearOptions(this.args, this.globals)
+    const client = new FaultsClient(this.profile(), timeoutMs)
     try {
-      const removed = await client.remove(this.args.id)
-      this.print(this.args.id === undefined ? `Removed ${removed} fault rule${removed === 1 ? '' : 's'}.` : `Removed fault rule ${this.args.id}.`)
-      return {removed, ...(this.args.id === undefined ? {} : {id: this.args.id})}
+      const removed = await client.remove(id)
+      this.print(id === undefined ? `Removed ${removed} fault rule${removed === 1 ? '' : 's'}.` : `Removed fault rule ${id}.`)
+      return {removed, ...(id === undefined ? {} : {id})}
     } finally {
       await client.close()
     }
   }
+}
+
+export interface FaultsClearOptions {
+  /** The one rule to remove; undefined: every rule. */
+  id?: string
+  timeoutMs: number
+}
+
+export function toFaultsClearOptions(args: {id?: string}, globals: {requestTimeoutMs: number}): FaultsClearOptions {
+  return {...(args.id === undefined ? {} : {id: args.id}), timeoutMs: globals.requestTimeoutMs}
 }

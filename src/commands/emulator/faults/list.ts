@@ -15,7 +15,8 @@ EXIT CODES
 
   public async run(): Promise<FaultList> {
     const {FaultsClient} = await import('../../../emulator/faults/index.js')
-    const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
+    const {timeoutMs} = toFaultsListOptions(this.globals)
+    const client = new FaultsClient(this.profile(), timeoutMs)
     try {
       const list = await client.list()
       const {renderFaultList} = await import('../../../output/faults.js')
@@ -25,4 +26,9 @@ EXIT CODES
       await client.close()
     }
   }
+}
+
+/** The list takes no input of its own: only how long the emulator may take to answer (--timeout). */
+export function toFaultsListOptions(globals: {requestTimeoutMs: number}): {timeoutMs: number} {
+  return {timeoutMs: globals.requestTimeoutMs}
 }
