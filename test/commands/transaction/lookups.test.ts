@@ -4,94 +4,12 @@
  * progress line and Ctrl-C) is in test/e2e/transaction-lookups.test.ts.
  */
 import {writeFileSync} from 'node:fs'
-import {type Server, createServer} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
 import {runCommand} from '../../helpers/run-command.js'
-
-const API_KEY = 'sk_test_lookups_0123456789abcdef'
-
-interface Answer {
-  status?: number
-  json?: unknown
-  headers?: Record<string, string>
-  delayMs?: number
-}
-
-/** A service on 127.0.0.1 that counts lookups in flight and answers each path from a script. */
-class LookupServer {
-  inFlight = 0
-  maxInFlight = 0
-  readonly requests: {path: string; at: number}[] = []
-  private server?: Server
-  url = ''
-
-  constructor(private readonly answer: (path: string, nth: number) => Answer) {}
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const path = req.url ?? ''
-      this.requests.push({path, at: Date.now()})
-      const nth = this.requests.filter((request) => request.path === path).length
-      this.inFlight++
-      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
-      const reply = this.answer(path, nth)
-      setTimeout(() => {
-        this.inFlight--
-        res.writeHead(reply.status ?? 200, {'content-type': 'application/json', ...reply.headers})
-        res.end(JSON.stringify(reply.json ?? {}))
-      }, reply.delayMs ?? 0)
-    })
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve))
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server!.close(() => resolve()))
-  }
-
-  pathsFor(id: string): string[] {
-    return this.requests.filter((request) => request.path.startsWith(`/v1/transaction/${id}`)).map((request) => request.path)
-  }
-}
-
-const transaction = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  amount: '1499',
-  payment_product: 'dummy',
-  status,
-  merchant_reference: `ref-${id}`,
-  created_at: '2026-11-20T10:00:00.000Z',
-  last_status_update: '2026-11-20T10:00:03.123Z',
-  ...extra,
-})
-
-const STATUSES: Record<string, string> = {
-  paid: 'SETTLEMENT_COMPLETED',
-  requested: 'SETTLEMENT_REQUESTED',
-  declined: 'DECLINED',
-  pending: 'PENDING',
-  unknown: 'UNKNOWN',
-}
-
-/** Ids named after their status; `missing` is 404; a `slowN` id answers after N ms. */
-function serviceAnswer(path: string): Answer {
-  const match = /^\/v1\/transaction\/([^/]+)(\/checkoutsuccess)?$/.exec(path)
-  if (!match) return {status: 404, json: {message: 'Not found'}}
-  const id = decodeURIComponent(match[1])
-  const name = id.replace(/^slow\d+-/, '').replace(/-\d+$/, '')
-  const delayMs = Number(/^slow(\d+)-/.exec(id)?.[1] ?? 0)
-  const status = STATUSES[name]
-  if (!status) return {status: 404, json: {code: '404', message: `No transaction has the id "${id}"`}, delayMs}
-  if (match[2]) {
-    const success = status.startsWith('SETTLEMENT')
-    return {json: {status, success, status_reason: success ? 'paid' : `is ${status}`}, delayMs}
-  }
-  return {json: transaction(id, status), delayMs}
-}
+import {API_KEY, type Answer, LookupServer, serviceAnswer, transaction} from '../../helpers/lookup-server.js'
 
 describe('several transaction ids at once', () => {
   let server: LookupServer
