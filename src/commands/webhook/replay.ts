@@ -44,7 +44,9 @@ EXIT CODES
 
   public async run(): Promise<undefined> {
     const {url, selection} = await toWebhookReplayOptions(this.flags, {now: this.ctx.clock.now()})
-    const {surveySaveFile, replayWebhooks} = await import('../../webhooks/replay.js')
+    const [{surveySaveFile, replayWebhooks}, {preferSmallHeap}] = await Promise.all([import('../../webhooks/replay.js'), import('../../process/small-heap.js')])
+    // A save file may hold millions of lines, read twice: memory, not speed, is what V8 must save (see small-heap.ts).
+    preferSmallHeap()
     const timeoutMs = this.globals.requestTimeoutMs
 
     // The file is read twice, a line at a time: once to check every line and count the selection,
