@@ -6,11 +6,17 @@
  */
 const REDACTED = '…'
 
-/** A path segment that is most likely a credential: 24+ characters of a token alphabet, with letters and digits mixed. */
+/**
+ * A path segment that is most likely a credential: 20+ characters of a token alphabet that mix
+ * letters with digits or upper with lower case (a random token, base64url or hex), and are not a
+ * UUID-shaped id. Words joined by dashes (`transaction-update-handler`) stay.
+ */
 function looksLikeToken(segment: string): boolean {
-  if (segment.length < 24 || !/^[A-Za-z0-9_~.-]+$/.test(segment)) return false
+  if (segment.length < 20 || !/^[A-Za-z0-9_~.-]+$/.test(segment)) return false
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(segment)) return false
-  return /[0-9]/.test(segment) && /[A-Za-z]/.test(segment)
+  const digitsAndLetters = /[0-9]/.test(segment) && /[A-Za-z]/.test(segment)
+  const mixedCase = /[a-z]/.test(segment) && /[A-Z]/.test(segment)
+  return digitsAndLetters || mixedCase
 }
 
 /**
