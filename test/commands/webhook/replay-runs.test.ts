@@ -2,61 +2,14 @@
  * `paytx webhook replay` in-process: a save file sent again to a recording endpoint on 127.0.0.1.
  * Replaying into a running `webhook listen` is in test/e2e/webhook-replay.test.ts.
  */
-import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {runCommand} from '../../helpers/run-command.js'
-import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
 import {freePort} from '../../helpers/ports.js'
-
-const TX_A = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
-const TX_B = '1b2c3d4e-5f60-4718-9a0b-1c2d3e4f5a6b'
-
-const servers: RecordingServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
-
-async function receiver(...statuses: number[]): Promise<RecordingServer> {
-  const server = await startRecordingServer(() => ({status: 200, json: {ok: true}}))
-  if (statuses.length > 0) server.reply(() => true, ...statuses.map((status) => ({status})))
-  servers.push(server)
-  return server
-}
-
-function record(seq: number, transaction: string, status: string, receivedAt: string, extraHeaders: Record<string, string> = {}) {
-  return {
-    seq,
-    received_at: receivedAt,
-    method: 'POST',
-    path: '/webhooks',
-    headers: {host: '127.0.0.1:4020', 'content-type': 'application/json', 'content-length': '99', connection: 'keep-alive', 'user-agent': 'paytx-emulator', ...extraHeaders},
-    body: {type: 'transaction', _id: transaction, status},
-    answered: 200,
-  }
-}
-
-function saveFile(lines: unknown[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'webhooks.ndjson')
-  writeFileSync(file, `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`)
-  return file
-}
-
-const long = new Date(Date.now() - 3 * 3_600_000).toISOString()
-const recent = () => new Date(Date.now() - 60_000).toISOString()
-
-function fiveWebhooks(): string {
-  return saveFile([
-    record(1, TX_A, 'INITIATED', long),
-    record(2, TX_A, 'SETTLEMENT_REQUESTED', long, {'x-trace': 'kept-as-recorded'}),
-    record(3, TX_B, 'INITIATED', recent()),
-    record(4, TX_B, 'DECLINED', recent()),
-    record(5, TX_A, 'SETTLEMENT_COMPLETED', recent()),
-  ])
-}
+import {TX_A, TX_B, receiver, record, saveFile, long, fiveWebhooks} from '../../helpers/saved-webhooks.js'
 
 describe('webhook replay', () => {
   it('sends every webhook in file order with its recorded headers, minus hop-by-hop ones, and prints one line each', async () => {
