@@ -11,13 +11,9 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, tempConfigDir} from '../helpers/cli.js'
 import {runCommand} from '../helpers/run-command.js'
-import {CUSTOMER_FLAGS, CUSTOMER_RESPONSE} from '../helpers/fixtures.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
-
-const API_KEY = 'sk_live_banner_0123456789abcd'
-const PROXY_KEY = 'pk_live_banner_fedcba987654'
-const TX_ID = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
-const TX = {id: TX_ID, status: 'SETTLEMENT_COMPLETED', amount: '1499', payment_product: 'dummy', details: {}, created_at: '2026-11-20T10:00:00.000Z', last_status_update: '2026-11-20T10:00:03.123Z'}
+import {CUSTOMER_FLAGS} from '../helpers/fixtures.js'
+import type {RecordingServer} from '../helpers/recording-server.js'
+import {TX_ID, bannerProfiles, startProductionService} from '../helpers/production-service.js'
 
 describe('the production line', () => {
   let server: RecordingServer
@@ -25,25 +21,11 @@ describe('the production line', () => {
   let banner: string
 
   beforeAll(async () => {
-    server = await startRecordingServer((req) => {
-      if (req.method === 'POST' && req.path === '/v1/customer') return {json: CUSTOMER_RESPONSE}
-      if (req.method === 'POST' && req.path.startsWith('/h2h/tokenize/')) return {json: {id: 'card-live-1', brand: 'VISA', last4: '3153'}}
-      if (req.method === 'POST' && req.path === '/v1/transaction/start') {
-        return {json: {...TX, id: 'tx-live-1', status: 'INITIATED', details: {approval_url: `${server.url}/v1/transaction/tx-live-1/authorize`}}}
-      }
-      if (req.path === `/v1/transaction/${TX_ID}/checkoutsuccess`) return {json: {status: 'SETTLEMENT_COMPLETED', status_reason: '', success: true}}
-      if (req.path === `/v1/transaction/${TX_ID}`) return {json: TX}
-      if (req.path === '/v1/transaction/tx-live-1/checkoutsuccess') return {json: {status: 'IN_PROGRESS', status_reason: '', success: false}}
-      if (req.path === '/v1/transaction/tx-live-1') return {json: {...TX, id: 'tx-live-1', status: 'IN_PROGRESS'}}
-      return undefined
-    })
+    server = await startProductionService()
     configDir = tempConfigDir()
     banner = `PRODUCTION · profile acme-live · ${server.url}/v1`
-    for (const [name, env] of [['acme-live', 'production'], ['acme-test', 'sandbox']]) {
-      const added = await runCommand(
-        ['profile', 'add', name, '--env', env, '--base-url', `${server.url}/v1`, '--h2h-url', `${server.url}/h2h`, '--proxy-id', '1234567890123456', '--organisation', 'org-1', '--payment-profile', 'pp-1', '--api-key-stdin', '--proxy-key-stdin', '--insecure-storage'],
-        {configDir, input: `${API_KEY}\n${PROXY_KEY}\n`},
-      )
+    for (const profile of bannerProfiles(server.url)) {
+      const added = await runCommand(profile.argv, {configDir, input: profile.input})
       expect(added.exitCode, added.stderr).toBe(0)
       expect(added.stderr).not.toContain('PRODUCTION ·')
     }

@@ -8,7 +8,8 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {CUSTOMER_ID, TX_ID} from '../helpers/fixtures.js'
-import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import type {RecordingServer} from '../helpers/recording-server.js'
+import {startTransactionService} from '../helpers/transaction-service.js'
 import {API_KEY} from '../helpers/secrets.js'
 
 const REDIRECT = 'https://shop.example.com/return'
@@ -17,24 +18,7 @@ const BASE = ['--customer', CUSTOMER_ID, '--redirect-url', REDIRECT]
 describe('transaction start', () => {
   let server: RecordingServer
   beforeEach(async () => {
-    // Echoes the request as the service does: amount as a string, details plus approval_url.
-    server = await startRecordingServer((req) =>
-      req.method === 'POST' && req.path === '/v1/transaction/start'
-        ? {
-            json: {
-              id: TX_ID,
-              ...req.body,
-              amount: String(req.body.amount),
-              payment_product_type: req.body.payment_product,
-              processor: req.body.payment_product,
-              details: {...req.body.details, approval_url: `${server.url}/v1/transaction/${TX_ID}/authorize`},
-              status: 'INITIATED',
-              created_at: '2026-11-20T10:00:00.000Z',
-              last_status_update: '2026-11-20T10:00:00.000Z',
-            },
-          }
-        : undefined,
-    )
+    server = await startTransactionService()
   })
   afterEach(() => server.close())
   const env = (extra: Record<string, string> = {}) => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY, ...extra})
