@@ -24,7 +24,7 @@ import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire, isBuiltin} from 'node:module'
-import {basename, dirname, join, relative, sep} from 'node:path'
+import {basename, dirname, join, posix, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {build, transform} from 'esbuild'
@@ -83,14 +83,15 @@ function scriptEntries() {
  * Packages oclif requires as its modules load but uses only on some paths: command discovery by
  * file pattern (tinyglobby, with fdir and picomatch; paytx's commands come from the manifest),
  * spinners (cli-spinners), templates (ejs), package.json lookups (lilconfig), plugin patterns
- * (minimatch), colour support (supports-color, which loads tty), and three of Node's own modules
- * it requires for rare paths (child_process with dgram, perf_hooks, readline: Node 20 compiles
- * each on first load). Each require of one gets a stand-in that loads the package on the first use of
+ * (minimatch), colour support (supports-color, which loads tty), colours (ansis, which builds
+ * every style as it loads, for help and errors only), and four of Node's own modules
+ * it requires for rare paths (child_process with dgram, fs/promises, perf_hooks, readline: Node
+ * 20 compiles each on first load). Each require of one gets a stand-in that loads the package on the first use of
  * an export, so `--version` and `status` no longer evaluate them at start-up (about 15 ms).
  * Whether the package marks itself as an ES module (`__esModule`, which the requiring code asks
  * first) is read at build time, so that asking does not load it.
  */
-const LAZY_PACKAGES = ['tinyglobby', 'minimatch', 'cli-spinners', 'ejs', 'lilconfig', 'supports-color', 'node:child_process', 'node:perf_hooks', 'node:readline']
+const LAZY_PACKAGES = ['tinyglobby', 'minimatch', 'cli-spinners', 'ejs', 'lilconfig', 'supports-color', 'ansis', 'node:child_process', 'node:fs/promises', 'node:perf_hooks', 'node:readline']
 const lazyPackagesPlugin = {
   name: 'lazy-packages',
   setup(builder) {
@@ -174,33 +175,48 @@ const oclifCoreFromCorePlugin = {
 }
 
 /**
- * Rewrites of the bundled packages' code, for the files run with the code cache:
- * - Node 20 loses a script's dynamic import() callback when V8 takes the script's code from a
- *   cache ("A dynamic import callback was not specified"), and Node 22 and later refuse import()
- *   in a vm.Script given none. So each import() of a path known only at run time (oclif loading a
- *   command's or hook's file, lilconfig a config file) calls importModule instead: a variable
- *   that src/process/code-cache.ts gives the file, an import() of its own ES module. import() of
- *   a named package stays, to be bundled.
- * - oclif sorts the manifest's commands by id with localeCompare as its configuration loads, on
- *   every run, and the first localeCompare of a process sets up ICU's collator: 10 to 40 ms of
- *   every command. For ids of lowercase letters, `:` and `-` (every paytx id), the collator's
- *   order is that of the characters' codes, compared directly; any other id is still compared
- *   with localeCompare. The build stops if oclif's code no longer reads as expected.
+ * Rewrites of oclif's code where it costs every run for nothing paytx needs. The build stops if
+ * the code no longer reads as expected (look at the rewrite again after updating oclif).
+ * - Its configuration sorts the manifest's commands by id with localeCompare, and the first
+ *   localeCompare of a process sets up ICU's collator: 10 to 40 ms of every command. For ids of
+ *   lowercase letters, `:` and `-` (every paytx id), the collator's order is that of the
+ *   characters' codes, compared directly; any other id is still compared with localeCompare.
+ * - It reads package.json, the manifest and the theme with fs/promises: each read four trips
+ *   through libuv's threads, and fs/promises itself (required at start, with readline) is a
+ *   millisecond of loading on Node 20. They are read synchronously: the same files, the same
+ *   errors (node:fs/promises is then loaded only if used: LAZY_PACKAGES).
  */
-const COMMAND_SORT = {
-  file: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
-  from: '.sort((a, b) => a.id.localeCompare(b.id))',
-  to: '.sort((a, b) => (/^[a-z:-]*$/.test(a.id + b.id) ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.id.localeCompare(b.id)))',
-}
+const OCLIF_REWRITES = [
+  {
+    file: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/,
+    from: '.sort((a, b) => a.id.localeCompare(b.id))',
+    to: '.sort((a, b) => (/^[a-z:-]*$/.test(a.id + b.id) ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.id.localeCompare(b.id)))',
+  },
+  {
+    file: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/]util[\\/]fs\.js$/,
+    from: "const contents = await (0, promises_1.readFile)(path, 'utf8');",
+    to: "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+  },
+]
+
+/**
+ * Rewrites of the bundled packages' code, for the files run with the code cache. Node 20 loses a
+ * script's dynamic import() callback when V8 takes the script's code from a cache ("A dynamic
+ * import callback was not specified"), and Node 22 and later refuse import() in a vm.Script given
+ * none. So each import() of a path known only at run time (oclif loading a command's or hook's
+ * file, lilconfig a config file) calls importModule instead: a variable that
+ * src/process/code-cache.ts gives the file, an import() of its own ES module. import() of a
+ * named package stays, to be bundled. And OCLIF_REWRITES.
+ */
 const packageRewritesPlugin = {
   name: 'package-rewrites',
   setup(builder) {
     builder.onLoad({filter: /[\\/]node_modules[\\/].*\.c?js$/}, (args) => {
       const source = readFileSync(args.path, 'utf8')
       let rewritten = source.replaceAll(/\bawait import\((?!\s*['"`])/g, 'await importModule(')
-      if (COMMAND_SORT.file.test(args.path)) {
-        if (!rewritten.includes(COMMAND_SORT.from)) throw new Error(`${args.path} no longer sorts commands as scripts/build.js expects: look at COMMAND_SORT again`)
-        rewritten = rewritten.replace(COMMAND_SORT.from, COMMAND_SORT.to)
+      for (const {file, from, to} of OCLIF_REWRITES.filter((rewrite) => rewrite.file.test(args.path))) {
+        if (!rewritten.includes(from)) throw new Error(`${args.path} no longer reads as scripts/build.js expects (${from}): look at OCLIF_REWRITES again`)
+        rewritten = rewritten.replace(from, to)
       }
       return rewritten === source ? undefined : {contents: rewritten, loader: 'js'}
     })
@@ -312,8 +328,8 @@ const buildId = (text) => createHash('sha256').update(text).digest('hex').slice(
 
 /**
  * dist/commands.vm.js: the commands as esbuild splits them into ES modules (each command's own file
- * and the chunks they share), each turned into a CommonJS function, in a table that a require of
- * its own runs from (a chunk is run once, when first required). V8 compiles a file's top level in
+ * and the chunks they share), each turned into a CommonJS function, in a table run from by a
+ * require of its own (a chunk is run once, when first required). V8 compiles a file's top level in
  * full, with a record of each function declared there: built as one bundle, the commands' top
  * level (over 1,000 functions hoisted there) was 390 KB of every command's code cache. Here it is
  * the table, and a chunk is compiled only when a command requires it.
@@ -342,22 +358,29 @@ async function buildCommandsFile() {
     const esm = importsThroughImportModule(result.metafile.outputs[`dist/${name}`], file.text, name)
     // import() of a chunk or of Node's own module becomes a require() (a package left outside went through importModule above).
     const {code} = await transform(esm, {format: 'cjs', loader: 'js', target: 'node20', supported: {'dynamic-import': false}, sourcefile: name})
-    chunks.push(`${JSON.stringify(name)}(exports, require, module) {\n${code}},\n`)
+    chunks.push({name, code})
   }
+  const names = new Set(chunks.map((chunk) => chunk.name))
+  // A chunk's require of another chunk goes straight to the table, resolved here rather than on every run.
+  const table = chunks.map(({name, code}) => {
+    const linked = code.replaceAll(/\brequire\("(\.{1,2}\/[^"]+)"\)/g, (call, specifier) => {
+      const target = posix.join(posix.dirname(name), specifier)
+      if (!names.has(target)) throw new Error(`dist/commands.vm.js: ${name} requires ${specifier}, which is no chunk`)
+      return `__paytxRequire(${JSON.stringify(target)})`
+    })
+    return `${JSON.stringify(name)}(exports, require, module) {\n${linked}},\n`
+  })
   const entries = commandEntries().map((entry) => `  ${JSON.stringify(entry.out)}: () => __paytxRequire(${JSON.stringify(`${entry.out}.js`)}),\n`)
   const text = `${MODULE_FUNCTION_START}
-const __paytxPosixPath = require('node:path').posix;
 const __paytxChunks = {
-${chunks.join('')}};
+${table.join('')}};
 const __paytxLoaded = new Map();
 function __paytxRequire(name) {
   const loaded = __paytxLoaded.get(name);
   if (loaded) return loaded.exports;
   const module = {exports: {}};
   __paytxLoaded.set(name, module);
-  const folder = __paytxPosixPath.dirname(name);
-  const requireFromChunk = (specifier) => (specifier.startsWith('.') ? __paytxRequire(__paytxPosixPath.join(folder, specifier)) : require(specifier));
-  __paytxChunks[name].call(module.exports, module.exports, requireFromChunk, module);
+  __paytxChunks[name].call(module.exports, module.exports, require, module);
   return module.exports;
 }
 module.exports = {entries: {
