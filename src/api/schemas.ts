@@ -10,7 +10,6 @@
  */
 import {isIP} from 'node:net'
 import * as z from 'zod'
-import * as zm from 'zod/mini'
 
 import {
   CUSTOMER_EMPTY_FIELDS,
@@ -29,38 +28,15 @@ import {
 } from './contract.js'
 import {luhnValid} from '../secrets/card-number.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
+import {type ValidationIssue, issuesOf, once} from './checks.js'
 
-export interface ValidationIssue {
-  /** Dotted path of the field in the request body, e.g. `details.redirect_url`. */
-  path: string
-  message: string
-}
-
-/** A schema of either zod build, as far as checking a body goes. */
-interface Checkable {
-  safeParse(body: unknown): {success: boolean; error?: {issues: readonly {path: PropertyKey[]; message: string}[]}}
-}
-
-function toIssues(issues: readonly {path: PropertyKey[]; message: string}[]): ValidationIssue[] {
-  return issues.map((issue) => ({path: issue.path.map(String).join('.') || '(body)', message: issue.message}))
-}
+export type {ValidationIssue} from './checks.js'
 
 const requiredString = (what: string) =>
   z.string({error: (issue) => (issue.input === undefined ? `is required (${what})` : 'must be a string')}).min(1, {error: `must not be empty (${what})`})
 
 // A function, as every schema here: made on first use, not as the module loads.
 const optionalString = () => z.string({error: 'must be a string'}).optional()
-
-/** A schema built on first use and kept. */
-function once<T>(build: () => T): () => T {
-  let built: T | undefined
-  return () => (built ??= build())
-}
-
-function issuesOf(schema: Checkable, body: unknown): ValidationIssue[] {
-  const result = schema.safeParse(body)
-  return result.success || !result.error ? [] : toIssues(result.error.issues)
-}
 
 const customerFormatChecks: Partial<Record<string, (value: string) => string | undefined>> = {
   title: (v) => ((CUSTOMER_TITLES as readonly string[]).includes(v) ? undefined : `must be one of ${CUSTOMER_TITLES.join(', ')}`),
@@ -277,60 +253,6 @@ export const checkoutSuccessSchema = once(() => z.looseObject({status: z.string(
 export const serviceErrorBodySchema = once(() =>
   z.object({code: z.string().optional(), message: z.string(), details: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional()}),
 )
-
-// ---------------------------------------------------------------------------------------------
-// Answers as the CLI reads them: only the fields paytx relies on are checked, so that a service
-// adding fields never breaks it, while one that answers 200 with something else is caught before
-// "(no id)" or "Status undefined" can be shown as a success. Extra fields are kept as they came.
-// ---------------------------------------------------------------------------------------------
-
-// The answers are checked with zod's mini build: its schemas are plain objects (the full build
-// binds each of its methods to every schema as it is made) and parse without generating code, so
-// checking the answer costs a command a fraction of a millisecond, not two, as it starts. The
-// issues and messages are the same.
-const answerString = () =>
-  zm.string({error: (issue) => (issue.input === undefined ? 'is missing (a string)' : 'must be a string')}).check(zm.minLength(1, {error: 'must not be empty'}))
-const optionalAnswerString = () => zm.nullish(zm.string({error: 'must be a string'}))
-
-const customerAnswerSchema = once(() => zm.looseObject({id: optionalAnswerString(), _id: optionalAnswerString()}))
-
-const cardAnswerSchema = once(() => zm.looseObject({id: optionalAnswerString(), _id: optionalAnswerString(), token: optionalAnswerString()}))
-
-const transactionAnswerSchema = once(() =>
-  zm.looseObject({
-    id: optionalAnswerString(),
-    _id: optionalAnswerString(),
-    status: answerString(),
-    status_reason: optionalAnswerString(),
-    amount: zm.nullish(zm.union([zm.string(), zm.number()], {error: 'must be a string of minor units'})),
-    details: zm.nullish(zm.looseObject({approval_url: optionalAnswerString(), redirect_url: optionalAnswerString()}, {error: 'must be an object'})),
-  }),
-)
-
-const checkoutSuccessAnswerSchema = once(() =>
-  zm.looseObject({status: answerString(), status_reason: optionalAnswerString(), success: zm.boolean({error: 'must be true or false'})}),
-)
-
-/** Each answer's schema, and the fields of which one must name the object (`id` or `_id`, as in the spec's examples). */
-const ANSWER_SCHEMAS = {
-  customer: {schema: customerAnswerSchema, idKeys: ['id', '_id']},
-  card: {schema: cardAnswerSchema, idKeys: ['id', '_id', 'token']},
-  transaction: {schema: transactionAnswerSchema, idKeys: ['id', '_id']},
-  checkoutsuccess: {schema: checkoutSuccessAnswerSchema, idKeys: []},
-}
-
-export type AnswerKind = keyof typeof ANSWER_SCHEMAS
-
-/** What in a 2xx answer paytx cannot use, by field path (`status`, `details.approval_url`); none when it fits. */
-export function answerIssues(kind: AnswerKind, body: unknown): ValidationIssue[] {
-  const {schema, idKeys} = ANSWER_SCHEMAS[kind]
-  const issues = issuesOf(schema(), body)
-  const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
-  if (record && idKeys.length > 0 && !idKeys.some((key) => typeof record[key] === 'string' && record[key] !== '')) {
-    issues.unshift({path: idKeys[0], message: `is missing (a string; ${idKeys.join(', ')} accepted)`})
-  }
-  return issues
-}
 
 /** The webhook body the emulator sends: type and ids plus the whole transaction. */
 export const transactionWebhookSchema = once(() => transactionSchema().partial().extend({type: z.string()}))

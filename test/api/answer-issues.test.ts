@@ -1,10 +1,9 @@
 /**
- * What paytx cannot use in a 2xx answer (answerIssues), field by field. The answers are checked
- * with zod's mini build (src/api/schemas.ts): these are the messages users see either way.
+ * What paytx cannot use in a 2xx answer (answerIssues), field by field: the messages users see.
  */
 import {describe, expect, it} from 'vitest'
 
-import {answerIssues} from '../../src/api/schemas.js'
+import {answerIssues} from '../../src/api/answers.js'
 
 describe('answerIssues', () => {
   it('takes a usable answer as it is, extra fields included', () => {
