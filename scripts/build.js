@@ -279,6 +279,13 @@ const MODULE_FUNCTION_END = '})'
 /** Strict, as the ES modules the files are built from were; the URL of the file, for import.meta.url. */
 const MODULE_PROLOGUE = "'use strict';\nconst __paytxModuleUrl = require('node:url').pathToFileURL(__filename).href;"
 const MODULE_FUNCTION_START = `(function (exports, require, module, __filename, __dirname, host) {\n${MODULE_PROLOGUE}\nconst {importModule, oclifCoreModule} = host;`
+/**
+ * The files run with the code cache are read whole on every run (Node copies them twice, into a
+ * buffer and a string): without the whitespace and comments they are a quarter to a third
+ * smaller (2.37 to 1.82 MB, 0.74 to 0.50 MB), about a millisecond of every status. Names are
+ * kept, so a stack trace (--verbose, DEBUG) still names the functions.
+ */
+const CODE_CACHED_MINIFY = {minifyWhitespace: true}
 
 /**
  * Builds a CommonJS file. `codeCache`: the file is run by src/process/code-cache.ts, wrapped (see
@@ -296,7 +303,7 @@ async function buildCommonJs(outfile, {define, plugins = [], ...options}, {codeC
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
-    ...(codeCache ? {supported: {'dynamic-import': false}} : {}),
+    ...(codeCache ? {supported: {'dynamic-import': false}, ...CODE_CACHED_MINIFY} : {}),
     // The URL of the module itself: a file in dist/, beside the scripts found with new URL('x.js', import.meta.url).
     define: {'import.meta.url': '__paytxModuleUrl', ...define},
     banner: {js: codeCache ? MODULE_FUNCTION_START : MODULE_PROLOGUE},
@@ -357,7 +364,7 @@ async function buildCommandsFile() {
     const name = relative(join(root, 'dist'), file.path).split(sep).join('/')
     const esm = importsThroughImportModule(result.metafile.outputs[`dist/${name}`], file.text, name)
     // import() of a chunk or of Node's own module becomes a require() (a package left outside went through importModule above).
-    const {code} = await transform(esm, {format: 'cjs', loader: 'js', target: 'node20', supported: {'dynamic-import': false}, sourcefile: name})
+    const {code} = await transform(esm, {format: 'cjs', loader: 'js', target: 'node20', supported: {'dynamic-import': false}, sourcefile: name, ...CODE_CACHED_MINIFY})
     chunks.push({name, code})
   }
   const names = new Set(chunks.map((chunk) => chunk.name))
