@@ -19,12 +19,11 @@
  * V8 caches the functions compiled when the cache is made, so a cache made by `--version` lacks
  * what `status` compiles. The file lists the parts of the bundle (its entry modules) whose code it
  * holds; a run that uses a part it lacks writes it again as the run ends, with what it read and
- * what it compiled. Writes go to a temporary file, flushed to disk, then renamed into place. A
- * cache that is missing, damaged, rejected by V8 or cannot be written only means compiling, as
- * without one.
+ * what it compiled. Writes go to a temporary file renamed into place. A cache that is missing,
+ * damaged, rejected by V8 or cannot be written only means compiling, as without one.
  */
 import {isAscii} from 'node:buffer'
-import {closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeSync} from 'node:fs'
+import {mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {homedir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
@@ -107,15 +106,8 @@ export function writeCacheFile(folder: string, names: CacheNames, cache: CacheFi
   try {
     mkdirSync(folder, {recursive: true})
     const partial = join(folder, `${names.name}.${process.pid}.partial`)
-    const descriptor = openSync(partial, 'w')
-    try {
-      writeSync(descriptor, `${MAGIC}\n${JSON.stringify({parts: cache.parts, checksum: checksum(cache.code)})}\n`)
-      writeSync(descriptor, cache.code)
-      // On disk before it has its name: a crash must not leave a named cache with unwritten blocks.
-      fsyncSync(descriptor)
-    } finally {
-      closeSync(descriptor)
-    }
+    // Not flushed to disk: a file that a crash leaves with blocks unwritten fails its checksum.
+    writeFileSync(partial, Buffer.concat([Buffer.from(`${MAGIC}\n${JSON.stringify({parts: cache.parts, checksum: checksum(cache.code)})}\n`), cache.code]))
     renameSync(partial, join(folder, names.name))
     removeUnused(folder, names)
   } catch {
