@@ -100,7 +100,7 @@ describe('webhook delivery', () => {
 
   it('keeps status order per transaction while an earlier delivery is retried, and never blocks the API', async () => {
     // The retry waits for the test's clock: the API must answer while it is still to come (a
-    // timed bound here failed on a loaded machine, where an answer alone can take 150 ms).
+    // bound of 140 ms on the answer also fails when a loaded machine is merely slow).
     const clock = new ManualClock(Date.now())
     const {receiver, api, events} = await setup({backoffMs: 150, clock})
     receiver.reply((r) => r.body?.status === 'INITIATED', {status: 500})
