@@ -154,6 +154,14 @@ function found(valueStart: number, valueEnd: number, end: number): true {
   return true
 }
 
+function digitIn(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code >= 0x30 && code <= 0x39) return true
+  }
+  return false
+}
+
 /** Where `char` comes next from `from` on, or the end of the text. indexOf is many times faster than a test per character. */
 function indexOrEnd(text: string, char: string, from: number): number {
   const found = text.indexOf(char, from)
@@ -178,11 +186,15 @@ function maskFieldValues(text: string): string {
     if (equals < from) equals = indexOrEnd(text, '=', from)
     const separator = Math.min(colon, equals)
     if (separator === text.length) break
-    if (!nameBefore(text, separator, from) || !valueAfter(text, separator)) {
+    // The value first: it is the cheaper to rule out (`"a":{` in JSON).
+    if (!valueAfter(text, separator) || !nameBefore(text, separator, from)) {
       from = separator + 1
       continue
     }
     from = field.end
+    // A card field's value without a digit stays as it is (a PAN or CVV is masked by its digits),
+    // such as the mask the card number net left there.
+    if (!digitIn(text, field.valueStart, field.valueEnd)) continue
     const kind = cardFieldKindAt(text, field.nameStart, field.nameEnd)
     if (kind === undefined) continue
     const value = text.slice(field.valueStart, field.valueEnd)

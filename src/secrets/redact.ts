@@ -7,7 +7,7 @@
  * card-like fields by name (`pan`, `card_number`, `cvv`, ... at any depth), and card numbers by
  * shape (12 to 19 digits, spaces or dashes allowed, Luhn-valid) in any text from outside.
  */
-import {holdsDigits, maskCardNumbers} from './card-numbers-in-text.js'
+import {firstDigit, maskCardNumbers} from './card-numbers-in-text.js'
 import {maskCardFieldsInText} from './fields-in-text.js'
 import {CVV_MASK, type FieldKind, fieldKind, maskPan, redactKey, redactString} from './secret-fields.js'
 
@@ -76,7 +76,7 @@ export function redactBody(value: unknown): unknown {
  */
 export function redactText(text: string): string {
   // Both nets look for digits only (card numbers, CVVs): text without any is left as it is.
-  if (!holdsDigits(text, 1)) return text
+  if (firstDigit(text) === -1) return text
   return maskCardFieldsInText(maskCardNumbers(text))
 }
 
