@@ -31,7 +31,7 @@ export function maskCardNumbers(text: string): string {
   // The parts between UUIDs are masked on their own; the UUIDs stay as they are.
   const edited = masked.begin(text)
   let partStart = 0
-  for (const uuidStart of uuidStarts(text)) {
+  for (let uuidStart = nextUuid(text, 0); uuidStart !== -1; uuidStart = nextUuid(text, partStart)) {
     maskCardNumbersIn(edited, partStart, uuidStart, first)
     partStart = uuidStart + UUID_LENGTH
   }
@@ -83,21 +83,17 @@ function isUuidAt(text: string, start: number): boolean {
 }
 
 /**
- * Where each UUID starts, from the left, none overlapping: a UUID's first dash comes 8 characters
- * in, so only dashes are looked at (a pattern would be tried at every character), and not those
- * fewer than 9 after the one before: the 8 hex digits before a first dash hold no dash.
+ * Where the first UUID from `from` on starts, or -1. A UUID's first dash comes 8 characters in,
+ * so only dashes are looked at (a pattern would be tried at every character), and not those
+ * fewer than 9 after the one before: the 8 hex digits before a first dash hold no dash. One at a
+ * time, as the parts between them are masked: a list of the 300,000 UUIDs of 10 MB of JSON was
+ * memory for the collector to mark.
  */
-function uuidStarts(text: string): number[] {
-  const starts: number[] = []
-  let earliest = 0
-  for (let dash = text.indexOf('-', 8); dash !== -1; dash = text.indexOf('-', Math.max(dash + 9, earliest + 8))) {
-    const start = dash - 8
-    if (start >= earliest && isUuidAt(text, start)) {
-      starts.push(start)
-      earliest = start + UUID_LENGTH
-    }
+function nextUuid(text: string, from: number): number {
+  for (let dash = text.indexOf('-', from + 8); dash !== -1; dash = text.indexOf('-', dash + 9)) {
+    if (isUuidAt(text, dash - 8)) return dash - 8
   }
-  return starts
+  return -1
 }
 
 /** A letter, digit or `_`: a number glued to one is part of a word (an id, a hex string), not a card number. */
