@@ -62,32 +62,29 @@ function isBlank(code: number): boolean {
   return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
 }
 
-const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
-
-/** A letter, digit, `_`, `.`, `[`, `]` or `-`: what a field name is made of (`body.card_number`, `card[cvc]`). */
-function isNameChar(code: number): boolean {
-  return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2e || code === 0x5b || code === 0x5d || code === 0x2d
+/**
+ * What each ASCII character is to the scan, one bit a class (a table look-up costs less than the
+ * comparisons, and the name and value loops run for every character of every field).
+ */
+const enum Class {
+  Letter = 1,
+  NameChar = 2,
+  BareValueChar = 4,
 }
 
-/** Anything but a blank, a quote or `&,;<>{}()`: what an unquoted value is made of. */
-function isBareValueChar(code: number): boolean {
-  switch (code) {
-    case 0x22: // "
-    case 0x26: // &
-    case 0x27: // '
-    case 0x28: // (
-    case 0x29: // )
-    case 0x2c: // ,
-    case 0x3b: // ;
-    case 0x3c: // <
-    case 0x3e: // >
-    case 0x7b: // {
-    case 0x7d: // }
-      return false
-    default:
-      return !isBlank(code)
-  }
-}
+const ASCII_CLASSES = new Uint8Array(128).map((_, code) => {
+  const char = String.fromCharCode(code)
+  const letter = /[A-Za-z]/.test(char) ? Class.Letter : 0
+  // A letter, digit, `_`, `.`, `[`, `]` or `-`: what a field name is made of (`body.card_number`, `card[cvc]`).
+  const name = /[\w.[\]-]/.test(char) ? Class.NameChar : 0
+  // Anything but a blank, a quote or `&,;<>{}()`: what an unquoted value is made of.
+  const bare = /[^\s"'&,;<>{}()]/.test(char) ? Class.BareValueChar : 0
+  return letter | name | bare
+})
+
+const isLetter = (code: number) => code < 128 && (ASCII_CLASSES[code] & Class.Letter) !== 0
+const isNameChar = (code: number) => code < 128 && (ASCII_CLASSES[code] & Class.NameChar) !== 0
+const isBareValueChar = (code: number) => (code < 128 ? (ASCII_CLASSES[code] & Class.BareValueChar) !== 0 : !isBlank(code))
 
 /**
  * The field around one `:` or `=`, as the scan finds it: where its name and value are, and where
