@@ -59,6 +59,12 @@ export function firstDigit(text: string, from = 0): number {
   return -1
 }
 
+/** Where the first digit from `from` on is, or the text's length. */
+function firstDigitFrom(text: string, from: number): number {
+  DIGIT.lastIndex = from
+  return DIGIT.test(text) ? DIGIT.lastIndex - 1 : text.length
+}
+
 /** Whether the text holds `count` digits from `from` on. */
 function holdsDigits(text: string, count: number, from: number): boolean {
   let found = 0
@@ -323,8 +329,14 @@ function maskNumber(edited: EditedText, start: number, limit: number): number {
 function maskCardNumbersIn(edited: EditedText, from: number, limit: number, firstDigit: number): void {
   const text = edited.text
   let index = Math.max(from, firstDigit)
-  while (index < limit) {
-    if (!isDigit(text.charCodeAt(index)) || (index > from && isWordChar(text.charCodeAt(index - 1)))) {
+  for (let sinceDigit = 0; index < limit; ) {
+    if (!isDigit(text.charCodeAt(index))) {
+      // Past a few characters without a digit, the next one is looked for by a regular expression.
+      index = ++sinceDigit < 16 ? index + 1 : Math.min(firstDigitFrom(text, index + 1), limit)
+      continue
+    }
+    sinceDigit = 0
+    if (index > from && isWordChar(text.charCodeAt(index - 1))) {
       index++
       continue
     }

@@ -15,18 +15,18 @@ function cardFieldKind(name: string): FieldKind {
 }
 
 /**
- * The names met last and their kinds, in 64 places chosen by the name's length and its first and
- * last characters: the same few names come again and again (in every record of a list, every
- * field of a form), and comparing one where it stands costs less than a string cut out of the
- * text for it and a look-up (a megabyte of form fields has 72,000).
+ * The names met last and their kinds, in 256 places chosen by the name's length and first,
+ * second and last characters: the same few names come again and again (in every record of a
+ * list, every field of a form), and comparing one where it stands costs less than a string cut
+ * out of the text for it and a look-up (a megabyte of form fields has 72,000).
  */
-const recentNames: string[] = Array.from({length: 64}, () => '')
-const recentKinds: FieldKind[] = Array.from({length: 64}, () => undefined)
+const recentNames: string[] = Array.from({length: 256}, () => '')
+const recentKinds: FieldKind[] = Array.from({length: 256}, () => undefined)
 
 /** The kind of the card field named by the text from `start` to `end`, if it names one. */
 function cardFieldKindAt(text: string, start: number, end: number): FieldKind {
   const length = end - start
-  const place = (length * 31 + text.charCodeAt(start) * 7 + text.charCodeAt(end - 1)) & 63
+  const place = Math.imul((length << 16) ^ (text.charCodeAt(start) << 8) ^ (text.charCodeAt(start + 1) << 4) ^ text.charCodeAt(end - 1), 0x9e3779b1) >>> 24
   const recent = recentNames[place]
   let same = recent.length === length
   for (let index = 0; same && index < length; index++) same = recent.charCodeAt(index) === text.charCodeAt(start + index)
