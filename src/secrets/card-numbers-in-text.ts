@@ -1,8 +1,8 @@
 /**
  * Card numbers found by shape in any text from outside: 12 to 19 digits, written together or in
  * groups, that pass the Luhn check. Every webhook body, error message and --verbose line goes
- * through this, so it is one pass over the text whatever its shape, and allocates nothing per
- * digit group or per card number (bench/redact.js measures it on hostile shapes).
+ * through this, so it is one pass over the text whatever its shape, allocating nothing per digit
+ * group and no string per mask (bench/redact.js measures it on hostile shapes).
  */
 import {EditedText} from './edited-text.js'
 
@@ -57,12 +57,6 @@ export function firstDigit(text: string, from = 0): number {
   }
   for (let index = from; index < text.length; index++) if (isDigit(text.charCodeAt(index))) return index
   return -1
-}
-
-/** Where the first digit from `from` on is, or the text's length. */
-function firstDigitFrom(text: string, from: number): number {
-  DIGIT.lastIndex = from
-  return DIGIT.test(text) ? DIGIT.lastIndex - 1 : text.length
 }
 
 /** Whether the text holds `count` digits from `from` on. */
@@ -170,9 +164,9 @@ let runEnd = -1
 
 /**
  * Masks the card numbers of the run of digit groups that starts at `start`; `runEnd` says where
- * the run ends. From each group, the longest card number starting there is taken (separators inside it
- * go with it). A run must not be glued to a word at either end: when its last group is, the run
- * ends before that group. Groups are read one at a time, each entered in `latestRow` once the
+ * the run ends. From each group, the longest card number starting there is taken (separators
+ * inside it go with it). A run must not be glued to a word at either end: when its last group is,
+ * the run ends before that group. Groups are read one at a time, each entered in `latestRow` once the
  * groups it would end too long a card number from are tried (all of them after the last group),
  * so that the longest Luhn-valid span from a group is two look-ups, not a check per span. Nothing
  * is copied group by group: a megabyte of `1 1 1 ...` holds no card number and costs no string.
@@ -323,16 +317,17 @@ function maskNumber(edited: EditedText, start: number, limit: number): number {
 
 /**
  * Masks the card numbers in the part of the text from `from` to `limit`, where no digit comes
- * before `firstDigit`. The part is read on its own: a number at either end of it is not glued to
+ * before `earliestDigit`. The part is read on its own: a number at either end of it is not glued to
  * what lies beyond (a UUID, between parts).
  */
-function maskCardNumbersIn(edited: EditedText, from: number, limit: number, firstDigit: number): void {
+function maskCardNumbersIn(edited: EditedText, from: number, limit: number, earliestDigit: number): void {
   const text = edited.text
-  let index = Math.max(from, firstDigit)
+  let index = Math.max(from, earliestDigit)
   for (let sinceDigit = 0; index < limit; ) {
     if (!isDigit(text.charCodeAt(index))) {
       // Past a few characters without a digit, the next one is looked for by a regular expression.
-      index = ++sinceDigit < 16 ? index + 1 : Math.min(firstDigitFrom(text, index + 1), limit)
+      const next = ++sinceDigit < 16 ? index + 1 : firstDigit(text, index + 1)
+      index = next === -1 ? limit : Math.min(next, limit)
       continue
     }
     sinceDigit = 0
