@@ -283,34 +283,40 @@ function maskOfLastFour(lastFour: number): string {
 const masksByLastFour: string[] = Array.from({length: 10_000}, () => '')
 
 /**
- * Masks the number starting at `start` if it is written together (one group, no separator after
- * it) and is a card number, and says where it ends; -1 if digit groups follow, a run for
- * `maskRun`. Most numbers are written together (amounts, years, ports, a card number typed in
- * one piece): the one span to check is the number itself, without the rows.
+ * Masks the run of digit groups starting at `start` if it is short, and says where it ends; -1
+ * if it is a run for `maskRun`. Most runs are short: numbers written together (amounts, years,
+ * ports), dates, and card numbers alone, together or in groups. A run of at most 19 digits that
+ * passes the Luhn check as a whole is one card number: the longest from its first group. One of
+ * fewer than 12 digits holds none. Those are masked, or passed over, without the rows.
  */
-function maskNumber(edited: EditedText, start: number, limit: number): number {
+function maskShortRun(edited: EditedText, start: number, limit: number): number {
   const text = edited.text
   let index = start
+  let digits = 0
   let evenDoubled = 0
   let oddDoubled = 0
-  for (; index < limit; index++) {
-    const digit = text.charCodeAt(index) - 0x30
-    if (digit < 0 || digit > 9) break
-    if (((index - start) & 1) === 0) {
-      evenDoubled += DOUBLED[digit]
-      oddDoubled += digit
-    } else {
-      oddDoubled += DOUBLED[digit]
-      evenDoubled += digit
+  let lastFour = 0
+  let groups = 0
+  for (let next = start; next !== -1; next = separatorEnd(text, index, limit)) {
+    for (index = next, groups++; index < limit; index++) {
+      const digit = text.charCodeAt(index) - 0x30
+      if (digit < 0 || digit > 9) break
+      if (++digits > PanDigits.Most) return -1
+      if ((digits & 1) === 1) {
+        evenDoubled += DOUBLED[digit]
+        oddDoubled += digit
+      } else {
+        oddDoubled += DOUBLED[digit]
+        evenDoubled += digit
+      }
+      lastFour = (lastFour * 10 + digit) % 10_000
     }
   }
-  if (separatorEnd(text, index, limit) !== -1) return -1
-  const digits = index - start
-  // Too short or too long, glued to a word, or its check digit does not match (Luhn, as in `maskRun`).
-  if (digits < PanDigits.Fewest || digits > PanDigits.Most || (index < limit && isWordChar(text.charCodeAt(index)))) return index
-  if (((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 !== 0) return index
-  let lastFour = 0
-  for (let at = index - 4; at < index; at++) lastFour = lastFour * 10 + text.charCodeAt(at) - 0x30
+  // Glued to a word, the last group is not part of the run: one group alone is no run at all.
+  const glued = index < limit && isWordChar(text.charCodeAt(index))
+  if (digits < PanDigits.Fewest || (glued && groups === 1)) return index
+  // The check digit matches (Luhn, with the sums of `maskRun`), or the rows find what is there.
+  if (glued || ((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 !== 0) return -1
   edited.replace(start, index, maskOfLastFour(lastFour))
   return index
 }
@@ -335,9 +341,9 @@ function maskCardNumbersIn(edited: EditedText, from: number, limit: number, earl
       index++
       continue
     }
-    const numberEnd = maskNumber(edited, index, limit)
-    if (numberEnd !== -1) {
-      index = numberEnd
+    const shortEnd = maskShortRun(edited, index, limit)
+    if (shortEnd !== -1) {
+      index = shortEnd
       continue
     }
     maskRun(edited, index, limit)

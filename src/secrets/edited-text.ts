@@ -14,9 +14,9 @@ export class EditedText {
   begin(text: string): this {
     this.text = text
     this.copied = 0
-    // Left empty by `finish`, unless a redaction was cut short by an exception.
-    this.pieces.length = 0
-    this.chunks.length = 0
+    // Left empty by `finish`, unless a redaction was cut short by an exception (setting a length
+    // costs a call into the engine, and this runs for every string of a body).
+    if (this.pieces.length > 0 || this.chunks.length > 0) this.pieces.length = this.chunks.length = 0
     return this
   }
 
