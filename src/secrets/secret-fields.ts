@@ -38,14 +38,15 @@ export type FieldKind = 'pan' | 'cvv' | 'key' | undefined
  * Field names repeat from one body to the next (webhooks, answers): their kinds are kept, up to a
  * bound, so that a stream of bodies costs a lookup per field instead of three pattern matches.
  */
-const knownFieldKinds = new Map<string, FieldKind>()
+const knownFieldKinds = new Map<string, FieldKind | null>()
 const MAX_KNOWN_FIELD_KINDS = 1000
 
 export function fieldKind(key: string): FieldKind {
+  // A name known to be no secret field is kept as null: one look-up, where undefined took two.
   const known = knownFieldKinds.get(key)
-  if (known !== undefined || knownFieldKinds.has(key)) return known
+  if (known !== undefined) return known ?? undefined
   const kind = classifyField(key)
-  if (knownFieldKinds.size < MAX_KNOWN_FIELD_KINDS) knownFieldKinds.set(key, kind)
+  if (knownFieldKinds.size < MAX_KNOWN_FIELD_KINDS) knownFieldKinds.set(key, kind ?? null)
   return kind
 }
 
