@@ -10,7 +10,7 @@ import {fileURLToPath} from 'node:url'
 
 import {benchEnv, median} from './measure.js'
 
-export {median}
+export {finish, median} from './measure.js'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const bin = join(root, 'bin', 'run.js')
@@ -162,10 +162,4 @@ export function percentile(values, p) {
 export function printTable(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)))
   for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('   '))
-}
-
-/** Prints each check as ok/MISS and exits 0 when all are met, else 1. */
-export function finish(checks) {
-  for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'}  ${text}`)
-  process.exit(checks.every(([, ok]) => ok) ? 0 : 1)
 }
