@@ -5,9 +5,11 @@
  */
 export {IN_MEMORY_STORE, SCHEMA_VERSION} from './database.js'
 export {storeFileKind} from './store-file.js'
-export {isUuid, parsePaymentProfileSetting} from './ids.js'
+export {isUuid, parsePaymentProfileSetting, timeOrderedUuid} from './ids.js'
 export {importLegacyStateFile} from './legacy-state-import.js'
 export {approvalUrl, cardRecord, cardView, webhookBody} from './record-shapes.js'
 export {dataFolderExposure, defaultStorePath, paytxDataDir, prepareDefaultStorePath, resolveStoreLocation} from './store-location.js'
 export {EmulatorStore} from './store.js'
+export {WriteTurns} from './write-turns.js'
+export type {WriteTurn} from './write-turns.js'
 export type {OutboxDelivery, StatusChange, StoredCard, StoredTransaction, TransactionQuery, WebhookDelivery} from './store.js'

@@ -8,7 +8,8 @@
 import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
 import {isDiskFull} from '../../storage/disk-full.js'
-import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
+import {type AttachedUse, type Database, IN_MEMORY_STORE, type Statement, attachDatabase, openDatabase} from './database.js'
+import type {WriteTurn} from './write-turns.js'
 
 export interface StoredCard {
   id: string
@@ -93,6 +94,15 @@ export interface TransactionQuery {
   before?: string
 }
 
+/** SQLite's default: the write-ahead log is copied back into the store file every 1000 pages (4 MiB). */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000
+
+/**
+ * A transaction's status changes and deliveries are found by its seq (the order it was stored
+ * in), not by its random id: see the schema's version 4 (database.ts). This reads it from the id.
+ */
+const SEQ_OF_TRANSACTION = '(SELECT seq FROM transactions WHERE id = ?)'
+
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
 
@@ -156,6 +166,14 @@ export class EmulatorStore {
     return new EmulatorStore(openDatabase(location), location)
   }
 
+  /** One more connection to the store file this process opened, for a worker thread (database.ts, attachDatabase). */
+  static attach(location: string, use: AttachedUse): EmulatorStore {
+    return new EmulatorStore(attachDatabase(location, use), location)
+  }
+
+  /** Set when a worker thread of this emulator writes to the store too: the write lock goes by turns (write-turns.ts). */
+  writeTurn?: WriteTurn
+
   /**
    * Runs `change` as one SQLite transaction, taking the write lock first (so that what it reads
    * is still true when it writes, whichever emulator shares the store), committed on return.
@@ -185,14 +203,19 @@ export class EmulatorStore {
   }
 
   private inTransaction<T>(change: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE')
+    this.writeTurn?.begin()
     try {
-      const result = change()
-      this.db.exec('COMMIT')
-      return result
-    } catch (error) {
-      this.rollBack()
-      throw error
+      this.db.exec('BEGIN IMMEDIATE')
+      try {
+        const result = change()
+        this.db.exec('COMMIT')
+        return result
+      } catch (error) {
+        this.rollBack()
+        throw error
+      }
+    } finally {
+      this.writeTurn?.end()
     }
   }
 
@@ -204,6 +227,20 @@ export class EmulatorStore {
     } catch {
       // The transaction is gone either way; the error that caused the rollback is the one to report.
     }
+  }
+
+  /**
+   * Whether this connection's commits copy the write-ahead log back into the store file once it
+   * has grown (SQLite's default, every 4 MiB). Off while a catch-up thread writes: the copy would
+   * fall to whichever connection commits next, a request's write on the serving thread among them.
+   */
+  copyLogBackOnCommit(on: boolean): void {
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${on ? DEFAULT_AUTOCHECKPOINT_PAGES : 0}`)
+  }
+
+  /** Copies back what of the write-ahead log no reader still needs, without waiting for any. */
+  copyLogBack(): void {
+    this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
   }
 
   close(): void {
@@ -277,21 +314,35 @@ export class EmulatorStore {
     return row && (JSON.parse(row.body) as StoredCard)
   }
 
+  /** Stores a new transaction with the columns lists filter, sort and search on, taken from its body. */
   insertTransaction(entry: StoredTransaction): void {
+    const {transaction} = entry
     this.run(
-      'INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at) VALUES (?, ?, ?, ?, ?)',
-      entry.transaction.id,
-      JSON.stringify(entry.transaction),
+      `INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      transaction.id,
+      JSON.stringify(transaction),
       entry.cvvGiven ? 1 : 0,
       entry.settlementHeld ? 1 : 0,
       entry.dueAt ?? null,
+      transaction.status,
+      transaction.created_at,
+      transaction.merchant_reference ?? null,
+      transaction.customer ?? null,
+      transaction.payment_product,
     )
   }
 
+  /**
+   * Writes the transaction's body, status and due time. Its creation time, merchant reference,
+   * customer and product are set at start and never change, so their columns (and indexes) are
+   * left as they are.
+   */
   updateTransaction(entry: StoredTransaction): void {
     this.run(
-      'UPDATE transactions SET body = ?, settlement_held = ?, due_at = ? WHERE id = ?',
+      'UPDATE transactions SET body = ?, status = ?, settlement_held = ?, due_at = ? WHERE id = ?',
       JSON.stringify(entry.transaction),
+      entry.transaction.status,
       entry.settlementHeld ? 1 : 0,
       entry.dueAt ?? null,
       entry.transaction.id,
@@ -309,17 +360,27 @@ export class EmulatorStore {
     return rows.map(transactionFromRow)
   }
 
+  /** How many transactions' next moves are due at `now`, counted up to `atMost`. */
+  dueCount(now: number, atMost: number): number {
+    return (this.get('SELECT count(*) AS due FROM (SELECT 1 FROM transactions WHERE due_at <= ? LIMIT ?)', now, atMost) as {due: number}).due
+  }
+
   /** Whether any transaction's next move is due at `now`. */
   hasDueTransactions(now: number): boolean {
     return this.get('SELECT 1 AS found FROM transactions WHERE due_at <= ? LIMIT 1', now) !== undefined
   }
 
-  /** The earliest time anything is due: a transaction's move or a webhook attempt. */
+  /**
+   * The earliest time anything is due: a transaction's move, a webhook attempt no emulator holds,
+   * or the end of a hold. Each read from an index, never all the pending deliveries (100,000
+   * after a catch-up): the held ones are few, those in flight at most.
+   */
   nextDueAt(): number | undefined {
     const row = this.get(
       `SELECT min(
          coalesce((SELECT min(due_at) FROM transactions WHERE due_at IS NOT NULL), 9e15),
-         coalesce((SELECT min(max(next_try_at, coalesce(claimed_until, 0))) FROM webhook_deliveries WHERE state = 'pending'), 9e15)
+         coalesce((SELECT next_try_at FROM webhook_deliveries WHERE state = 'pending' AND claimed_until IS NULL ORDER BY next_try_at LIMIT 1), 9e15),
+         coalesce((SELECT min(max(next_try_at, claimed_until)) FROM webhook_deliveries WHERE claimed_until IS NOT NULL AND state = 'pending'), 9e15)
        ) AS at`,
     ) as {at: number}
     return row.at >= 9e15 ? undefined : row.at
@@ -327,9 +388,10 @@ export class EmulatorStore {
 
   enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number): void {
     this.run(
-      `INSERT INTO webhook_deliveries (id, transaction_id, status, url, payload, state, created_at, attempts, next_try_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, '[]', ?)`,
+      `INSERT INTO webhook_deliveries (id, transaction_id, transaction_seq, status, url, payload, state, created_at, attempts, next_try_at)
+       VALUES (?, ?, ${SEQ_OF_TRANSACTION}, ?, ?, ?, 'pending', ?, '[]', ?)`,
       delivery.id,
+      delivery.transaction,
       delivery.transaction,
       delivery.status,
       delivery.url,
@@ -348,7 +410,7 @@ export class EmulatorStore {
       `SELECT d.* FROM webhook_deliveries d
        WHERE d.state = 'pending' AND d.next_try_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-                         WHERE e.transaction_id = d.transaction_id AND e.url = d.url AND e.state = 'pending' AND e.seq < d.seq)
+                         WHERE e.transaction_seq = d.transaction_seq AND e.url = d.url AND e.state = 'pending' AND e.seq < d.seq)
        ORDER BY d.seq LIMIT ?`,
       now,
       now,
@@ -389,8 +451,8 @@ export class EmulatorStore {
 
   /** Puts the deliveries a fault held back for this transaction and address back in line, due at `now`. */
   releaseHeldDeliveries(transactionId: string, url: string, now: number): number {
-    const held = this.all("SELECT id FROM webhook_deliveries WHERE state = 'held' AND transaction_id = ? AND url = ?", transactionId, url)
-    if (held.length > 0) this.run("UPDATE webhook_deliveries SET state = 'pending', next_try_at = ? WHERE state = 'held' AND transaction_id = ? AND url = ?", now, transactionId, url)
+    const held = this.all(`SELECT id FROM webhook_deliveries WHERE state = 'held' AND transaction_seq = ${SEQ_OF_TRANSACTION} AND url = ?`, transactionId, url)
+    if (held.length > 0) this.run(`UPDATE webhook_deliveries SET state = 'pending', next_try_at = ? WHERE state = 'held' AND transaction_seq = ${SEQ_OF_TRANSACTION} AND url = ?`, now, transactionId, url)
     return held.length
   }
 
@@ -410,7 +472,7 @@ export class EmulatorStore {
     const rows = (
       transactionId === undefined
         ? this.all('SELECT * FROM webhook_deliveries ORDER BY seq')
-        : this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId)
+        : this.all(`SELECT * FROM webhook_deliveries WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId)
     ) as DeliveryRow[]
     return rows.map((row) => {
       const {payload: _payload, ...delivery} = deliveryFromRow(row)
@@ -420,7 +482,8 @@ export class EmulatorStore {
 
   recordStatusChange(transactionId: string, change: StatusChange): void {
     this.run(
-      'INSERT INTO status_changes (transaction_id, from_status, to_status, reason, at, by) VALUES (?, ?, ?, ?, ?, ?)',
+      `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by) VALUES (?, ${SEQ_OF_TRANSACTION}, ?, ?, ?, ?, ?)`,
+      transactionId,
       transactionId,
       change.from,
       change.to,
@@ -432,7 +495,7 @@ export class EmulatorStore {
 
   /** The transaction's status changes, oldest first. */
   statusChanges(transactionId: string): StatusChange[] {
-    const rows = this.all('SELECT from_status, to_status, reason, at, by FROM status_changes WHERE transaction_id = ? ORDER BY seq', transactionId) as {
+    const rows = this.all(`SELECT from_status, to_status, reason, at, by FROM status_changes WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId) as {
       from_status: string | null
       to_status: string
       reason: string
@@ -444,7 +507,7 @@ export class EmulatorStore {
 
   /** The transaction's deliveries with the bodies they post, oldest first (what a resend sends again). */
   outboxDeliveries(transactionId: string): OutboxDelivery[] {
-    return (this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId) as DeliveryRow[]).map(deliveryFromRow)
+    return (this.all(`SELECT * FROM webhook_deliveries WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId) as DeliveryRow[]).map(deliveryFromRow)
   }
 
   /**

@@ -11,7 +11,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import type {Customer, Transaction} from '../../../src/api/schemas.js'
-import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {EmulatorStore, SCHEMA_VERSION} from '../../../src/emulator/store/index.js'
 
 type Libsql = typeof import('libsql')
 const Database = createRequire(import.meta.url)('libsql') as Libsql
@@ -108,7 +108,7 @@ describe('transaction lists and search', () => {
       store.close()
     }
     const db = new Database(path)
-    expect((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version).toBe(3)
+    expect((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version).toBe(SCHEMA_VERSION)
     db.close()
   })
 
