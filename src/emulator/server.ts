@@ -17,7 +17,7 @@ import {EmulatorResources, apiRoutes} from './api/index.js'
 import {approvalRoutes} from './pages/index.js'
 import {CatchUpThread, type Clock, DueWorkScheduler, type LifecycleSettings, OrderedStatusReport, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
 import {dashboardRoutes} from './dashboard/index.js'
-import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind} from './store/index.js'
+import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind, transactionPages} from './store/index.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
 import {FaultRules, WebhookFaults, faultRoutes, randomSeed, withRequestFaults} from './faults/index.js'
 import {ApiError, sendApiError} from './http-exchange.js'
@@ -156,7 +156,7 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
       return addresses.url
     },
   })
-  return {store, addresses, due, lifecycle, statusReport, catchUp, faults, outbox, scheduler, resources}
+  return {store, pages: transactionPages(store), addresses, due, lifecycle, statusReport, catchUp, faults, outbox, scheduler, resources}
 }
 
 type Parts = ReturnType<typeof buildParts>
@@ -164,7 +164,7 @@ type Parts = ReturnType<typeof buildParts>
 /** Every room's routes in one table, behind the request faults. */
 function requestHandler(options: EmulatorOptions, settings: Settings, parts: Parts, {report}: Reporters) {
   const {keys, proxyId, organisation, paymentProfileId, maxBodyBytes, assumptions, clock} = settings
-  const {store, lifecycle, faults, resources, due} = parts
+  const {store, pages, lifecycle, faults, resources, due} = parts
   const baseUrl = () => parts.addresses.url
   return withRequestFaults(
     guardAdminHost(routeRequests([
@@ -172,8 +172,8 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
       ...faultRoutes(faults, {keys, maxBodyBytes}),
       ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
-      ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
-      ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
+      ...triggerRoutes(store, lifecycle, {pages, keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
+      ...dashboardRoutes(store, lifecycle, {pages, maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
     ]), {listenHost: settings.host, baseUrl}),
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
@@ -233,6 +233,7 @@ function runningEmulator(server: Server, settings: Settings, parts: Parts): Runn
       server.closeAllConnections()
     })
     await parts.outbox.close()
+    await parts.pages.close()
     parts.store.close()
   }
   let closing: Promise<void> | undefined

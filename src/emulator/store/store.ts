@@ -94,6 +94,12 @@ export interface TransactionQuery {
   before?: string
 }
 
+/** One page of a list: its transactions, and the id to ask for the next page with when more may follow. */
+export interface TransactionPage {
+  transactions: StoredTransaction[]
+  next?: string
+}
+
 /** SQLite's default: the write-ahead log is copied back into the store file every 1000 pages (4 MiB). */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000
 
@@ -520,7 +526,7 @@ export class EmulatorStore {
    * the order transactions were stored, newest first, and stops when the page is full; a
    * shorter one walks the transactions newest first, testing each, until the page is full.
    */
-  transactionPage(query: TransactionQuery): {transactions: StoredTransaction[]; next?: string} {
+  transactionPage(query: TransactionQuery): TransactionPage {
     const where: string[] = []
     const params: unknown[] = []
     for (const column of ['status', 'product', 'customer'] as const) {
