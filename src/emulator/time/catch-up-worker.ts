@@ -21,8 +21,11 @@ import {type DueBatchLimits, TransactionLifecycle} from './lifecycle.js'
  * wants to write ends one early.
  */
 const CATCH_UP_BATCH = {moves: 2000, ms: 250}
-/** The write-ahead log is copied back into the store file after this many moves (some 30 MiB of log). */
-const MOVES_PER_LOG_COPY = 8000
+/**
+ * The write-ahead log is copied back into the store file after this many moves (some 40 MiB of
+ * log): each copy waits for the disk twice, and a page changed by several commits is copied once.
+ */
+const MOVES_PER_LOG_COPY = 20_000
 
 function catchUp(data: CatchUpWorkerData, post: (message: CatchUpMessage) => void): void {
   const turns = new WriteTurns(data.turns)

@@ -42,7 +42,8 @@ const WORKER_SCRIPT = new URL('catch-up-worker.js', import.meta.url)
 
 export class CatchUpThread {
   private readonly turns = new WriteTurns()
-  private readonly stopCell = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
+  private readonly stopBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)
+  private readonly stopCell = new Int32Array(this.stopBuffer)
   private exited?: Promise<void>
   private failed = false
 
@@ -77,31 +78,31 @@ export class CatchUpThread {
     if (this.running || !this.usable) return
     this.store.writeTurn = this.turns.serving
     this.store.copyLogBackOnCommit(false)
-    const data: CatchUpWorkerData = {location: this.store.location, settings: this.settings, turns: this.turns.buffer, stop: this.stopCell.buffer as SharedArrayBuffer}
+    const data: CatchUpWorkerData = {location: this.store.location, settings: this.settings, turns: this.turns.buffer, stop: this.stopBuffer}
     const worker = new Worker(WORKER_SCRIPT, {workerData: data})
-    let ended = false
-    const end = (failure?: {message: string; diskFull: boolean}) => {
-      if (ended) return
-      ended = true
-      if (failure) this.failed = true
-      this.listener.ended(failure)
-    }
+    let failure: {message: string; diskFull: boolean} | undefined
+    let finished = false
     worker.on('message', (message: CatchUpMessage) => {
       if (message.kind === 'moved') {
         if (message.events.length > 0) this.listener.moved(message.events)
         if (message.dueAt !== undefined) this.listener.due(message.dueAt)
+      } else if (message.kind === 'failed') {
+        failure = message
       } else {
-        end(message.kind === 'failed' ? message : undefined)
+        finished = true
       }
     })
-    worker.on('error', (error) => end({message: error.message, diskFull: false}))
+    worker.on('error', (error) => (failure ??= {message: error.message, diskFull: false}))
+    // Its messages all come before its exit: the listener hears of its end once it is gone.
     this.exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
         this.turns.workerGone()
         this.store.writeTurn = undefined
         this.store.copyLogBackOnCommit(true)
         this.exited = undefined
-        if (!ended && Atomics.load(this.stopCell, 0) === 0) end({message: `the catch-up thread ended (exit code ${code})`, diskFull: false})
+        if (!finished) failure ??= {message: `the catch-up thread ended (exit code ${code})`, diskFull: false}
+        if (failure) this.failed = true
+        this.listener.ended(failure)
         resolve()
       }),
     )
