@@ -34,6 +34,11 @@ export interface StoredTransaction {
   settlementHeld?: boolean
   /** When the next move over time is due (epoch ms), if the status has one. */
   dueAt?: number
+  /**
+   * Where the store keeps it (the order it was stored in), once stored: its status changes and
+   * deliveries are found by it, so that writing one needs no lookup of the id.
+   */
+  seq?: number
 }
 
 export interface PaymentProfile {
@@ -108,6 +113,14 @@ const DEFAULT_AUTOCHECKPOINT_PAGES = 1000
  * in), not by its random id: see the schema's version 4 (database.ts). This reads it from the id.
  */
 const SEQ_OF_TRANSACTION = '(SELECT seq FROM transactions WHERE id = ?)'
+/** The seq given, else read from the id (SQLite's coalesce runs the lookup only when the seq is null). */
+const SEQ_GIVEN_OR_OF_TRANSACTION = `coalesce(?, ${SEQ_OF_TRANSACTION})`
+
+const INSERT_STATUS_CHANGE = `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by)
+  VALUES (?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, ?, ?)`
+
+const INSERT_DELIVERY = `INSERT INTO webhook_deliveries (id, transaction_id, transaction_seq, status, url, payload, state, created_at, attempts, next_try_at)
+  VALUES (?, ?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, 'pending', ?, '[]', ?)`
 
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
@@ -127,9 +140,10 @@ interface DeliveryRow {
   attempts: string
 }
 
-const TRANSACTION_COLUMNS = 't.body, t.cvv_given, t.settlement_held, t.due_at'
+const TRANSACTION_COLUMNS = 't.seq, t.body, t.cvv_given, t.settlement_held, t.due_at'
 
 interface TransactionRow {
+  seq: number
   body: string
   cvv_given: number
   settlement_held: number
@@ -142,6 +156,7 @@ function transactionFromRow(row: TransactionRow): StoredTransaction {
     cvvGiven: row.cvv_given === 1,
     ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
     ...(row.due_at === null ? {} : {dueAt: row.due_at}),
+    seq: row.seq,
   }
 }
 
@@ -320,10 +335,10 @@ export class EmulatorStore {
     return row && (JSON.parse(row.body) as StoredCard)
   }
 
-  /** Stores a new transaction with the columns lists filter, sort and search on, taken from its body. */
+  /** Stores a new transaction with the columns lists filter, sort and search on, taken from its body; sets its seq. */
   insertTransaction(entry: StoredTransaction): void {
     const {transaction} = entry
-    this.run(
+    entry.seq = this.insert(
       `INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       transaction.id,
@@ -356,13 +371,13 @@ export class EmulatorStore {
   }
 
   transaction(id: string): StoredTransaction | undefined {
-    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
+    const row = this.get('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
     return row && transactionFromRow(row)
   }
 
   /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */
   dueTransactions(now: number, limit: number): StoredTransaction[] {
-    const rows = this.all('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as TransactionRow[]
+    const rows = this.all('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as TransactionRow[]
     return rows.map(transactionFromRow)
   }
 
@@ -392,12 +407,13 @@ export class EmulatorStore {
     return row.at >= 9e15 ? undefined : row.at
   }
 
-  enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number): void {
+  /** Queues the delivery; `transactionSeq` is its transaction's seq when the caller has it at hand. */
+  enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number, transactionSeq?: number): void {
     this.run(
-      `INSERT INTO webhook_deliveries (id, transaction_id, transaction_seq, status, url, payload, state, created_at, attempts, next_try_at)
-       VALUES (?, ?, ${SEQ_OF_TRANSACTION}, ?, ?, ?, 'pending', ?, '[]', ?)`,
+      INSERT_DELIVERY,
       delivery.id,
       delivery.transaction,
+      transactionSeq ?? null,
       delivery.transaction,
       delivery.status,
       delivery.url,
@@ -486,10 +502,12 @@ export class EmulatorStore {
     })
   }
 
-  recordStatusChange(transactionId: string, change: StatusChange): void {
+  /** Records a status change; `transactionSeq` is the transaction's seq when the caller has it at hand. */
+  recordStatusChange(transactionId: string, change: StatusChange, transactionSeq?: number): void {
     this.run(
-      `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by) VALUES (?, ${SEQ_OF_TRANSACTION}, ?, ?, ?, ?, ?)`,
+      INSERT_STATUS_CHANGE,
       transactionId,
+      transactionSeq ?? null,
       transactionId,
       change.from,
       change.to,
@@ -585,6 +603,11 @@ export class EmulatorStore {
 
   private run(sql: string, ...params: unknown[]): void {
     this.statement(sql).run(...params)
+  }
+
+  /** Runs an INSERT; the new row's rowid. */
+  private insert(sql: string, ...params: unknown[]): number {
+    return Number((this.statement(sql).run(...params) as {lastInsertRowid: number | bigint}).lastInsertRowid)
   }
 
   private get(sql: string, ...params: unknown[]): unknown {

@@ -108,8 +108,8 @@ export class TransactionLifecycle {
     entry.dueAt = this.dueAt(entry, Date.parse(transaction.last_status_update))
     this.commit(() => {
       this.store.insertTransaction(entry)
-      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'})
-      this.notify(transaction)
+      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'}, entry.seq)
+      this.notify(entry)
       return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
     })
     if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
@@ -257,8 +257,8 @@ export class TransactionLifecycle {
     transaction.status_reason = reason ?? STATUS_REASONS[to]
     transaction.last_status_update = new Date(at).toISOString()
     entry.dueAt = this.dueAt(entry, at)
-    this.store.recordStatusChange(transaction.id, {from, to, reason: transaction.status_reason, at: transaction.last_status_update, by})
-    this.notify(transaction)
+    this.store.recordStatusChange(transaction.id, {from, to, reason: transaction.status_reason, at: transaction.last_status_update, by}, entry.seq)
+    this.notify(entry)
     return [{event: 'status', time: transaction.last_status_update, transaction: transaction.id, from, to, reason: transaction.status_reason}]
   }
 
@@ -267,7 +267,7 @@ export class TransactionLifecycle {
   }
 
   /** Queues the webhook of the transaction's current status in the outbox, in the same commit. */
-  private notify(transaction: Transaction): void {
+  private notify({transaction, seq}: StoredTransaction): void {
     const profile = transaction.payment_profile ? this.paymentProfile(transaction.payment_profile) : undefined
     const url = transaction.webhook_transaction_update || profile?.webhook_transaction_update
     if (!url) return
@@ -285,6 +285,7 @@ export class TransactionLifecycle {
         payload: JSON.stringify(webhookBody(transaction, this.settings.webhookShape ?? DEFAULT_ASSUMPTIONS)),
       },
       now,
+      seq,
     )
     this.listener.due(now)
   }
