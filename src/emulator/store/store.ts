@@ -116,6 +116,8 @@ const SEQ_OF_TRANSACTION = '(SELECT seq FROM transactions WHERE id = ?)'
 /** The seq given, else read from the id (SQLite's coalesce runs the lookup only when the seq is null). */
 const SEQ_GIVEN_OR_OF_TRANSACTION = `coalesce(?, ${SEQ_OF_TRANSACTION})`
 
+const UPDATE_TRANSACTION = `UPDATE transactions SET body = ?, status = ?, settlement_held = ?, due_at = ? WHERE seq = ${SEQ_GIVEN_OR_OF_TRANSACTION}`
+
 const INSERT_STATUS_CHANGE = `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by)
   VALUES (?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, ?, ?)`
 
@@ -361,11 +363,12 @@ export class EmulatorStore {
    */
   updateTransaction(entry: StoredTransaction): void {
     this.run(
-      'UPDATE transactions SET body = ?, status = ?, settlement_held = ?, due_at = ? WHERE id = ?',
+      UPDATE_TRANSACTION,
       JSON.stringify(entry.transaction),
       entry.transaction.status,
       entry.settlementHeld ? 1 : 0,
       entry.dueAt ?? null,
+      entry.seq ?? null,
       entry.transaction.id,
     )
   }
