@@ -9,6 +9,7 @@ import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
 import {isDiskFull} from '../../storage/disk-full.js'
 import {type AttachedUse, type Database, IN_MEMORY_STORE, type Statement, attachDatabase, openDatabase} from './database.js'
+import {DeferredRows, ManyRowsStatement} from './deferred-rows.js'
 import type {WriteTurn} from './write-turns.js'
 
 export interface StoredCard {
@@ -118,11 +119,25 @@ const SEQ_GIVEN_OR_OF_TRANSACTION = `coalesce(?, ${SEQ_OF_TRANSACTION})`
 
 const UPDATE_TRANSACTION = `UPDATE transactions SET body = ?, status = ?, settlement_held = ?, due_at = ? WHERE seq = ${SEQ_GIVEN_OR_OF_TRANSACTION}`
 
-const INSERT_STATUS_CHANGE = `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by)
-  VALUES (?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, ?, ?)`
+const MANY_STATUS_CHANGES = new ManyRowsStatement(
+  (rows) => `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by) VALUES ${rows}`,
+  `(?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, ?, ?)`,
+  8,
+)
 
-const INSERT_DELIVERY = `INSERT INTO webhook_deliveries (id, transaction_id, transaction_seq, status, url, payload, state, created_at, attempts, next_try_at)
-  VALUES (?, ?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, 'pending', ?, '[]', ?)`
+const MANY_DELIVERIES = new ManyRowsStatement(
+  (rows) => `INSERT INTO webhook_deliveries (id, transaction_id, transaction_seq, status, url, payload, state, created_at, attempts, next_try_at) VALUES ${rows}`,
+  `(?, ?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, 'pending', ?, '[]', ?)`,
+  9,
+)
+
+/** Updates of transactions by seq, several per statement: a row is (seq, body, status, settlement_held, due_at). */
+const MANY_TRANSACTION_UPDATES = new ManyRowsStatement(
+  (rows) => `UPDATE transactions SET body = v.column2, status = v.column3, settlement_held = v.column4, due_at = v.column5
+    FROM (VALUES ${rows}) AS v WHERE transactions.seq = v.column1`,
+  '(?, ?, ?, ?, ?)',
+  5,
+)
 
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
@@ -178,6 +193,8 @@ function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
 
 export class EmulatorStore {
   private readonly statements = new Map<string, Statement>()
+  /** Rows held back while `deferringWrites` runs. */
+  private deferred?: DeferredRows
 
   constructor(
     private readonly db: Database,
@@ -362,15 +379,9 @@ export class EmulatorStore {
    * left as they are.
    */
   updateTransaction(entry: StoredTransaction): void {
-    this.run(
-      UPDATE_TRANSACTION,
-      JSON.stringify(entry.transaction),
-      entry.transaction.status,
-      entry.settlementHeld ? 1 : 0,
-      entry.dueAt ?? null,
-      entry.seq ?? null,
-      entry.transaction.id,
-    )
+    const values = [JSON.stringify(entry.transaction), entry.transaction.status, entry.settlementHeld ? 1 : 0, entry.dueAt ?? null]
+    if (this.deferred && entry.seq !== undefined) this.deferred.add(MANY_TRANSACTION_UPDATES, [entry.seq, ...values])
+    else this.run(UPDATE_TRANSACTION, ...values, entry.seq ?? null, entry.transaction.id)
   }
 
   transaction(id: string): StoredTransaction | undefined {
@@ -412,18 +423,9 @@ export class EmulatorStore {
 
   /** Queues the delivery; `transactionSeq` is its transaction's seq when the caller has it at hand. */
   enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number, transactionSeq?: number): void {
-    this.run(
-      INSERT_DELIVERY,
-      delivery.id,
-      delivery.transaction,
-      transactionSeq ?? null,
-      delivery.transaction,
-      delivery.status,
-      delivery.url,
-      delivery.payload,
-      delivery.created_at,
-      nextTryAt,
-    )
+    const params = [delivery.id, delivery.transaction, transactionSeq ?? null, delivery.transaction, delivery.status, delivery.url, delivery.payload, delivery.created_at, nextTryAt]
+    if (this.deferred) this.deferred.add(MANY_DELIVERIES, params)
+    else this.run(MANY_DELIVERIES.text(1), ...params)
   }
 
   /**
@@ -507,17 +509,9 @@ export class EmulatorStore {
 
   /** Records a status change; `transactionSeq` is the transaction's seq when the caller has it at hand. */
   recordStatusChange(transactionId: string, change: StatusChange, transactionSeq?: number): void {
-    this.run(
-      INSERT_STATUS_CHANGE,
-      transactionId,
-      transactionSeq ?? null,
-      transactionId,
-      change.from,
-      change.to,
-      change.reason,
-      change.at,
-      change.by,
-    )
+    const params = [transactionId, transactionSeq ?? null, transactionId, change.from, change.to, change.reason, change.at, change.by]
+    if (this.deferred) this.deferred.add(MANY_STATUS_CHANGES, params)
+    else this.run(MANY_STATUS_CHANGES.text(1), ...params)
   }
 
   /** The transaction's status changes, oldest first. */
@@ -595,6 +589,26 @@ export class EmulatorStore {
     return this.all(sql, ...params, query.limit + 1) as TransactionRow[]
   }
 
+  /**
+   * Runs `change` inside a write with the status changes, deliveries and updates of stored
+   * transactions it makes held back and written many per statement (deferred-rows.ts), whenever
+   * the store is about to read or write anything else, and at the end.
+   */
+  deferringWrites<T>(change: () => T): T {
+    this.deferred = new DeferredRows()
+    try {
+      const result = change()
+      this.flushDeferred()
+      return result
+    } finally {
+      this.deferred = undefined
+    }
+  }
+
+  private flushDeferred(): void {
+    this.deferred?.flush((sql, params) => this.statement(sql).run(...params))
+  }
+
   private statement(sql: string) {
     let statement = this.statements.get(sql)
     if (!statement) {
@@ -604,20 +618,25 @@ export class EmulatorStore {
     return statement
   }
 
+  // Each of these writes what is held back first: it may read it, or write after it.
   private run(sql: string, ...params: unknown[]): void {
+    this.flushDeferred()
     this.statement(sql).run(...params)
   }
 
   /** Runs an INSERT; the new row's rowid. */
   private insert(sql: string, ...params: unknown[]): number {
+    this.flushDeferred()
     return Number((this.statement(sql).run(...params) as {lastInsertRowid: number | bigint}).lastInsertRowid)
   }
 
   private get(sql: string, ...params: unknown[]): unknown {
+    this.flushDeferred()
     return this.statement(sql).get(...params)
   }
 
   private all(sql: string, ...params: unknown[]): unknown[] {
+    this.flushDeferred()
     return this.statement(sql).all(...params)
   }
 }

@@ -168,7 +168,8 @@ export class TransactionLifecycle {
     if (!this.store.hasDueTransactions(now)) return {moved: 0, more: false}
     const began = performance.now()
     let more = false
-    const events = this.commit(() => {
+    // A batch writes its rows many per statement: see EmulatorStore.deferringWrites.
+    const events = this.commit(() => this.store.deferringWrites(() => {
       const moved: StatusEvent[] = []
       let count = 0
       for (;;) {
@@ -191,7 +192,7 @@ export class TransactionLifecycle {
         more = count === limits.moves
         if (entries.length < wanted || more) return moved
       }
-    })
+    }))
     return {moved: new Set(events.map((event) => event.transaction)).size, more}
   }
 
