@@ -26,7 +26,8 @@ export interface TransactionPages {
   close(): Promise<void>
 }
 
-const WORKER_SCRIPT = new URL('query-worker.js', import.meta.url)
+/** Resolved when asked, not at import: a bundle of this module in another format may have no import.meta.url and never start the thread. */
+const workerScript = (): URL => new URL('query-worker.js', import.meta.url)
 
 /**
  * The pages of this store: from a query thread for a store file, when its script is at hand. An
@@ -35,7 +36,7 @@ const WORKER_SCRIPT = new URL('query-worker.js', import.meta.url)
  * event loop, so that requests that came meanwhile are answered in between.
  */
 export function transactionPages(store: EmulatorStore): TransactionPages {
-  if (store.location !== IN_MEMORY_STORE && existsSync(fileURLToPath(WORKER_SCRIPT))) return new QueryThread(store.location)
+  if (store.location !== IN_MEMORY_STORE && existsSync(fileURLToPath(workerScript()))) return new QueryThread(store.location)
   return {
     page: (query) => {
       const page = store.transactionPage(query)
@@ -69,7 +70,7 @@ class QueryThread implements TransactionPages {
   /** The worker, started on the first query (and again after one that failed). */
   private started(): Worker {
     if (this.worker) return this.worker
-    const worker = new Worker(WORKER_SCRIPT, {workerData: {location: this.location}})
+    const worker = new Worker(workerScript(), {workerData: {location: this.location}})
     // An idle query thread does not keep a closing process alive.
     worker.unref()
     worker.on('message', (answer: QueryAnswer) => {

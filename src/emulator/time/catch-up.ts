@@ -38,7 +38,8 @@ export interface CatchUpListener {
   ended(failure?: {message: string; diskFull: boolean}): void
 }
 
-const WORKER_SCRIPT = new URL('catch-up-worker.js', import.meta.url)
+/** Resolved when asked, not at import: a bundle of this module in another format may have no import.meta.url and never start the thread. */
+const workerScript = (): URL => new URL('catch-up-worker.js', import.meta.url)
 
 export class CatchUpThread {
   private readonly turns = new WriteTurns()
@@ -54,7 +55,7 @@ export class CatchUpThread {
    * on this thread, in short batches, as they are on a store in memory.
    */
   static possible(location: string, clock: Clock): boolean {
-    return location !== IN_MEMORY_STORE && clock === systemClock && existsSync(fileURLToPath(WORKER_SCRIPT))
+    return location !== IN_MEMORY_STORE && clock === systemClock && existsSync(fileURLToPath(workerScript()))
   }
 
   constructor(
@@ -79,7 +80,7 @@ export class CatchUpThread {
     this.store.writeTurn = this.turns.serving
     this.store.copyLogBackOnCommit(false)
     const data: CatchUpWorkerData = {location: this.store.location, settings: this.settings, turns: this.turns.buffer, stop: this.stopBuffer}
-    const worker = new Worker(WORKER_SCRIPT, {workerData: data})
+    const worker = new Worker(workerScript(), {workerData: data})
     let failure: {message: string; diskFull: boolean} | undefined
     let finished = false
     worker.on('message', (message: CatchUpMessage) => {
