@@ -1,4 +1,5 @@
-// What the benchmarks share: the environment their children run in, medians, and peak memory.
+// What the benchmarks share: the environment their children run in, medians, peak memory, and
+// the lines that say whether each target is met.
 import {readFileSync} from 'node:fs'
 
 /**
@@ -54,4 +55,13 @@ export function followPeakRss(child, everyMs = 5) {
 /** "12.3" with a fixed number of decimals, padded for a column. */
 export function fixed(value, decimals = 1, width = 7) {
   return value.toFixed(decimals).padStart(width)
+}
+
+/**
+ * Prints each check as one line, `ok  ` or `MISS`, saying the measured figure and its target,
+ * and exits 0 when every one is met, else 1. bench/run.js repeats these lines in its summary.
+ */
+export function finish(checks) {
+  for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'MISS'}  ${text}`)
+  process.exit(checks.every(([, ok]) => ok) ? 0 : 1)
 }

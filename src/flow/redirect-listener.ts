@@ -14,7 +14,8 @@ import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {escapeHtml, renderHtmlDocument} from '../http/html.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {listen} from '../http/listen.js'
-import {DuplicateDetector, WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
+import {DuplicateDetector} from '../webhooks/duplicates.js'
+import {WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
 
 export const LISTENER_HOST = '127.0.0.1'
 

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest'
 
 import {renderWebhookLine, webhookLine} from '../../src/output/webhook.js'
-import {DuplicateDetector, readWebhookEvent} from '../../src/webhooks/event.js'
+import {DuplicateDetector} from '../../src/webhooks/duplicates.js'
+import {readWebhookEvent} from '../../src/webhooks/event.js'
 import {forwardableHeaders} from '../../src/webhooks/forwarder.js'
 import {isLoopbackHost, webhookUrl} from '../../src/webhooks/listener.js'
 
@@ -45,9 +46,30 @@ describe('DuplicateDetector', () => {
 
   it('keeps a bounded number of statuses per transaction, whatever a sender invents', () => {
     const detector = new DuplicateDetector(10)
-    for (let i = 0; i < 1000; i++) expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: `S${i}`}))).toBe(false)
-    expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: 'S999'}))).toBe(true)
+    for (let i = 0; i < 100; i++) expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: `S${i}`}))).toBe(false)
+    // The 16 most recent are remembered, the older ones forgotten.
+    expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: 'S84'}))).toBe(true)
+    expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: 'S99'}))).toBe(true)
     expect(detector.isDuplicate(readWebhookEvent({id: 'a', status: 'S0'}))).toBe(false)
+  })
+
+  it('never takes a status past the first 255 distinct ones, or one longer than 64 characters, for a duplicate', () => {
+    const detector = new DuplicateDetector(1000)
+    const seen = (id: string, status: string) => detector.isDuplicate(readWebhookEvent({id, status}))
+    for (let i = 0; i < 255; i++) expect(seen(`tx-${i}`, `S${i}`)).toBe(false)
+    expect(seen('tx-0', 'S0')).toBe(true)
+    expect(seen('tx-300', 'S300')).toBe(false)
+    expect(seen('tx-300', 'S300')).toBe(false)
+    const long = 'X'.repeat(65)
+    expect(seen('tx-1', long)).toBe(false)
+    expect(seen('tx-1', long)).toBe(false)
+  })
+
+  it('tells apart ids that differ in one character or only in length', () => {
+    const detector = new DuplicateDetector(1000)
+    const ids = ['4f1c2a10-5b1e-4f6a-8c2d-000000000001', '4f1c2a10-5b1e-4f6a-8c2d-000000000002', '4f1c2a10-5b1e-4f6a-8c2d-00000000001', 'a', 'a\u0000']
+    for (const id of ids) expect(detector.isDuplicate(readWebhookEvent({id, status: 'PENDING'}))).toBe(false)
+    for (const id of ids) expect(detector.isDuplicate(readWebhookEvent({id, status: 'PENDING'}))).toBe(true)
   })
 })
 

@@ -87,11 +87,14 @@ ${EXIT_CODES_HELP}`
     const {generateWebhookToken} = await import('../../webhooks/listener.js')
     const options = toWebhookListenOptions(this.flags, {newToken: generateWebhookToken})
     const fetching = options.fetch ? {service: await this.fetchingService(), profile: this.profile().name} : undefined
-    const [{listenForWebhooks}, {webhookListenRenderer}, {BatchedLineWriter}] = await Promise.all([
+    const [{listenForWebhooks}, {webhookListenRenderer}, {BatchedLineWriter}, {holdYoungGenerationAt}] = await Promise.all([
       import('../../webhooks/listen.js'),
       import('../../output/webhook-listen.js'),
       import('../../terminal/turn-batch.js'),
+      import('../../process/small-heap.js'),
     ])
+    // A listener may take webhooks for hours under load: its memory must not creep up with them (see small-heap.ts).
+    holdYoungGenerationAt(8)
     const render = webhookListenRenderer({
       json: this.jsonEnabled(),
       stdout: new BatchedLineWriter(this.ctx.io.stdout),
