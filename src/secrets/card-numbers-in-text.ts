@@ -242,7 +242,8 @@ function maskFrom(edited: EditedText, untried: number, read: number, horizon: nu
       continue
     }
     const spanStart = ring[((untried + 1) & (Ring.Rows - 1)) * Row.Size + Row.Start]
-    edited.replace(spanStart, ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End], maskOfSpan(edited.text, untried + 1, end))
+    const spanEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
+    edited.replace(spanStart, spanEnd, maskOfSpanBefore(edited.text, spanEnd))
     untried = end
   }
   return untried
@@ -257,19 +258,22 @@ function startNextRun(lastRow: number): void {
 }
 
 /**
- * The mask of the card number of the groups ending rows `first` to `last`, from its last four
- * digits, read without what joins its groups (a `%20` holds digits of its own); a card number has
+ * The mask of the card number that ends at `end`, from its last four digits, read back over what
+ * joins its groups (` `, `+`, `-`, and `%20`, which holds digits of its own); a card number has
  * twelve digits or more, so four are there. Masks are kept by those digits (10,000 at most): a
  * megabyte of card numbers is fifty thousand masks, and a string for each would be garbage.
  */
-function maskOfSpan(text: string, first: number, last: number): string {
+function maskOfSpanBefore(text: string, end: number): string {
   let lastFour = 0
-  let scale = 1
-  for (let row = last, found = 0; found < 4 && row >= first; row--) {
-    const at = (row & (Ring.Rows - 1)) * Row.Size
-    for (let index = rows[at + Row.End] - 1; index >= rows[at + Row.Start] && found < 4; index--, found++, scale *= 10) {
-      lastFour += (text.charCodeAt(index) - 0x30) * scale
+  for (let at = end - 1, scale = 1; scale < 10_000; at--) {
+    const code = text.charCodeAt(at)
+    if (!isDigit(code)) continue
+    if (code === 0x30 && text.charCodeAt(at - 1) === 0x32 && text.charCodeAt(at - 2) === 0x25) {
+      at -= 2
+      continue
     }
+    lastFour += (code - 0x30) * scale
+    scale *= 10
   }
   return maskOfLastFour(lastFour)
 }
@@ -295,7 +299,6 @@ function maskShortRun(edited: EditedText, start: number, limit: number): number 
   let digits = 0
   let evenDoubled = 0
   let oddDoubled = 0
-  let lastFour = 0
   let groups = 0
   for (let next = start; next !== -1; next = separatorEnd(text, index, limit)) {
     for (index = next, groups++; index < limit; index++) {
@@ -309,7 +312,6 @@ function maskShortRun(edited: EditedText, start: number, limit: number): number 
         oddDoubled += DOUBLED[digit]
         evenDoubled += digit
       }
-      lastFour = (lastFour * 10 + digit) % 10_000
     }
   }
   // Glued to a word, the last group is not part of the run: one group alone is no run at all.
@@ -317,7 +319,7 @@ function maskShortRun(edited: EditedText, start: number, limit: number): number 
   if (digits < PanDigits.Fewest || (glued && groups === 1)) return index
   // The check digit matches (Luhn, with the sums of `maskRun`), or the rows find what is there.
   if (glued || ((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 !== 0) return -1
-  edited.replace(start, index, maskOfLastFour(lastFour))
+  edited.replace(start, index, maskOfSpanBefore(text, index))
   return index
 }
 
