@@ -15,6 +15,7 @@ import {ROOT, parseJsonOutput} from '../../helpers/cli.js'
 import {runCommand} from '../../helpers/run-command.js'
 import {parseJUnit} from '../../helpers/junit.js'
 import {startRecordingServer} from '../../helpers/recording-server.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 const EXAMPLE = join(ROOT, 'examples', 'smoke.yaml')
 
@@ -173,16 +174,28 @@ cases:
     expect(new Set(report.cases.map((c: {transactionId: string}) => c.transactionId)).size).toBe(60)
     expect(result.stderr).not.toMatch(/EADDRINUSE|in use/)
 
-    // Every webhook the emulator delivered to a case's listener is in that case's report.
-    const delivered = new Map<string, Set<string>>()
-    const runEvents = events.slice(eventsBefore)
-    for (const event of runEvents) {
-      if (event.event !== 'webhook') continue
-      expect(event.outcome, `webhook ${event.status} for ${event.transaction}: ${event.error ?? event.http_status}`).toBe('delivered')
-      if (!delivered.has(event.transaction)) delivered.set(event.transaction, new Set())
-      delivered.get(event.transaction)!.add(event.status)
+    // Every webhook the emulator delivered to a case's listener is in that case's report. The
+    // emulator tells of a delivery once its result is stored, which may be after the listener had
+    // it and the case ended: wait for the event of every webhook a report names (a report naming
+    // one never delivered runs out of time), then compare both ways.
+    const cases = report.cases as {name: string; transactionId: string; webhooks: string[]}[]
+    const deliveredSoFar = () => {
+      const delivered = new Map<string, Set<string>>()
+      for (const event of events.slice(eventsBefore)) {
+        if (event.event !== 'webhook') continue
+        if (!delivered.has(event.transaction)) delivered.set(event.transaction, new Set())
+        delivered.get(event.transaction)!.add(event.status)
+      }
+      return delivered
     }
-    for (const smokeCase of report.cases as {name: string; transactionId: string; webhooks: string[]}[]) {
+    const delivered = await waitFor(() => {
+      const soFar = deliveredSoFar()
+      return cases.every((c) => c.webhooks.every((status) => soFar.get(c.transactionId)?.has(status))) && soFar
+    }, 'a delivery event for every webhook the cases report')
+    for (const event of events.slice(eventsBefore)) {
+      if (event.event === 'webhook') expect(event.outcome, `webhook ${event.status} for ${event.transaction}: ${event.error ?? event.http_status}`).toBe('delivered')
+    }
+    for (const smokeCase of cases) {
       const sent = [...(delivered.get(smokeCase.transactionId) ?? [])]
       expect(sent.length, smokeCase.name).toBeGreaterThan(0)
       expect(new Set(smokeCase.webhooks), smokeCase.name).toEqual(new Set(sent))
