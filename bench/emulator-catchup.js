@@ -9,7 +9,7 @@ import {createServer} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {call, createCustomer, finish, growStore, keepAliveAgent, median, percentile, printTable, requireBuild, startEmulator, startTransaction, stopEmulator} from './lib/emulator.js'
+import {call, countDue, createCustomer, finish, growStore, keepAliveAgent, median, percentile, printTable, requireBuild, startEmulator, startTransaction, stopEmulator} from './lib/emulator.js'
 
 requireBuild()
 const OVERDUE = Number(process.env.PAYTX_BENCH_OVERDUE ?? 100_000)
@@ -73,36 +73,27 @@ for (let round = 0; round < RESTARTS; round++) {
   quietAgent.destroy()
   await stopEmulator(quiet.child)
 
-  // Overdue: its restart, then reads until no move is due any more.
+  // Overdue: its restart, then reads until every overdue move is reported (a status event each:
+  // the template's first transaction, made through the API, is not overdue and stays as it is).
   const overdueCopy = join(work, `overdue-${round}.db`)
   copyFileSync(overdue, overdueCopy)
-  const busy = await startEmulator(overdueCopy, {args: ['--webhook-url', webhookUrl]})
+  const due = countDue(overdueCopy, Date.now())
+  let moved = 0
+  const busy = await startEmulator(overdueCopy, {args: ['--webhook-url', webhookUrl], onLine: (line) => line.startsWith('{"event":"status"') && moved++})
   const listeningAt = performance.now()
   samples.overdueStart.push(busy.startMs)
   const busyAgent = keepAliveAgent(1)
-  const pollAgent = keepAliveAgent(1)
   const busyIds = await someIds(busy.url, busyAgent)
   let doneAt
-  const stillDue = async () => {
-    for (const status of ['INITIATED', 'SETTLEMENT_REQUESTED']) {
-      const page = JSON.parse((await call(pollAgent, busy.url, 'GET', `/_emulator/transactions?status=${status}&limit=1`)).text)
-      if (page.transactions.length > 0) return true
-    }
-    return false
-  }
-  let lastPoll = 0
   samples.catchupReads.push(
     ...(await readUntil(busy.url, busyAgent, busyIds, async () => {
-      if (performance.now() - lastPoll < 100) return false
-      lastPoll = performance.now()
-      if (await stillDue()) return performance.now() - listeningAt > 30_000
+      if (moved < due) return performance.now() - listeningAt > 30_000
       doneAt = performance.now()
       return true
     })),
   )
   samples.doneMs.push(doneAt === undefined ? Infinity : doneAt - listeningAt)
   busyAgent.destroy()
-  pollAgent.destroy()
   await stopEmulator(busy.child)
   rmSync(idleCopy, {force: true})
   rmSync(overdueCopy, {force: true})
@@ -117,7 +108,7 @@ printTable([
   ['status read p50', ms(median(samples.idleReads)), ms(median(samples.catchupReads)), `${(median(samples.catchupReads) / median(samples.idleReads)).toFixed(2)}x`],
   ['status read p99', ms(percentile(samples.idleReads, 99)), ms(percentile(samples.catchupReads, 99)), `${(percentile(samples.catchupReads, 99) / percentile(samples.idleReads, 99)).toFixed(2)}x`],
   ['reads sampled', samples.idleReads.length, samples.catchupReads.length, ''],
-  ['listening to every move done', '-', `${(Math.max(...samples.doneMs) / 1000).toFixed(2)} s (slowest)`, ''],
+  ['listening to every move done', '-', `${samples.doneMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`, ''],
 ])
 const listening = median(samples.overdueStart) / median(samples.idleStart)
 const reads = percentile(samples.catchupReads, 99) / percentile(samples.idleReads, 99)

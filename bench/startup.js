@@ -6,7 +6,8 @@
 // for comparison with earlier runs (it is slower than node:http and hid part of the cost).
 // Every round runs each case once, in a shuffled order, so that machine load weighs on all
 // alike; a ratio is the median of the per-round ratios (each command against its baseline of
-// the same round), after warm-up rounds that fill the file cache and Node's compile cache.
+// the same round), after warm-up rounds that fill the file cache, Node's compile cache and
+// paytx's code cache (in the run's own PAYTX_CACHE_DIR, as a user's would be after a first run).
 // Targets (issue 23): --version at most 2.5x, --help at most 3x, status at most 2x node:http.
 // Beside each wall-time ratio, the ratio of CPU time (user + system, the mean per run, from the
 // children's times in /proc/self/stat) is printed for comparison: on a machine other work keeps

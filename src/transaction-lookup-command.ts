@@ -54,7 +54,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const read = {ids: this.argList, 'from-file': file, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}
     checkLookupFlags(read)
     const fromFile = file !== undefined && file !== '-' ? await openIdFile(file) : undefined
-    return toLookupOptions(read, {stdin: stdinChunks(this.ctx.io.stdin), fromFile})
+    return toLookupOptions(read, {stdin: stdinChunks(() => this.ctx.io.stdin), fromFile})
   }
 
   /** Several ids: looked up and written row by row (table, TSV, CSV or the --json array), the exit code set. */
@@ -178,8 +178,9 @@ function drainedOf(stdout: NodeJS.WritableStream & {writableNeedDrain?: boolean}
 }
 
 /** The command's stdin as it comes; touched only once this is read (one id on the command line never does). */
-async function* stdinChunks(stdin: NodeJS.ReadableStream): AsyncGenerator<Buffer | string> {
-  yield* stdin as AsyncIterable<Buffer | string>
+/** stdin's chunks; the stream is asked for only when the ids on it are read. */
+async function* stdinChunks(stdin: () => NodeJS.ReadableStream): AsyncGenerator<Buffer | string> {
+  yield* stdin() as AsyncIterable<Buffer | string>
 }
 
 async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {

@@ -122,9 +122,10 @@ export function startTransaction(agent, url, customer, extra = {}) {
 /**
  * Grows the store at `store` (closed: no emulator running over it) to `total` transactions by
  * copying its newest one in SQL, each copy with its own id, merchant reference `bench-<n>` and
- * creation time one millisecond after the one before, `set` giving further JSON fields (a
- * status, a due time). Creating 1,000,000 through the API would take most of an hour; this
- * takes seconds, and the store's own triggers index every copy as the API's inserts are.
+ * creation time one millisecond after the one before, a status and a due time if given, each
+ * written to the body and to the columns the store keeps beside it, as its inserts do. Creating
+ * 1,000,000 through the API would take most of an hour; this takes seconds, and the store's own
+ * trigger indexes every copy for search as the API's inserts are.
  */
 export function growStore(store, total, {status, dueAt} = {}) {
   const Database = createRequire(join(root, 'package.json'))('libsql')
@@ -138,19 +139,29 @@ export function growStore(store, total, {status, dueAt} = {}) {
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?),
        copies(i, id) AS MATERIALIZED (SELECT i, lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
                                                    || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))) FROM n)
-       INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at)
-       SELECT c.id,
-              json_set(t.body, '$.id', c.id, '$.merchant_reference', 'bench-' || c.i,
-                       '$.created_at', strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || (c.i / 1000.0) || ' seconds'),
-                       '$.last_status_update', strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || (c.i / 1000.0) || ' seconds'),
-                       '$.status', coalesce(?, json_extract(t.body, '$.status'))),
-              0, 0, ?
-       FROM copies c, (SELECT body FROM transactions ORDER BY rowid DESC LIMIT 1) t ORDER BY c.i`,
-    ).run(copies, from, from, status ?? null, dueAt ?? null)
+       INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
+       SELECT id, json_set(body, '$.id', id, '$.merchant_reference', merchant_reference, '$.created_at', created_at, '$.last_status_update', created_at, '$.status', status),
+              0, 0, ?, status, created_at, merchant_reference, customer, product
+       FROM (SELECT c.i, c.id, 'bench-' || c.i AS merchant_reference, t.body, t.customer, t.product, coalesce(?, t.status) AS status,
+                    strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || (c.i / 1000.0) || ' seconds') AS created_at
+             FROM copies c, (SELECT body, customer, product, status FROM transactions ORDER BY rowid DESC LIMIT 1) t)
+       ORDER BY i`,
+    ).run(copies, dueAt ?? null, status ?? null, from)
     db.exec('COMMIT')
   }
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   db.close()
+}
+
+/** How many transactions of the store at `store` (closed) have a move due at `at`. */
+export function countDue(store, at) {
+  const Database = createRequire(join(root, 'package.json'))('libsql')
+  const db = new Database(store)
+  try {
+    return db.prepare('SELECT count(*) AS n FROM transactions WHERE due_at <= ?').get(at).n
+  } finally {
+    db.close()
+  }
 }
 
 export function percentile(values, p) {

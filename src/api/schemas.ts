@@ -28,32 +28,15 @@ import {
 } from './contract.js'
 import {luhnValid} from '../secrets/card-number.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
+import {type ValidationIssue, issuesOf, once} from './checks.js'
 
-export interface ValidationIssue {
-  /** Dotted path of the field in the request body, e.g. `details.redirect_url`. */
-  path: string
-  message: string
-}
-
-function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({path: issue.path.map(String).join('.') || '(body)', message: issue.message}))
-}
+export type {ValidationIssue} from './checks.js'
 
 const requiredString = (what: string) =>
   z.string({error: (issue) => (issue.input === undefined ? `is required (${what})` : 'must be a string')}).min(1, {error: `must not be empty (${what})`})
 
-const optionalString = z.string({error: 'must be a string'}).optional()
-
-/** A schema built on first use and kept. */
-function once<T>(build: () => T): () => T {
-  let built: T | undefined
-  return () => (built ??= build())
-}
-
-function issuesOf(schema: z.ZodType, body: unknown): ValidationIssue[] {
-  const result = schema.safeParse(body)
-  return result.success ? [] : toIssues(result.error)
-}
+// A function, as every schema here: made on first use, not as the module loads.
+const optionalString = () => z.string({error: 'must be a string'}).optional()
 
 const customerFormatChecks: Partial<Record<string, (value: string) => string | undefined>> = {
   title: (v) => ((CUSTOMER_TITLES as readonly string[]).includes(v) ? undefined : `must be one of ${CUSTOMER_TITLES.join(', ')}`),
@@ -94,7 +77,7 @@ function buildCustomerRequestSchema(mode: CustomerCheckMode) {
   const {required, formats} = CUSTOMER_CHECKS[mode]
   const shape: Partial<Record<CustomerRequestField, z.ZodType>> = {}
   for (const field of CUSTOMER_REQUEST_FIELDS) {
-    let schema: z.ZodType = required && CUSTOMER_REQUIRED_FIELDS.includes(field) ? requiredString(field) : optionalString
+    let schema: z.ZodType = required && CUSTOMER_REQUIRED_FIELDS.includes(field) ? requiredString(field) : optionalString()
     const check = customerFormatChecks[field]
     if (check && formats) {
       schema = schema.superRefine((value, ctx) => {
@@ -106,7 +89,7 @@ function buildCustomerRequestSchema(mode: CustomerCheckMode) {
     shape[field] = schema
   }
   // Not in the spec's request, but in its response ("empty string when not set"): strings when sent.
-  for (const field of CUSTOMER_OPTIONAL_FIELDS) (shape as Record<string, z.ZodType>)[field] = optionalString
+  for (const field of CUSTOMER_OPTIONAL_FIELDS) (shape as Record<string, z.ZodType>)[field] = optionalString()
   return z.looseObject(shape as CustomerRequestShape)
 }
 
@@ -130,7 +113,7 @@ const cardRequestFields = once(() =>
     pan: requiredString('the card number').refine((v) => luhnValid(v), {
       error: 'is not a valid card number (12-19 digits passing the Luhn check)',
     }),
-    organisation: optionalString,
+    organisation: optionalString(),
   }),
 )
 
@@ -167,15 +150,15 @@ const minorUnitsError = 'must be an integer amount in minor units, e.g. 14 for 0
 
 const transactionStartFields = once(() =>
   z.looseObject({
-    payment_profile: optionalString,
+    payment_profile: optionalString(),
     amount: z.number({error: minorUnitsError}).int({error: minorUnitsError}).positive({error: 'must be greater than 0 (minor units)'}),
     customer: requiredString('id of an existing customer'),
-    customer_ip: optionalString.refine((v) => v === undefined || isIP(v) !== 0, {error: 'must be an IP address'}),
-    dynamic_descriptor: optionalString,
-    merchant_reference: optionalString,
+    customer_ip: optionalString().refine((v) => v === undefined || isIP(v) !== 0, {error: 'must be an IP address'}),
+    dynamic_descriptor: optionalString(),
+    merchant_reference: optionalString(),
     payment_product: z.enum(PRODUCTS, {error: `must be one of ${PRODUCTS.join(', ')}`}),
-    user_agent: optionalString,
-    card: optionalString,
+    user_agent: optionalString(),
+    card: optionalString(),
     details: z.looseObject(
       {
         redirect_url: requiredString('an absolute URL').refine(isAbsoluteHttpUrl, {error: 'must be an absolute http(s) URL'}),
@@ -186,7 +169,7 @@ const transactionStartFields = once(() =>
       },
       {error: 'is required (an object with redirect_url)'},
     ),
-    webhook_transaction_update: optionalString.refine((v) => v === undefined || isAbsoluteHttpUrl(v), {
+    webhook_transaction_update: optionalString().refine((v) => v === undefined || isAbsoluteHttpUrl(v), {
       error: 'must be an absolute http(s) URL',
     }),
   }),
@@ -270,55 +253,6 @@ export const checkoutSuccessSchema = once(() => z.looseObject({status: z.string(
 export const serviceErrorBodySchema = once(() =>
   z.object({code: z.string().optional(), message: z.string(), details: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional()}),
 )
-
-// ---------------------------------------------------------------------------------------------
-// Answers as the CLI reads them: only the fields paytx relies on are checked, so that a service
-// adding fields never breaks it, while one that answers 200 with something else is caught before
-// "(no id)" or "Status undefined" can be shown as a success. Extra fields are kept as they came.
-// ---------------------------------------------------------------------------------------------
-
-const answerString = z.string({error: (issue) => (issue.input === undefined ? 'is missing (a string)' : 'must be a string')}).min(1, {error: 'must not be empty'})
-const optionalAnswerString = z.string({error: 'must be a string'}).nullish()
-
-const customerAnswerSchema = once(() => z.looseObject({id: optionalAnswerString, _id: optionalAnswerString}))
-
-const cardAnswerSchema = once(() => z.looseObject({id: optionalAnswerString, _id: optionalAnswerString, token: optionalAnswerString}))
-
-const transactionAnswerSchema = once(() =>
-  z.looseObject({
-    id: optionalAnswerString,
-    _id: optionalAnswerString,
-    status: answerString,
-    status_reason: optionalAnswerString,
-    amount: z.union([z.string(), z.number()], {error: 'must be a string of minor units'}).nullish(),
-    details: z.looseObject({approval_url: optionalAnswerString, redirect_url: optionalAnswerString}, {error: 'must be an object'}).nullish(),
-  }),
-)
-
-const checkoutSuccessAnswerSchema = once(() =>
-  z.looseObject({status: answerString, status_reason: optionalAnswerString, success: z.boolean({error: 'must be true or false'})}),
-)
-
-/** Each answer's schema, and the fields of which one must name the object (`id` or `_id`, as in the spec's examples). */
-const ANSWER_SCHEMAS = {
-  customer: {schema: customerAnswerSchema, idKeys: ['id', '_id']},
-  card: {schema: cardAnswerSchema, idKeys: ['id', '_id', 'token']},
-  transaction: {schema: transactionAnswerSchema, idKeys: ['id', '_id']},
-  checkoutsuccess: {schema: checkoutSuccessAnswerSchema, idKeys: []},
-}
-
-export type AnswerKind = keyof typeof ANSWER_SCHEMAS
-
-/** What in a 2xx answer paytx cannot use, by field path (`status`, `details.approval_url`); none when it fits. */
-export function answerIssues(kind: AnswerKind, body: unknown): ValidationIssue[] {
-  const {schema, idKeys} = ANSWER_SCHEMAS[kind]
-  const issues = issuesOf(schema(), body)
-  const record = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined
-  if (record && idKeys.length > 0 && !idKeys.some((key) => typeof record[key] === 'string' && record[key] !== '')) {
-    issues.unshift({path: idKeys[0], message: `is missing (a string; ${idKeys.join(', ')} accepted)`})
-  }
-  return issues
-}
 
 /** The webhook body the emulator sends: type and ids plus the whole transaction. */
 export const transactionWebhookSchema = once(() => transactionSchema().partial().extend({type: z.string()}))

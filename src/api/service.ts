@@ -4,7 +4,8 @@
  * use it as the commands do.
  */
 import {API_PATHS, CARD_ID_KEYS, PROXY_KEY_HEADER, readId} from './contract.js'
-import {type Card, type CardRequest, type CheckoutSuccess, type Customer, type CustomerRequest, type Transaction, type TransactionStartRequest, type AnswerKind, answerIssues} from './schemas.js'
+import {type AnswerKind, answerIssues} from './answers.js'
+import type {Card, CardRequest, CheckoutSuccess, Customer, CustomerRequest, Transaction, TransactionStartRequest} from './schemas.js'
 import {InputError, ResponseError} from '../errors.js'
 import {HttpClient, type HttpClientOptions, type HttpResponse, type HttpRequest, joinUrl} from './http-client.js'
 import type {Profile} from './profile.js'

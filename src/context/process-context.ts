@@ -11,7 +11,19 @@ import type {CommandContext} from './command-context.js'
 export function processContext(configDir: string): CommandContext {
   let invokedAs: string | undefined
   return {
-    io: {stdin: process.stdin, stdout: process.stdout, stderr: process.stderr},
+    // Each stream is made when first used: most commands never read stdin, and Node makes a file's
+    // or a device's stdin (`< /dev/null`, cron) a file stream, loading its file streams (2 ms on Node 20).
+    io: {
+      get stdin() {
+        return process.stdin
+      },
+      get stdout() {
+        return process.stdout
+      },
+      get stderr() {
+        return process.stderr
+      },
+    },
     env: process.env,
     clock: systemTimer,
     get invokedAs() {

@@ -15,9 +15,9 @@ import {adminRoutes, guardAdminHost, triggerRoutes} from './admin/index.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
 import {EmulatorResources, apiRoutes} from './api/index.js'
 import {approvalRoutes} from './pages/index.js'
-import {type Clock, DueWorkScheduler, type LifecycleSettings, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
+import {CatchUpThread, type Clock, DueWorkScheduler, type LifecycleSettings, OrderedStatusReport, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
 import {dashboardRoutes} from './dashboard/index.js'
-import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind} from './store/index.js'
+import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind, transactionPages} from './store/index.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
 import {FaultRules, WebhookFaults, faultRoutes, randomSeed, withRequestFaults} from './faults/index.js'
 import {ApiError, sendApiError} from './http-exchange.js'
@@ -107,7 +107,7 @@ interface Reporters {
   warn(line: string): void
 }
 
-/** The rooms' working parts over one store: lifecycle, fault rules, outbox, scheduler, resources. */
+/** The rooms' working parts over one store: lifecycle, catch-up thread, fault rules, outbox, scheduler, resources. */
 function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}: Reporters) {
   const {clock} = settings
   const store = openStore(options, settings.lifecycle, clock, warn)
@@ -115,13 +115,25 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
   const addresses = {url: ''}
   let scheduler: DueWorkScheduler | undefined
   const due = (at: number) => scheduler?.due(at)
-  const lifecycle = new TransactionLifecycle(store, clock, settings.lifecycle, {due, status: report})
+  const statusReport = new OrderedStatusReport(report)
+  const lifecycle = new TransactionLifecycle(store, clock, settings.lifecycle, {due, status: (event) => statusReport.now(event)})
   const faults = new FaultRules(options.faults?.seed ?? randomSeed())
   for (const rule of options.faults?.rules ?? []) faults.add(rule)
   // A full disk is told once, by the store; any other failure of work outside a request each time.
   const dueWorkFailed = (error: Error) => {
     if (!isDiskFull(error)) warn(`Warning: the emulator could not carry out due work: ${error.message}`)
   }
+  const catchUp = CatchUpThread.possible(store.location, clock)
+    ? new CatchUpThread(store, settings.lifecycle, {
+        moved: (events) => statusReport.later(events),
+        due,
+        // What is left (after a failure) is this thread's, and the deliveries wait for the scheduler.
+        ended: (failure) => {
+          if (failure && !failure.diskFull) dueWorkFailed(new Error(failure.message))
+          due(clock.now())
+        },
+      })
+    : undefined
   const outbox = new WebhookOutbox(
     store,
     clock,
@@ -135,7 +147,7 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
     new WebhookFaults(faults, store, clock, report, due),
     dueWorkFailed,
   )
-  scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox}, dueWorkFailed)
+  scheduler = new DueWorkScheduler(store, clock, {lifecycle, outbox, catchUp}, dueWorkFailed)
   const resources = new EmulatorResources(store, clock, lifecycle, {
     organisation: settings.organisation,
     defaultPaymentProfile: settings.paymentProfileId,
@@ -144,7 +156,7 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
       return addresses.url
     },
   })
-  return {store, addresses, due, lifecycle, faults, outbox, scheduler, resources}
+  return {store, pages: transactionPages(store), addresses, due, lifecycle, statusReport, catchUp, faults, outbox, scheduler, resources}
 }
 
 type Parts = ReturnType<typeof buildParts>
@@ -152,7 +164,7 @@ type Parts = ReturnType<typeof buildParts>
 /** Every room's routes in one table, behind the request faults. */
 function requestHandler(options: EmulatorOptions, settings: Settings, parts: Parts, {report}: Reporters) {
   const {keys, proxyId, organisation, paymentProfileId, maxBodyBytes, assumptions, clock} = settings
-  const {store, lifecycle, faults, resources, due} = parts
+  const {store, pages, lifecycle, faults, resources, due} = parts
   const baseUrl = () => parts.addresses.url
   return withRequestFaults(
     guardAdminHost(routeRequests([
@@ -160,8 +172,8 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
       ...faultRoutes(faults, {keys, maxBodyBytes}),
       ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
-      ...triggerRoutes(store, lifecycle, {keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
-      ...dashboardRoutes(store, lifecycle, {maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
+      ...triggerRoutes(store, lifecycle, {pages, keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
+      ...dashboardRoutes(store, lifecycle, {pages, maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
     ]), {listenHost: settings.host, baseUrl}),
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
@@ -213,11 +225,15 @@ function runningEmulator(server: Server, settings: Settings, parts: Parts): Runn
   const {url} = parts.addresses
   const stop = async () => {
     parts.scheduler.stop()
+    // Its last commit's moves are reported before the emulator says it stopped.
+    await parts.catchUp?.stop()
+    parts.statusReport.flush()
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeAllConnections()
     })
     await parts.outbox.close()
+    await parts.pages.close()
     parts.store.close()
   }
   let closing: Promise<void> | undefined

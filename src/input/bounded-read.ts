@@ -4,8 +4,6 @@
  * `</dev/zero`, a FIFO that never ends or a mistaken multi-gigabyte file is an input error naming
  * the flag rather than memory growing until the machine gives up.
  */
-import {open} from 'node:fs/promises'
-
 import {InputError} from '../errors.js'
 
 /** Ceiling for a body or value read whole (`api --input`, `-F key=@file`, `--data`): 10 MiB. */
@@ -52,6 +50,8 @@ export async function readStreamCapped(stream: AsyncIterable<Buffer | string>, l
  * come, for the caller to put in its own words.
  */
 export async function readFileCapped(path: string, limit: Omit<ReadLimit, 'source'>): Promise<string> {
+  // Loaded here: every command that reads ids imports this module, and few read a file (fs/promises costs a millisecond to load on Node 20).
+  const {open} = await import('node:fs/promises')
   const handle = await open(path, 'r')
   try {
     const info = await handle.stat()

@@ -16,7 +16,8 @@ export const KEYCHAIN_TIMEOUT_MS = 3000
 /** Starting Node and loading the binding is not a keychain call; a loaded machine gets more time for it. */
 const STARTUP_TIMEOUT_MS = 10_000
 
-const PROCESS_SCRIPT = fileURLToPath(new URL('keychain-process.js', import.meta.url))
+/** Resolved when a keychain process starts, not at import (see query-thread.ts). */
+const processScript = (): string => fileURLToPath(new URL('keychain-process.js', import.meta.url))
 
 /**
  * The child's environment: paytx's own, less what only slows a Node start or changes its
@@ -38,7 +39,7 @@ export function runKeychain(ops: readonly KeychainOp[]): Promise<KeychainAnswer[
     let settled = false
     let stdout = ''
     let stderr = ''
-    const child = spawn(process.execPath, [PROCESS_SCRIPT], {stdio: ['pipe', 'pipe', 'pipe'], env: keychainProcessEnv(process.env)})
+    const child = spawn(process.execPath, [processScript()], {stdio: ['pipe', 'pipe', 'pipe'], env: keychainProcessEnv(process.env)})
     const finish = (reason: string) => {
       if (settled) return
       settled = true

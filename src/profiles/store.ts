@@ -8,7 +8,8 @@
 import {chmodSync, mkdirSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {InputError} from '../errors.js'
+import {EnvironmentError, InputError} from '../errors.js'
+import {isDiskFull} from '../storage/disk-full.js'
 import {LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 import {type StoreData, parseStoreText} from './store-shape.js'
 
@@ -192,7 +193,10 @@ export class ProfileStore {
     const code = (error as NodeJS.ErrnoException).code
     const problem = code ? FOLDER_PROBLEMS[code] : undefined
     if (!problem) return error as Error
-    return new InputError(`Cannot save profiles: the config folder ${this.dir} ${problem} (${code}).`, {
+    const message = `Cannot save profiles: the config folder ${this.dir} ${problem} (${code}); the profile file was not changed.`
+    // A full disk is a passing state of the machine, not a wrong setting: exit 1, as any failing disk.
+    if (isDiskFull(error)) return new EnvironmentError(message, `Free some space on the disk that holds ${this.dir} and run the command again.`)
+    return new InputError(message, {
       hint: `Make ${this.dir} a writable folder, or point PAYTX_CONFIG_DIR at one (for example PAYTX_CONFIG_DIR=$HOME/.config/paytx).`,
     })
   }

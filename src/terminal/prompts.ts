@@ -18,7 +18,7 @@ async function interruptible<T>(prompt: Promise<T>): Promise<T> {
 }
 
 export async function ask(message: string, options: {default?: string; validate?: (value: string) => true | string} = {}): Promise<string> {
-  const {input} = await import('@inquirer/prompts')
+  const {input} = await import('./inquirer-prompts.js')
   return interruptible(input({message, default: options.default, validate: options.validate}, context()))
 }
 
@@ -27,7 +27,7 @@ export async function ask(message: string, options: {default?: string; validate?
  * next attempt starts empty (inquirer's password prompt keeps it, invisibly, in front of the retry).
  */
 export async function askSecret(message: string, options: {validate?: (value: string) => true | string} = {}): Promise<string> {
-  const {input} = await import('@inquirer/prompts')
+  const {input} = await import('./inquirer-prompts.js')
   return interruptible(
     input(
       {
@@ -42,11 +42,11 @@ export async function askSecret(message: string, options: {validate?: (value: st
 }
 
 export async function confirm(message: string, defaultAnswer = false): Promise<boolean> {
-  const {confirm: ask} = await import('@inquirer/prompts')
+  const {confirm: ask} = await import('./inquirer-prompts.js')
   return interruptible(ask({message, default: defaultAnswer}, context()))
 }
 
 export async function choose<T extends string>(message: string, choices: readonly T[]): Promise<T> {
-  const {select} = await import('@inquirer/prompts')
+  const {select} = await import('./inquirer-prompts.js')
   return interruptible(select({message, choices: choices.map((value) => ({value, name: value}))}, context()))
 }

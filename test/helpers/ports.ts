@@ -1,4 +1,4 @@
-import {createServer} from 'node:net'
+import {connect, createServer} from 'node:net'
 
 /** Whether a server could listen on 127.0.0.1:port right now (the probe is closed again at once). */
 export function canBind(port: number): Promise<boolean> {
@@ -16,5 +16,17 @@ export function freePort(): Promise<number> {
       const {port} = probe.address() as {port: number}
       probe.close(() => resolve(port))
     })
+  })
+}
+
+/** Whether something accepts connections on 127.0.0.1:port (unlike canBind, never in the way of a server about to listen there). */
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
   })
 }

@@ -21,6 +21,8 @@ export interface Reply {
   headers?: Record<string, string>
   /** Wait this long before answering (to provoke timeouts). */
   delayMs?: number
+  /** Answer only once this settles: a server that holds the request until the test lets it go. */
+  heldUntil?: Promise<unknown>
   /** Destroy the socket without answering. */
   destroy?: boolean
 }
@@ -69,7 +71,8 @@ export async function startRecordingServer(fallback: Responder = () => ({status:
         res.writeHead(reply.status ?? 200, headers)
         res.end(payload)
       }
-      if (reply.delayMs) setTimeout(send, reply.delayMs)
+      if (reply.heldUntil) void reply.heldUntil.finally(send)
+      else if (reply.delayMs) setTimeout(send, reply.delayMs)
       else send()
     })
   })

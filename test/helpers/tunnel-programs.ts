@@ -29,9 +29,13 @@ export interface StandInTunnel {
   reach(publicAddress: string): Promise<string>
 }
 
+/** The state file of every stand-in a test asked for, for killStandIns. */
+const stateFiles = new Set<string>()
+
 /** `behaviour`: '' (normal), 'silent', 'fail', 'exit-after-address' (see stand-in.mjs). */
 export function standInTunnel(behaviour = ''): StandInTunnel {
   const stateFile = join(mkdtempSync(join(tmpdir(), 'paytx-tunnel-')), 'state.json')
+  stateFiles.add(stateFile)
   const state = () => waitFor(() => existsSync(stateFile) && (JSON.parse(readFileSync(stateFile, 'utf8')) as StandInState), 'the stand-in tunnel to start')
   return {
     env: {PATH: `${TUNNEL_PROGRAMS_DIR}:${dirname(process.execPath)}:${process.env.PATH}`, PAYTX_TUNNEL_STATE: stateFile, PAYTX_TUNNEL_BEHAVIOUR: behaviour},
@@ -52,4 +56,18 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * Kills every stand-in still running. A CLI killed with SIGKILL (how a failed test's CLI is
+ * ended) cannot stop its tunnel program, which would then outlive the test.
+ */
+export function killStandIns(): void {
+  for (const stateFile of stateFiles) {
+    if (existsSync(stateFile)) {
+      const {pid} = JSON.parse(readFileSync(stateFile, 'utf8')) as StandInState
+      if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+    }
+  }
+  stateFiles.clear()
 }

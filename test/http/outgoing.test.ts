@@ -4,6 +4,7 @@ import {type AddressInfo, type Socket, createServer as createNetServer, type Ser
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {Connections, OUTGOING_ERROR, OutgoingError} from '../../src/http/outgoing.js'
+import {waitFor} from '../helpers/wait-for.js'
 
 type Closable = Server | NetServer
 
@@ -117,22 +118,24 @@ describe('Connections (outgoing requests on node:http)', () => {
   })
 
   it('destroy() stops a running request at once and refuses new ones; close() leaves a running request to finish', async () => {
-    let release: (() => void) | undefined
+    // Each request is running once the server holds it: waited for, since after a pause of 50 ms
+    // on a loaded machine /a might not have arrived yet, and nothing would ever answer it.
+    const held = new Map<string, () => void>()
     const {base} = await listening(
-      createHttpServer((_req, res) => {
-        release = () => res.end('late')
+      createHttpServer((req, res) => {
+        held.set(req.url ?? '', () => res.end('late'))
       }),
     )
     const closing = pool()
     const running = closing.send({url: `${base}/a`, method: 'GET'})
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor(() => held.has('/a'), 'the request to reach the server')
     closing.close()
-    release?.()
+    held.get('/a')!()
     expect(await text((await running).body)).toBe('late')
 
     const stopping = pool()
     const stopped = stopping.send({url: `${base}/b`, method: 'GET'})
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor(() => held.has('/b'), 'the request to reach the server')
     stopping.destroy()
     expect(await failure(stopped)).toMatchObject({code: OUTGOING_ERROR.destroyed})
     expect(await failure(stopping.send({url: `${base}/c`, method: 'GET'}))).toMatchObject({code: OUTGOING_ERROR.destroyed, sent: false})

@@ -7,6 +7,7 @@ import {describe, expect, it} from 'vitest'
 import type {FlowEvent, FlowEventBody} from '../../src/flow/events.js'
 import {LABEL_WIDTH} from '../../src/output/flow-event-lines.js'
 import {createStepReporter} from '../../src/output/step-reporter.js'
+import {waitFor} from '../helpers/wait-for.js'
 
 function collector() {
   let text = ''
@@ -165,8 +166,9 @@ describe('step list, interactive mode', () => {
     reporter.render(at({kind: 'step-started', step: 'redirect'}))
     reporter.render(at({kind: 'waiting', for: 'redirect', remainingMs: 600_000}))
     now = 75_000
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
-    expect(terminal.screen().at(-1)).toMatch(/waiting for the redirect: 8m45s left$/)
+    // The next tick of the countdown (every second) redraws it: waited for, not slept on, since a
+    // loaded machine runs a 1 s interval late.
+    await waitFor(() => /waiting for the redirect: 8m45s left$/.test(terminal.screen().at(-1) ?? ''), 'the countdown to tick')
     reporter.render(at({kind: 'webhook-received', type: 'transaction', status: 'IN_PROGRESS', duplicate: false}))
     reporter.render(at({kind: 'redirect-received', transactionId: 'tx-1'}))
     reporter.stop()

@@ -92,12 +92,26 @@ EXIT CODES
     const options = {...toEmulatorStartOptions(this.flags, this.ctx.env), ...(await this.faultOptions())}
     const exposure = this.flags.store === undefined ? dataFolderExposure(this.ctx.env) : undefined
     if (exposure) this.warnUser(exposure)
-    const [{startEmulator}, {emulatorStartRenderer}] = await Promise.all([import('../../emulator/index.js'), import('../../output/emulator-start.js')])
+    const [{startEmulator}, {emulatorStartRenderer}, {BatchedLineWriter}] = await Promise.all([
+      import('../../emulator/index.js'),
+      import('../../output/emulator-start.js'),
+      import('../../terminal/turn-batch.js'),
+    ])
+    // A line per request and status change: a catch-up over 100,000 overdue moves is 100,000 lines,
+    // written a turn of the event loop's worth at a time instead of with a system call each.
+    const lines = new BatchedLineWriter(this.ctx.io.stdout)
     const render = emulatorStartRenderer({
       json: this.jsonEnabled(),
-      write: (line) => this.ctx.io.stdout.write(`${line}\n`),
-      note: (text) => this.note(text),
-      warn: (text) => this.warnUser(text),
+      write: (line) => lines.add(line),
+      // What goes to stderr comes after the lines on stdout written before it.
+      note: (text) => {
+        lines.flush()
+        this.note(text)
+      },
+      warn: (text) => {
+        lines.flush()
+        this.warnUser(text)
+      },
       invokedAs: this.ctx.invokedAs,
     })
     // What happens before the listening lines are out (due work carried out as the scheduler
@@ -114,6 +128,7 @@ EXIT CODES
     })
     await emulator.close()
     render({kind: 'stopped', signal: interruption.received ?? 'SIGINT', store: emulator.store})
+    lines.flush()
     this.setOutcomeExitCode(EXIT.interrupted)
     return undefined
   }

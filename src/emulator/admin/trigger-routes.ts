@@ -10,10 +10,12 @@ import {type EmulatorKeys, requireApiKey} from '../api/index.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'
-import type {EmulatorStore, TransactionQuery} from '../store/index.js'
+import type {EmulatorStore, TransactionPages, TransactionQuery} from '../store/index.js'
 import {parseResendRequest, parseTriggerRequest, resendWebhooks, triggerStatus} from './trigger.js'
 
 export interface TriggerRouteSettings {
+  /** Where lists and searches are read. */
+  pages: TransactionPages
   keys: EmulatorKeys
   maxBodyBytes: number
   assumptions: AssumptionSettings
@@ -58,9 +60,9 @@ export function triggerRoutes(store: EmulatorStore, lifecycle: TransactionLifecy
     {
       method: 'GET',
       pattern: ['_emulator', 'transactions'],
-      handler: (request, response) => {
+      handler: async (request, response) => {
         requireApiKey(request, settings.keys)
-        const page = store.transactionPage(listQuery(new URLSearchParams(request.url?.split('?')[1] ?? '')))
+        const page = await settings.pages.page(listQuery(new URLSearchParams(request.url?.split('?')[1] ?? '')))
         sendJson(response, 200, {transactions: page.transactions.map((entry) => entry.transaction), ...(page.next ? {next: page.next} : {})})
       },
     },

@@ -4,13 +4,11 @@
  * it was already sent once more, to its address or another. Used by the admin routes under
  * /_emulator/ (and so by `paytx emulator trigger|resend` and the dashboard).
  */
-import {randomUUID} from 'node:crypto'
-
 import {FINAL_STATUSES, STATUSES, type TransactionStatus, isKnownStatus} from '../../api/contract.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError} from '../http-exchange.js'
-import {type EmulatorStore, type OutboxDelivery, type WebhookDelivery, webhookBody} from '../store/index.js'
+import {type EmulatorStore, type OutboxDelivery, type WebhookDelivery, timeOrderedUuid, webhookBody} from '../store/index.js'
 import type {AssumptionSettings} from '../assumptions.js'
 
 /**
@@ -135,7 +133,7 @@ export function resendWebhooks(
   const now = clock.now()
   const queued = originals.map(
     (original): OutboxDelivery => ({
-      id: randomUUID(),
+      id: timeOrderedUuid(now),
       transaction: id,
       status: original.status,
       url: request.to ?? original.url,

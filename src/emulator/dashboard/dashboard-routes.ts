@@ -21,10 +21,12 @@ import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {DASHBOARD_PATHS, type TransactionListItem, renderDashboardError, renderDashboardHome, renderTransactionPage} from './dashboard-pages.js'
 import {ApiError, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from '../http-exchange.js'
 import type {Handler, Route} from '../router.js'
-import type {EmulatorStore} from '../store/index.js'
+import type {EmulatorStore, TransactionPages} from '../store/index.js'
 import {resendWebhooks, triggerStatus} from '../admin/index.js'
 
 export interface DashboardRouteSettings {
+  /** Where lists and searches are read. */
+  pages: TransactionPages
   maxBodyBytes: number
   assumptions: AssumptionSettings
   clock: Clock
@@ -87,10 +89,8 @@ class Dashboard {
     const query = new URLSearchParams(request.url?.split('?')[1] ?? '')
     const search = (query.get('q') ?? '').trim().slice(0, 200)
     const before = query.get('before')?.slice(0, 200) || undefined
-    const page = this.store.transactionPage({limit: LISTED, ...(search ? {search} : {}), ...(before ? {before} : {})})
-    // The query and the page's rendering each hold the event loop for a millisecond or two:
-    // API requests that came meanwhile are answered in between.
-    await new Promise((resolve) => setImmediate(resolve))
+    // Read off this thread (store/query-thread.ts): requests that come meanwhile are answered.
+    const page = await this.settings.pages.page({limit: LISTED, ...(search ? {search} : {}), ...(before ? {before} : {})})
     // A page often shows one customer many times: each is read once.
     const names = new Map<string | undefined, string>()
     const nameOf = (id: string | undefined) => names.get(id) ?? names.set(id, this.customerName(id)).get(id)!

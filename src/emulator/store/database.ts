@@ -6,7 +6,7 @@
  * libsql is used for its better-sqlite3 API with prebuilt N-API binaries: one node_modules loads
  * under every supported Node version, with no compiler and no download outside the npm registry.
  */
-import {chmodSync, closeSync, openSync, statSync} from 'node:fs'
+import {chmodSync, closeSync, existsSync, openSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
 
 import type LibsqlDatabase from 'libsql'
@@ -115,6 +115,57 @@ const MIGRATIONS: readonly string[] = [
          coalesce(json_extract(c.body, '$.email_address'), '')
   FROM transactions t LEFT JOIN customers c ON c.id = t.customer ORDER BY t.rowid;
   `,
+  // The columns lists filter, sort and search on become plain ones the store writes beside the
+  // body: a virtual column is computed from the JSON body on every read, and an UPDATE of the body
+  // rewrites all five of its indexes; a status move now writes the status and the due indexes only.
+  // The table is rebuilt keeping every rowid (the search index refers to them), with the rowid a
+  // column of its own (seq), so that a VACUUM cannot renumber them. A transaction's status changes
+  // and deliveries are indexed by that seq instead of its random id: moves made in the order they
+  // fell due (a catch-up) add to the end of those indexes instead of to a page almost each.
+  // Deliveries held by an emulator get an index of their own, so that the next due time is found
+  // without reading every pending delivery.
+  `
+  DROP TRIGGER transactions_searchable;
+  CREATE TABLE transactions_stored (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    body TEXT NOT NULL,
+    cvv_given INTEGER NOT NULL,
+    settlement_held INTEGER NOT NULL DEFAULT 0,
+    due_at INTEGER,
+    status TEXT,
+    created_at TEXT,
+    merchant_reference TEXT,
+    customer TEXT,
+    product TEXT
+  );
+  INSERT INTO transactions_stored (seq, id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
+  SELECT rowid, id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product FROM transactions ORDER BY rowid;
+  DROP TABLE transactions;
+  ALTER TABLE transactions_stored RENAME TO transactions;
+  CREATE INDEX transactions_due ON transactions (due_at) WHERE due_at IS NOT NULL;
+  CREATE INDEX transactions_by_created ON transactions (created_at);
+  CREATE INDEX transactions_by_status ON transactions (status, created_at);
+  CREATE INDEX transactions_by_product ON transactions (product, created_at);
+  CREATE INDEX transactions_by_customer ON transactions (customer, created_at);
+  CREATE INDEX transactions_by_reference ON transactions (merchant_reference);
+  ALTER TABLE status_changes ADD COLUMN transaction_seq INTEGER;
+  UPDATE status_changes SET transaction_seq = (SELECT seq FROM transactions t WHERE t.id = status_changes.transaction_id);
+  DROP INDEX status_changes_by_transaction;
+  CREATE INDEX status_changes_by_transaction ON status_changes (transaction_seq, seq);
+  ALTER TABLE webhook_deliveries ADD COLUMN transaction_seq INTEGER;
+  UPDATE webhook_deliveries SET transaction_seq = (SELECT seq FROM transactions t WHERE t.id = webhook_deliveries.transaction_id);
+  DROP INDEX webhook_deliveries_by_transaction;
+  CREATE INDEX webhook_deliveries_by_transaction ON webhook_deliveries (transaction_seq, url, state);
+  CREATE INDEX webhook_deliveries_claimed ON webhook_deliveries (claimed_until) WHERE claimed_until IS NOT NULL;
+  CREATE TRIGGER transactions_searchable AFTER INSERT ON transactions BEGIN
+    INSERT INTO transaction_search (rowid, id, merchant_reference, customer_id, customer_name, customer_email)
+    SELECT new.seq, new.id, coalesce(new.merchant_reference, ''), coalesce(new.customer, ''),
+           coalesce(trim(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), ''),
+           coalesce(json_extract(c.body, '$.email_address'), '')
+    FROM (SELECT 1) LEFT JOIN customers c ON c.id = new.customer;
+  END;
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length
@@ -144,6 +195,44 @@ export function openDatabase(path: string): Database {
   // Known now to be an emulator store (or a new, empty file): only its owner may read it.
   else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600)
   return openChecked(path)
+}
+
+/** What a worker's own connection to the store is for. */
+export type AttachedUse = 'catch-up' | 'queries'
+
+/**
+ * Each use's settings. A catch-up writes thousands of moves a commit, into indexes keyed by
+ * random ids: a page cache of 64 MiB keeps their pages at hand. It copies the write-ahead log
+ * back itself, between commits (EmulatorStore.copyLogBack): done inside a commit, as SQLite does,
+ * the copy would hold the write lock it takes turns at with requests. Queries never write.
+ */
+const ATTACHED_PRAGMAS: Record<AttachedUse, string[]> = {
+  'catch-up': ['cache_size = -65536', 'wal_autocheckpoint = 0'],
+  queries: ['query_only = ON'],
+}
+
+/**
+ * One more connection to a store this process opened with `openDatabase` (so checked and migrated
+ * already), for a worker thread of the same emulator: only that it is still an emulator store of
+ * this schema version is checked, not its every page again.
+ */
+export function attachDatabase(path: string, use: AttachedUse): Database {
+  // SQLite would create a file that is gone: a new, empty one is not the store this emulator checked.
+  if (!existsSync(path)) throw new StoreError(path, 'was removed while the emulator ran.', 'Restart the emulator.')
+  const db = new (loadLibsql())(path)
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    const applicationId = Number(scalar(db, 'PRAGMA application_id'))
+    const version = Number(scalar(db, 'PRAGMA user_version'))
+    if (applicationId !== EMULATOR_APPLICATION_ID || version !== SCHEMA_VERSION) {
+      throw new StoreError(path, `changed while the emulator ran (store version ${version}, expected ${SCHEMA_VERSION}).`, 'Restart the emulator.')
+    }
+    for (const pragma of ['synchronous = NORMAL', ...ATTACHED_PRAGMAS[use]]) db.exec(`PRAGMA ${pragma}`)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
 }
 
 /** A new, empty store file readable by its owner alone; another emulator may create it first. */

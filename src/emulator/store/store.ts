@@ -8,7 +8,9 @@
 import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
 import {isDiskFull} from '../../storage/disk-full.js'
-import {type Database, IN_MEMORY_STORE, type Statement, openDatabase} from './database.js'
+import {type AttachedUse, type Database, IN_MEMORY_STORE, type Statement, attachDatabase, openDatabase} from './database.js'
+import {DeferredRows, ManyRowsStatement} from './deferred-rows.js'
+import type {WriteTurn} from './write-turns.js'
 
 export interface StoredCard {
   id: string
@@ -33,6 +35,11 @@ export interface StoredTransaction {
   settlementHeld?: boolean
   /** When the next move over time is due (epoch ms), if the status has one. */
   dueAt?: number
+  /**
+   * Where the store keeps it (the order it was stored in), once stored: its status changes and
+   * deliveries are found by it, so that writing one needs no lookup of the id.
+   */
+  seq?: number
 }
 
 export interface PaymentProfile {
@@ -93,6 +100,45 @@ export interface TransactionQuery {
   before?: string
 }
 
+/** One page of a list: its transactions, and the id to ask for the next page with when more may follow. */
+export interface TransactionPage {
+  transactions: StoredTransaction[]
+  next?: string
+}
+
+/** SQLite's default: the write-ahead log is copied back into the store file every 1000 pages (4 MiB). */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000
+
+/**
+ * A transaction's status changes and deliveries are found by its seq (the order it was stored
+ * in), not by its random id: see the schema's version 4 (database.ts). This reads it from the id.
+ */
+const SEQ_OF_TRANSACTION = '(SELECT seq FROM transactions WHERE id = ?)'
+/** The seq given, else read from the id (SQLite's coalesce runs the lookup only when the seq is null). */
+const SEQ_GIVEN_OR_OF_TRANSACTION = `coalesce(?, ${SEQ_OF_TRANSACTION})`
+
+const UPDATE_TRANSACTION = `UPDATE transactions SET body = ?, status = ?, settlement_held = ?, due_at = ? WHERE seq = ${SEQ_GIVEN_OR_OF_TRANSACTION}`
+
+const MANY_STATUS_CHANGES = new ManyRowsStatement(
+  (rows) => `INSERT INTO status_changes (transaction_id, transaction_seq, from_status, to_status, reason, at, by) VALUES ${rows}`,
+  `(?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, ?, ?)`,
+  8,
+)
+
+const MANY_DELIVERIES = new ManyRowsStatement(
+  (rows) => `INSERT INTO webhook_deliveries (id, transaction_id, transaction_seq, status, url, payload, state, created_at, attempts, next_try_at) VALUES ${rows}`,
+  `(?, ?, ${SEQ_GIVEN_OR_OF_TRANSACTION}, ?, ?, ?, 'pending', ?, '[]', ?)`,
+  9,
+)
+
+/** Updates of transactions by seq, several per statement: a row is (seq, body, status, settlement_held, due_at). */
+const MANY_TRANSACTION_UPDATES = new ManyRowsStatement(
+  (rows) => `UPDATE transactions SET body = v.column2, status = v.column3, settlement_held = v.column4, due_at = v.column5
+    FROM (VALUES ${rows}) AS v WHERE transactions.seq = v.column1`,
+  '(?, ?, ?, ?, ?)',
+  5,
+)
+
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
 
@@ -111,9 +157,10 @@ interface DeliveryRow {
   attempts: string
 }
 
-const TRANSACTION_COLUMNS = 't.body, t.cvv_given, t.settlement_held, t.due_at'
+const TRANSACTION_COLUMNS = 't.seq, t.body, t.cvv_given, t.settlement_held, t.due_at'
 
 interface TransactionRow {
+  seq: number
   body: string
   cvv_given: number
   settlement_held: number
@@ -126,6 +173,7 @@ function transactionFromRow(row: TransactionRow): StoredTransaction {
     cvvGiven: row.cvv_given === 1,
     ...(row.settlement_held === 1 ? {settlementHeld: true} : {}),
     ...(row.due_at === null ? {} : {dueAt: row.due_at}),
+    seq: row.seq,
   }
 }
 
@@ -145,6 +193,8 @@ function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
 
 export class EmulatorStore {
   private readonly statements = new Map<string, Statement>()
+  /** Rows held back while `deferringWrites` runs. */
+  private deferred?: DeferredRows
 
   constructor(
     private readonly db: Database,
@@ -155,6 +205,14 @@ export class EmulatorStore {
   static open(location: string = IN_MEMORY_STORE): EmulatorStore {
     return new EmulatorStore(openDatabase(location), location)
   }
+
+  /** One more connection to the store file this process opened, for a worker thread (database.ts, attachDatabase). */
+  static attach(location: string, use: AttachedUse): EmulatorStore {
+    return new EmulatorStore(attachDatabase(location, use), location)
+  }
+
+  /** Set when a worker thread of this emulator writes to the store too: the write lock goes by turns (write-turns.ts). */
+  writeTurn?: WriteTurn
 
   /**
    * Runs `change` as one SQLite transaction, taking the write lock first (so that what it reads
@@ -185,14 +243,19 @@ export class EmulatorStore {
   }
 
   private inTransaction<T>(change: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE')
+    this.writeTurn?.begin()
     try {
-      const result = change()
-      this.db.exec('COMMIT')
-      return result
-    } catch (error) {
-      this.rollBack()
-      throw error
+      this.db.exec('BEGIN IMMEDIATE')
+      try {
+        const result = change()
+        this.db.exec('COMMIT')
+        return result
+      } catch (error) {
+        this.rollBack()
+        throw error
+      }
+    } finally {
+      this.writeTurn?.end()
     }
   }
 
@@ -204,6 +267,20 @@ export class EmulatorStore {
     } catch {
       // The transaction is gone either way; the error that caused the rollback is the one to report.
     }
+  }
+
+  /**
+   * Whether this connection's commits copy the write-ahead log back into the store file once it
+   * has grown (SQLite's default, every 4 MiB). Off while a catch-up thread writes: the copy would
+   * fall to whichever connection commits next, a request's write on the serving thread among them.
+   */
+  copyLogBackOnCommit(on: boolean): void {
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${on ? DEFAULT_AUTOCHECKPOINT_PAGES : 0}`)
+  }
+
+  /** Copies back what of the write-ahead log no reader still needs, without waiting for any. */
+  copyLogBack(): void {
+    this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
   }
 
   close(): void {
@@ -277,36 +354,50 @@ export class EmulatorStore {
     return row && (JSON.parse(row.body) as StoredCard)
   }
 
+  /** Stores a new transaction with the columns lists filter, sort and search on, taken from its body; sets its seq. */
   insertTransaction(entry: StoredTransaction): void {
-    this.run(
-      'INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at) VALUES (?, ?, ?, ?, ?)',
-      entry.transaction.id,
-      JSON.stringify(entry.transaction),
+    const {transaction} = entry
+    entry.seq = this.insert(
+      `INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      transaction.id,
+      JSON.stringify(transaction),
       entry.cvvGiven ? 1 : 0,
       entry.settlementHeld ? 1 : 0,
       entry.dueAt ?? null,
+      transaction.status,
+      transaction.created_at,
+      transaction.merchant_reference ?? null,
+      transaction.customer ?? null,
+      transaction.payment_product,
     )
   }
 
+  /**
+   * Writes the transaction's body, status and due time. Its creation time, merchant reference,
+   * customer and product are set at start and never change, so their columns (and indexes) are
+   * left as they are.
+   */
   updateTransaction(entry: StoredTransaction): void {
-    this.run(
-      'UPDATE transactions SET body = ?, settlement_held = ?, due_at = ? WHERE id = ?',
-      JSON.stringify(entry.transaction),
-      entry.settlementHeld ? 1 : 0,
-      entry.dueAt ?? null,
-      entry.transaction.id,
-    )
+    const values = [JSON.stringify(entry.transaction), entry.transaction.status, entry.settlementHeld ? 1 : 0, entry.dueAt ?? null]
+    if (this.deferred && entry.seq !== undefined) this.deferred.add(MANY_TRANSACTION_UPDATES, [entry.seq, ...values])
+    else this.run(UPDATE_TRANSACTION, ...values, entry.seq ?? null, entry.transaction.id)
   }
 
   transaction(id: string): StoredTransaction | undefined {
-    const row = this.get('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
+    const row = this.get('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
     return row && transactionFromRow(row)
   }
 
   /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */
   dueTransactions(now: number, limit: number): StoredTransaction[] {
-    const rows = this.all('SELECT body, cvv_given, settlement_held, due_at FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as TransactionRow[]
+    const rows = this.all('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, limit) as TransactionRow[]
     return rows.map(transactionFromRow)
+  }
+
+  /** How many transactions' next moves are due at `now`, counted up to `atMost`. */
+  dueCount(now: number, atMost: number): number {
+    return (this.get('SELECT count(*) AS due FROM (SELECT 1 FROM transactions WHERE due_at <= ? LIMIT ?)', now, atMost) as {due: number}).due
   }
 
   /** Whether any transaction's next move is due at `now`. */
@@ -314,29 +405,27 @@ export class EmulatorStore {
     return this.get('SELECT 1 AS found FROM transactions WHERE due_at <= ? LIMIT 1', now) !== undefined
   }
 
-  /** The earliest time anything is due: a transaction's move or a webhook attempt. */
+  /**
+   * The earliest time anything is due: a transaction's move, a webhook attempt no emulator holds,
+   * or the end of a hold. Each read from an index, never all the pending deliveries (100,000
+   * after a catch-up): the held ones are few, those in flight at most.
+   */
   nextDueAt(): number | undefined {
     const row = this.get(
       `SELECT min(
          coalesce((SELECT min(due_at) FROM transactions WHERE due_at IS NOT NULL), 9e15),
-         coalesce((SELECT min(max(next_try_at, coalesce(claimed_until, 0))) FROM webhook_deliveries WHERE state = 'pending'), 9e15)
+         coalesce((SELECT next_try_at FROM webhook_deliveries WHERE state = 'pending' AND claimed_until IS NULL ORDER BY next_try_at LIMIT 1), 9e15),
+         coalesce((SELECT min(max(next_try_at, claimed_until)) FROM webhook_deliveries WHERE claimed_until IS NOT NULL AND state = 'pending'), 9e15)
        ) AS at`,
     ) as {at: number}
     return row.at >= 9e15 ? undefined : row.at
   }
 
-  enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number): void {
-    this.run(
-      `INSERT INTO webhook_deliveries (id, transaction_id, status, url, payload, state, created_at, attempts, next_try_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, '[]', ?)`,
-      delivery.id,
-      delivery.transaction,
-      delivery.status,
-      delivery.url,
-      delivery.payload,
-      delivery.created_at,
-      nextTryAt,
-    )
+  /** Queues the delivery; `transactionSeq` is its transaction's seq when the caller has it at hand. */
+  enqueueDelivery(delivery: OutboxDelivery, nextTryAt: number, transactionSeq?: number): void {
+    const params = [delivery.id, delivery.transaction, transactionSeq ?? null, delivery.transaction, delivery.status, delivery.url, delivery.payload, delivery.created_at, nextTryAt]
+    if (this.deferred) this.deferred.add(MANY_DELIVERIES, params)
+    else this.run(MANY_DELIVERIES.text(1), ...params)
   }
 
   /**
@@ -348,7 +437,7 @@ export class EmulatorStore {
       `SELECT d.* FROM webhook_deliveries d
        WHERE d.state = 'pending' AND d.next_try_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-                         WHERE e.transaction_id = d.transaction_id AND e.url = d.url AND e.state = 'pending' AND e.seq < d.seq)
+                         WHERE e.transaction_seq = d.transaction_seq AND e.url = d.url AND e.state = 'pending' AND e.seq < d.seq)
        ORDER BY d.seq LIMIT ?`,
       now,
       now,
@@ -389,8 +478,8 @@ export class EmulatorStore {
 
   /** Puts the deliveries a fault held back for this transaction and address back in line, due at `now`. */
   releaseHeldDeliveries(transactionId: string, url: string, now: number): number {
-    const held = this.all("SELECT id FROM webhook_deliveries WHERE state = 'held' AND transaction_id = ? AND url = ?", transactionId, url)
-    if (held.length > 0) this.run("UPDATE webhook_deliveries SET state = 'pending', next_try_at = ? WHERE state = 'held' AND transaction_id = ? AND url = ?", now, transactionId, url)
+    const held = this.all(`SELECT id FROM webhook_deliveries WHERE state = 'held' AND transaction_seq = ${SEQ_OF_TRANSACTION} AND url = ?`, transactionId, url)
+    if (held.length > 0) this.run(`UPDATE webhook_deliveries SET state = 'pending', next_try_at = ? WHERE state = 'held' AND transaction_seq = ${SEQ_OF_TRANSACTION} AND url = ?`, now, transactionId, url)
     return held.length
   }
 
@@ -410,7 +499,7 @@ export class EmulatorStore {
     const rows = (
       transactionId === undefined
         ? this.all('SELECT * FROM webhook_deliveries ORDER BY seq')
-        : this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId)
+        : this.all(`SELECT * FROM webhook_deliveries WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId)
     ) as DeliveryRow[]
     return rows.map((row) => {
       const {payload: _payload, ...delivery} = deliveryFromRow(row)
@@ -418,21 +507,16 @@ export class EmulatorStore {
     })
   }
 
-  recordStatusChange(transactionId: string, change: StatusChange): void {
-    this.run(
-      'INSERT INTO status_changes (transaction_id, from_status, to_status, reason, at, by) VALUES (?, ?, ?, ?, ?, ?)',
-      transactionId,
-      change.from,
-      change.to,
-      change.reason,
-      change.at,
-      change.by,
-    )
+  /** Records a status change; `transactionSeq` is the transaction's seq when the caller has it at hand. */
+  recordStatusChange(transactionId: string, change: StatusChange, transactionSeq?: number): void {
+    const params = [transactionId, transactionSeq ?? null, transactionId, change.from, change.to, change.reason, change.at, change.by]
+    if (this.deferred) this.deferred.add(MANY_STATUS_CHANGES, params)
+    else this.run(MANY_STATUS_CHANGES.text(1), ...params)
   }
 
   /** The transaction's status changes, oldest first. */
   statusChanges(transactionId: string): StatusChange[] {
-    const rows = this.all('SELECT from_status, to_status, reason, at, by FROM status_changes WHERE transaction_id = ? ORDER BY seq', transactionId) as {
+    const rows = this.all(`SELECT from_status, to_status, reason, at, by FROM status_changes WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId) as {
       from_status: string | null
       to_status: string
       reason: string
@@ -444,7 +528,7 @@ export class EmulatorStore {
 
   /** The transaction's deliveries with the bodies they post, oldest first (what a resend sends again). */
   outboxDeliveries(transactionId: string): OutboxDelivery[] {
-    return (this.all('SELECT * FROM webhook_deliveries WHERE transaction_id = ? ORDER BY seq', transactionId) as DeliveryRow[]).map(deliveryFromRow)
+    return (this.all(`SELECT * FROM webhook_deliveries WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId) as DeliveryRow[]).map(deliveryFromRow)
   }
 
   /**
@@ -457,7 +541,7 @@ export class EmulatorStore {
    * the order transactions were stored, newest first, and stops when the page is full; a
    * shorter one walks the transactions newest first, testing each, until the page is full.
    */
-  transactionPage(query: TransactionQuery): {transactions: StoredTransaction[]; next?: string} {
+  transactionPage(query: TransactionQuery): TransactionPage {
     const where: string[] = []
     const params: unknown[] = []
     for (const column of ['status', 'product', 'customer'] as const) {
@@ -505,6 +589,26 @@ export class EmulatorStore {
     return this.all(sql, ...params, query.limit + 1) as TransactionRow[]
   }
 
+  /**
+   * Runs `change` inside a write with the status changes, deliveries and updates of stored
+   * transactions it makes held back and written many per statement (deferred-rows.ts), whenever
+   * the store is about to read or write anything else, and at the end.
+   */
+  deferringWrites<T>(change: () => T): T {
+    this.deferred = new DeferredRows()
+    try {
+      const result = change()
+      this.flushDeferred()
+      return result
+    } finally {
+      this.deferred = undefined
+    }
+  }
+
+  private flushDeferred(): void {
+    this.deferred?.flush((sql, params) => this.statement(sql).run(...params))
+  }
+
   private statement(sql: string) {
     let statement = this.statements.get(sql)
     if (!statement) {
@@ -514,15 +618,25 @@ export class EmulatorStore {
     return statement
   }
 
+  // Each of these writes what is held back first: it may read it, or write after it.
   private run(sql: string, ...params: unknown[]): void {
+    this.flushDeferred()
     this.statement(sql).run(...params)
   }
 
+  /** Runs an INSERT; the new row's rowid. */
+  private insert(sql: string, ...params: unknown[]): number {
+    this.flushDeferred()
+    return Number((this.statement(sql).run(...params) as {lastInsertRowid: number | bigint}).lastInsertRowid)
+  }
+
   private get(sql: string, ...params: unknown[]): unknown {
+    this.flushDeferred()
     return this.statement(sql).get(...params)
   }
 
   private all(sql: string, ...params: unknown[]): unknown[] {
+    this.flushDeferred()
     return this.statement(sql).all(...params)
   }
 }

@@ -5,15 +5,13 @@
  * emulator finds it due (its scheduler, or a read of that transaction) applies it, inside the
  * store's write lock, so it is applied once however many emulators share the store.
  */
-import {randomUUID} from 'node:crypto'
-
 import type {TransactionStatus} from '../../api/contract.js'
 import type {SofortSender, Transaction} from '../../api/schemas.js'
 import {formatExactDuration} from '../../duration.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from '../assumptions.js'
 import type {Clock} from './clock.js'
 import type {StatusEvent} from '../events.js'
-import {type EmulatorStore, type StoredTransaction, webhookBody} from '../store/index.js'
+import {type EmulatorStore, type StoredTransaction, timeOrderedUuid, webhookBody} from '../store/index.js'
 
 export interface LifecycleSettings {
   settleAfterMs: number
@@ -72,15 +70,31 @@ export interface LifecycleListener {
   status(event: StatusEvent): void
 }
 
-/** How many due transactions one batch moves at most inside one write. */
-const DUE_BATCH = 50
+/** How much one commit of due moves may do. */
+export interface DueBatchLimits {
+  /** Transactions moved at most. */
+  moves: number
+  /** Milliseconds of work at most. */
+  ms: number
+  /** Asked between two transactions: true ends the batch there (a request waits for the lock, say). */
+  stopEarly?: () => boolean
+}
+
 /**
- * How long one batch works at most: between batches the scheduler lets requests in, so that an
- * API read waits for at most about this long while a restart catches up on overdue moves.
+ * A batch in the thread that answers requests: between batches the scheduler lets requests in, so
+ * that an API read waits for about 4 ms at most while the emulator catches up on due moves.
  */
-const DUE_BATCH_MS = 4
+export const IN_THREAD_DUE_BATCH: DueBatchLimits = {moves: 50, ms: 4}
+
+/** Due transactions are read this many at a time. */
+const DUE_PAGE = 50
+
+type PaymentProfile = ReturnType<EmulatorStore['paymentProfile']>
 
 export class TransactionLifecycle {
+  /** The payment profiles read during the current commit. */
+  private profiles?: Map<string, PaymentProfile>
+
   constructor(
     private readonly store: EmulatorStore,
     private readonly clock: Clock,
@@ -94,8 +108,8 @@ export class TransactionLifecycle {
     entry.dueAt = this.dueAt(entry, Date.parse(transaction.last_status_update))
     this.commit(() => {
       this.store.insertTransaction(entry)
-      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'})
-      this.notify(transaction)
+      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'}, entry.seq)
+      this.notify(entry)
       return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
     })
     if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
@@ -145,32 +159,40 @@ export class TransactionLifecycle {
   }
 
   /**
-   * Applies the moves due by now for one short commit: up to DUE_BATCH transactions, and no
-   * more than DUE_BATCH_MS of work, so that a caller can let requests in between batches (a
-   * restart over many overdue transactions). `more` says whether due moves remain.
+   * Applies the moves due by now in one commit, within `limits`, so that a caller can let others
+   * in between batches (a restart over many overdue transactions). `more` says whether due moves
+   * remain.
    */
-  applyDueBatch(): {moved: number; more: boolean} {
+  applyDueBatch(limits: DueBatchLimits = IN_THREAD_DUE_BATCH): {moved: number; more: boolean} {
     const now = this.clock.now()
     if (!this.store.hasDueTransactions(now)) return {moved: 0, more: false}
     const began = performance.now()
     let more = false
-    const events = this.commit(() => {
+    // A batch writes its rows many per statement: see EmulatorStore.deferringWrites.
+    const events = this.commit(() => this.store.deferringWrites(() => {
       const moved: StatusEvent[] = []
-      // Read again under the write lock: another emulator may have moved them meanwhile.
-      const entries = this.store.dueTransactions(now, DUE_BATCH)
-      for (const [index, entry] of entries.entries()) {
-        if (performance.now() - began > DUE_BATCH_MS) {
-          more = true
-          break
+      let count = 0
+      for (;;) {
+        // Read under the write lock (another emulator may have moved them meanwhile), a page at a
+        // time, so that a long batch can end between any two transactions.
+        const wanted = Math.min(DUE_PAGE, limits.moves - count)
+        const entries = this.store.dueTransactions(now, wanted)
+        for (const entry of entries) {
+          // At least one move per batch, so that every batch makes progress.
+          if (count > 0 && (performance.now() - began > limits.ms || limits.stopEarly?.())) {
+            more = true
+            return moved
+          }
+          moved.push(...this.applyDue(entry))
+          // Written even without a move, so that a due time with nothing to do is cleared.
+          this.store.updateTransaction(entry)
+          if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+          count++
         }
-        moved.push(...this.applyDue(entry))
-        // Written even without a move, so that a due time with nothing to do is cleared.
-        this.store.updateTransaction(entry)
-        if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
-        if (index === entries.length - 1) more = entries.length === DUE_BATCH
+        more = count === limits.moves
+        if (entries.length < wanted || more) return moved
       }
-      return moved
-    })
+    }))
     return {moved: new Set(events.map((event) => event.transaction)).size, more}
   }
 
@@ -211,9 +233,22 @@ export class TransactionLifecycle {
   }
 
   private commit(change: () => StatusEvent[]): StatusEvent[] {
-    const events = this.store.write(change)
+    // Under the write lock no other emulator changes a payment profile: each is read once a commit.
+    this.profiles = new Map()
+    let events: StatusEvent[]
+    try {
+      events = this.store.write(change)
+    } finally {
+      this.profiles = undefined
+    }
     for (const event of events) this.listener.status(event)
     return events
+  }
+
+  private paymentProfile(id: string): PaymentProfile {
+    if (!this.profiles) return this.store.paymentProfile(id)
+    if (!this.profiles.has(id)) this.profiles.set(id, this.store.paymentProfile(id))
+    return this.profiles.get(id)
   }
 
   private move(entry: StoredTransaction, to: TransactionStatus, reason: string | undefined, at: number, by: string): StatusEvent[] {
@@ -223,8 +258,8 @@ export class TransactionLifecycle {
     transaction.status_reason = reason ?? STATUS_REASONS[to]
     transaction.last_status_update = new Date(at).toISOString()
     entry.dueAt = this.dueAt(entry, at)
-    this.store.recordStatusChange(transaction.id, {from, to, reason: transaction.status_reason, at: transaction.last_status_update, by})
-    this.notify(transaction)
+    this.store.recordStatusChange(transaction.id, {from, to, reason: transaction.status_reason, at: transaction.last_status_update, by}, entry.seq)
+    this.notify(entry)
     return [{event: 'status', time: transaction.last_status_update, transaction: transaction.id, from, to, reason: transaction.status_reason}]
   }
 
@@ -233,15 +268,15 @@ export class TransactionLifecycle {
   }
 
   /** Queues the webhook of the transaction's current status in the outbox, in the same commit. */
-  private notify(transaction: Transaction): void {
-    const profile = transaction.payment_profile ? this.store.paymentProfile(transaction.payment_profile) : undefined
+  private notify({transaction, seq}: StoredTransaction): void {
+    const profile = transaction.payment_profile ? this.paymentProfile(transaction.payment_profile) : undefined
     const url = transaction.webhook_transaction_update || profile?.webhook_transaction_update
     if (!url) return
     const {id, status} = transaction
     const now = this.clock.now()
     this.store.enqueueDelivery(
       {
-        id: randomUUID(),
+        id: timeOrderedUuid(now),
         transaction: id,
         status,
         url,
@@ -251,6 +286,7 @@ export class TransactionLifecycle {
         payload: JSON.stringify(webhookBody(transaction, this.settings.webhookShape ?? DEFAULT_ASSUMPTIONS)),
       },
       now,
+      seq,
     )
     this.listener.due(now)
   }

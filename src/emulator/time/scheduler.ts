@@ -3,8 +3,9 @@
  * the injected clock), and also looks at the store every so often, since another emulator
  * sharing it may have queued work. Each wake applies one short batch of due moves; when more
  * are due it wakes again on the next turn of the event loop, so that requests are answered
- * between batches (a restart over many overdue transactions); once none is, it starts the due
- * deliveries.
+ * between batches; once none is, it starts the due deliveries. A backlog (a restart over many
+ * overdue transactions) goes to the catch-up thread when there is one, and the scheduler rests
+ * until it is done.
  */
 import type {Clock, TimerHandle} from './clock.js'
 import type {EmulatorStore} from '../store/index.js'
@@ -12,10 +13,15 @@ import type {EmulatorStore} from '../store/index.js'
 /** How often the store is looked at for work queued by another emulator. */
 export const STORE_POLL_MS = 250
 
+/** Due moves from this many on go to the catch-up thread; fewer take a few short batches here. */
+export const CATCH_UP_BACKLOG = 500
+
 /** The work the scheduler applies: the lifecycle's due moves, then the outbox's due deliveries. */
 export interface DueWork {
   lifecycle: {applyDueBatch(): {more: boolean}}
   outbox: {sendDue(): void}
+  /** The catch-up thread (catch-up.ts), where one can run. */
+  catchUp?: {readonly running: boolean; readonly usable: boolean; start(): void}
 }
 
 export class DueWorkScheduler {
@@ -70,10 +76,12 @@ export class DueWorkScheduler {
   }
 
   private wake(): void {
-    if (this.stopped) return
+    // The catch-up thread wakes the scheduler when it is done.
+    if (this.stopped || this.parts.catchUp?.running) return
     try {
       // Status moves first: while more are due (a restart over many overdue ones), deliveries
       // wait in the outbox, and follow their schedule once every move is made.
+      if (this.handOverBacklog()) return
       if (this.parts.lifecycle.applyDueBatch().more) return this.due(this.clock.now())
       this.parts.outbox.sendDue()
       const next = this.store.nextDueAt()
@@ -81,5 +89,13 @@ export class DueWorkScheduler {
     } catch (error) {
       this.onError(error as Error)
     }
+  }
+
+  /** Starts the catch-up thread over a backlog of due moves, if there is both. */
+  private handOverBacklog(): boolean {
+    const {catchUp} = this.parts
+    if (!catchUp?.usable || this.store.dueCount(this.clock.now(), CATCH_UP_BACKLOG) < CATCH_UP_BACKLOG) return false
+    catchUp.start()
+    return true
   }
 }

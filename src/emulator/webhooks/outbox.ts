@@ -32,9 +32,19 @@ const CLAIM_MARGIN_MS = 5_000
 /** How long closing waits for attempts under way before cutting them off. */
 const CLOSE_GRACE_MS = 1_000
 
+/** An attempt's outcome waiting to be stored, and who waits for that. */
+interface Recording {
+  delivery: OutboxDelivery
+  nextTryAt: number | undefined
+  stored(error?: Error): void
+}
+
 export class WebhookOutbox {
   private readonly inFlight = new Map<string, {request?: ClientRequest; done: Promise<void>}>()
   private closed = false
+  private sendScheduled = false
+  /** Attempts that ended during this turn of the event loop, stored together at its end. */
+  private recordings: Recording[] = []
 
   constructor(
     private readonly store: EmulatorStore,
@@ -72,7 +82,11 @@ export class WebhookOutbox {
         .finally(() => {
           this.inFlight.delete(delivery.id)
           // The next delivery of the same transaction may be waiting for this one.
-          if (!this.closed) setImmediate(() => this.sendDueReporting())
+          if (!this.closed && !this.sendScheduled) {
+            // Once for all the attempts that end in this turn: one claim, one commit.
+            this.sendScheduled = true
+            setImmediate(() => this.sendDueReporting())
+          }
         })
       this.inFlight.set(delivery.id, flight)
     }
@@ -80,6 +94,7 @@ export class WebhookOutbox {
 
   /** sendDue outside the scheduler, which otherwise catches what it throws. */
   private sendDueReporting(): void {
+    this.sendScheduled = false
     try {
       this.sendDue()
     } catch (error) {
@@ -130,7 +145,7 @@ export class WebhookOutbox {
       delivery.state = 'failed'
     }
     const nextTryAt = outcome === 'retrying' ? this.clock.now() + retryInMs : undefined
-    this.store.write(() => this.store.recordAttempt(delivery, nextTryAt))
+    await this.record(delivery, nextTryAt)
     this.report({
       event: 'webhook',
       time: this.isoNow(),
@@ -152,6 +167,33 @@ export class WebhookOutbox {
       this.faults?.reportDuplicate(fault.rule, delivery, [result, copy].map((sent) => (sent.httpStatus === undefined ? (sent.error ?? 'no answer') : `HTTP ${sent.httpStatus}`)))
     }
     this.faults?.afterSent(delivery)
+  }
+
+  /**
+   * Stores the attempt's outcome, with those of every other attempt that ended in the same turn of
+   * the event loop, in one commit: with 32 deliveries in flight (a catch-up queues 100,000), a
+   * commit each would take most of the time the thread has for requests. Until it is stored, the
+   * delivery's claim keeps it from being attempted again.
+   */
+  private record(delivery: OutboxDelivery, nextTryAt: number | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.recordings.length === 0) setImmediate(() => this.storeRecordings())
+      this.recordings.push({delivery, nextTryAt, stored: (error) => (error ? reject(error) : resolve())})
+    })
+  }
+
+  private storeRecordings(): void {
+    const recordings = this.recordings
+    this.recordings = []
+    try {
+      this.store.write(() => {
+        for (const {delivery, nextTryAt} of recordings) this.store.recordAttempt(delivery, nextTryAt)
+      })
+    } catch (error) {
+      for (const recording of recordings) recording.stored(error as Error)
+      return
+    }
+    for (const recording of recordings) recording.stored()
   }
 
   private post(url: string, payload: string, flight: {request?: ClientRequest}): Promise<AttemptResult> {

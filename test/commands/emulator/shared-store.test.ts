@@ -9,7 +9,8 @@ import {describe, expect, it} from 'vitest'
 import {EMULATOR_DEFAULTS} from '../../../src/test-mode/emulator-defaults.js'
 import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
 import {runCommand} from '../../helpers/run-command.js'
-import {freePort} from '../../helpers/ports.js'
+import {freePort, isListening} from '../../helpers/ports.js'
+import {waitFor} from '../../helpers/wait-for.js'
 
 describe('one store shared by every paytx process', () => {
   it("the README's flow, then `paytx status <id>` in a new process: found, and settled", async () => {
@@ -38,12 +39,13 @@ describe('one store shared by every paytx process', () => {
 
   it('two flows at once on the local profile both succeed', async () => {
     const configDir = tempConfigDir()
-    const base = `http://127.0.0.1:${await freePort()}`
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
     const env = {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`}
     const args = ['flow', '--product', 'dummy', '--amount', '1499', '--approve', 'SETTLEMENT_COMPLETED', '--json']
     const first = runCommand(args, {configDir, env})
-    // The second starts while the first one's emulator is up, and outlives it.
-    await new Promise((resolve) => setTimeout(resolve, 700))
+    // The second starts once the first one's emulator is up, and outlives it.
+    await waitFor(() => isListening(port), "the first flow's emulator to listen")
     const second = runCommand([...args.slice(0, 3), '--amount', '2500', '--approve', 'SETTLEMENT_COMPLETED', '--json'], {configDir, env})
     const results = await Promise.all([first, second])
     for (const result of results) expect(result.exitCode, result.stdout + result.stderr).toBe(0)

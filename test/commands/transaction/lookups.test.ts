@@ -110,10 +110,12 @@ describe('several transaction ids at once', () => {
     expect(server.requests).toHaveLength(0)
   })
 
+  // "moving" settles on its third read, 1.25 s in (pauses of 0.5 and 0.75 s): a wait of 2 s left
+  // a loaded machine 0.75 s for three reads; 4 s leaves it 2.75 s.
   it.each([
     {ids: ['moving-1', 'requested-2'], code: 0, extra: []},
-    {ids: ['moving-1', 'declined-2', 'pending-3'], code: 3, extra: ['--wait-timeout', '2s']},
-    {ids: ['moving-1', 'pending-2'], code: 4, extra: ['--wait-timeout', '2s']},
+    {ids: ['moving-1', 'declined-2', 'pending-3'], code: 3, extra: ['--wait-timeout', '4s']},
+    {ids: ['moving-1', 'pending-2'], code: 4, extra: ['--wait-timeout', '4s']},
     {ids: ['moving-1', 'missing-2'], code: 1, extra: []},
   ])('status --wait $ids waits for all of them and exits $code', async ({ids, code, extra}) => {
     // "moving" reads PENDING twice, then SETTLEMENT_COMPLETED.
@@ -125,13 +127,15 @@ describe('several transaction ids at once', () => {
     expect(array[0].transaction?.status).toBe('SETTLEMENT_COMPLETED')
     expect(result.stderr).toMatch(/^moving-1: PENDING → SETTLEMENT_COMPLETED \(final, success\)  \(after [\d.]+ m?s\)$/m)
     expect(server.pathsFor('moving-1').length).toBeGreaterThanOrEqual(3)
-    if (code === 4) expect(result.stderr).toMatch(/Warning: transaction pending-2 is still PENDING after 2\.0 s; not conclusive\./)
+    if (code === 4) expect(result.stderr).toMatch(/Warning: transaction pending-2 is still PENDING after 4\.0 s; not conclusive\./)
   })
 
   it('status --wait with several ids keeps at most --concurrency reads in flight', async () => {
     answer = (path) => ({...serviceAnswer(path), delayMs: 150})
     const ids = Array.from({length: 6}, (_, index) => `pending-${index}`)
-    const result = await runCommand(['status', ...ids, '--wait', '--wait-timeout', '2s', '--concurrency', '2'], {env: env()})
+    // Two rounds of six reads of 150 ms, two at a time, and a pause of 0.5 s take about 1.4 s: the
+    // wait of 4 s leaves a loaded machine room for the second round (2 s left it 0.6 s).
+    const result = await runCommand(['status', ...ids, '--wait', '--wait-timeout', '4s', '--concurrency', '2'], {env: env()})
     expect(result.exitCode).toBe(4)
     expect(server.maxInFlight).toBe(2)
     for (const id of ids) expect(server.pathsFor(id).length, id).toBeGreaterThanOrEqual(2)

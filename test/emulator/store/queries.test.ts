@@ -11,7 +11,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import type {Customer, Transaction} from '../../../src/api/schemas.js'
-import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {EmulatorStore, SCHEMA_VERSION} from '../../../src/emulator/store/index.js'
 
 type Libsql = typeof import('libsql')
 const Database = createRequire(import.meta.url)('libsql') as Libsql
@@ -108,8 +108,35 @@ describe('transaction lists and search', () => {
       store.close()
     }
     const db = new Database(path)
-    expect((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version).toBe(3)
+    expect((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version).toBe(SCHEMA_VERSION)
     db.close()
+  })
+
+  it("migrates a store's status timelines and webhook deliveries: each transaction's found as before, the outbox in order", () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'paytx-queries-')), 'old.db')
+    const old = Array.from({length: 3}, (_, n) => transaction(n + 1))
+    versionTwoStore(path, old)
+    const db = new Database(path)
+    const change = db.prepare("INSERT INTO status_changes (transaction_id, from_status, to_status, reason, at, by) VALUES (?, ?, ?, '', ?, 'start')")
+    const delivery = db.prepare("INSERT INTO webhook_deliveries (id, transaction_id, status, url, payload, state, created_at, next_try_at) VALUES (?, ?, ?, 'http://127.0.0.1:9/hooks', '{}', 'pending', ?, 0)")
+    for (const [n, tx] of old.entries()) {
+      change.run(tx.id, null, 'INITIATED', tx.created_at)
+      change.run(tx.id, 'INITIATED', tx.status, tx.last_status_update)
+      delivery.run(`d${n}-initiated`, tx.id, 'INITIATED', tx.created_at)
+      delivery.run(`d${n}-${tx.status}`, tx.id, tx.status, tx.created_at)
+    }
+    db.close()
+    const store = EmulatorStore.open(path)
+    try {
+      for (const [n, tx] of old.entries()) {
+        expect(store.statusChanges(tx.id).map((entry) => [entry.from, entry.to])).toEqual([[null, 'INITIATED'], ['INITIATED', tx.status]])
+        expect(store.deliveries(tx.id).map((entry) => entry.id)).toEqual([`d${n}-initiated`, `d${n}-${tx.status}`])
+      }
+      // One transaction's webhooks go out in order: only the first of each is due.
+      expect(store.dueDeliveries(Date.now(), 10, new Set()).map((entry) => entry.id)).toEqual(['d0-initiated', 'd1-initiated', 'd2-initiated'])
+    } finally {
+      store.close()
+    }
   })
 
   it('pages by key: every transaction once, in order, for lists, filters and both kinds of search', () => {

@@ -13,7 +13,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {startEmulator} from '../../../src/emulator/index.js'
-import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {EmulatorStore, SCHEMA_VERSION} from '../../../src/emulator/store/index.js'
 import {runCli} from '../../helpers/cli.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'paytx-store-check-'))
@@ -109,5 +109,17 @@ describe('a damaged store', () => {
     writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, 4 * pageSize)
     closeSync(fd)
     await expectRefused(path, /is damaged \(SQLite's quick check: /)
+  })
+})
+
+describe('a store of another version', () => {
+  it('written by a newer paytx is refused saying so, untouched, before anything is migrated', async () => {
+    const path = join(tempDir(), 'emulator.db')
+    EmulatorStore.open(path).close()
+    const Libsql = createRequire(import.meta.url)('libsql')
+    const db = new Libsql(path)
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`)
+    db.close()
+    await expectRefused(path, new RegExp(`was written by a newer paytx \\(store version ${SCHEMA_VERSION + 1}; this paytx knows up to ${SCHEMA_VERSION}\\)`))
   })
 })

@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {type EmulatorEvent, type RunningEmulator, startEmulator} from '../../../src/emulator/index.js'
 import {emulatorApi} from '../../helpers/emulator-api.js'
+import {ManualClock} from '../../helpers/manual-clock.js'
 import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
 import {waitFor} from '../../helpers/wait-for.js'
 
@@ -22,7 +23,7 @@ describe('webhook delivery', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  async function setup(options: {receiverUrl?: string; attempts?: number; backoffMs?: number} = {}) {
+  async function setup(options: {receiverUrl?: string; attempts?: number; backoffMs?: number; clock?: ManualClock} = {}) {
     const receiver = await startRecordingServer(() => ({status: 200, json: {received: true}}))
     cleanups.push(() => receiver.close())
     const events: EmulatorEvent[] = []
@@ -33,6 +34,7 @@ describe('webhook delivery', () => {
       webhookUrl: options.receiverUrl ?? `${receiver.url}/hooks?key=s3cret-token-value`,
       webhookAttempts: options.attempts ?? 4,
       webhookBackoffMs: options.backoffMs ?? 20,
+      ...(options.clock ? {clock: options.clock} : {}),
       // These tests read each webhook's status from its body: the full payload.
       assumptions: {webhookPayload: 'full'},
       onEvent: (event) => events.push(event),
@@ -97,26 +99,34 @@ describe('webhook delivery', () => {
   })
 
   it('keeps status order per transaction while an earlier delivery is retried, and never blocks the API', async () => {
-    const {receiver, api} = await setup({backoffMs: 150})
+    // The retry waits for the test's clock: the API must answer while it is still to come (a
+    // bound of 140 ms on the answer also fails when a loaded machine is merely slow).
+    const clock = new ManualClock(Date.now())
+    const {receiver, api, events} = await setup({backoffMs: 150, clock})
     receiver.reply((r) => r.body?.status === 'INITIATED', {status: 500})
     const {transaction} = await api.startPayment('dummy')
-    const before = Date.now()
+    await waitFor(() => events.some((event) => event.event === 'webhook' && event.outcome === 'retrying'), 'the first attempt to fail')
     const done = await api.approve(transaction.details.approval_url, {outcome: 'DECLINED'})
     expect(done.status).toBe(303)
-    expect(Date.now() - before).toBeLessThan(140)
+    expect(receiver.requests.map((r) => `${r.body.status}`)).toEqual(['INITIATED'])
+    clock.advance(150)
     await waitFor(() => receiver.requests.length === 4, 'four deliveries')
     expect(receiver.requests.map((r) => `${r.body.status}`)).toEqual(['INITIATED', 'INITIATED', 'IN_PROGRESS', 'DECLINED'])
   })
 
   it('answers the API at once while a receiver hangs', async () => {
-    const hanging = await startRecordingServer(() => ({status: 200, delayMs: 2000}))
+    // The receiver holds every webhook until the approval has been answered: an API that waited
+    // for its webhook would never answer (a timed bound here depended on the machine's load).
+    let answered!: () => void
+    const approvalAnswered = new Promise<void>((resolve) => (answered = resolve))
+    const hanging = await startRecordingServer(() => ({status: 200, heldUntil: approvalAnswered}))
     cleanups.push(() => hanging.close())
     const {api} = await setup({receiverUrl: `${hanging.url}/slow`})
-    const before = Date.now()
     const {transaction} = await api.startPayment('dummy')
+    await waitFor(() => hanging.requests.length > 0, 'the receiver to be holding a webhook')
     const done = await api.approve(transaction.details.approval_url, {outcome: 'CANCELLED'})
+    answered()
     expect(done.status).toBe(303)
-    expect(Date.now() - before).toBeLessThan(1000)
   })
 
   it('sends nothing when neither the transaction nor the payment profile has an address', async () => {

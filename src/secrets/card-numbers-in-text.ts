@@ -1,0 +1,356 @@
+/**
+ * Card numbers found by shape in any text from outside: 12 to 19 digits, written together or in
+ * groups, that pass the Luhn check. Every webhook body, error message and --verbose line goes
+ * through this, so it is one pass over the text whatever its shape, allocating nothing per digit
+ * group and no string per mask (bench/redact.js measures it on hostile shapes).
+ */
+import {EditedText} from './edited-text.js'
+
+/** A card number as `•••• 3153`, from its digits alone (four or more). */
+export const maskDigits = (digits: string) => `•••• ${digits.slice(-4)}`
+
+/** Ids (UUIDs) hold digit runs that can pass the Luhn check by chance: they are never card numbers. */
+const UUID_GROUPS = [8, 4, 4, 4, 12]
+const UUID_LENGTH = 36
+
+/**
+ * Masks every card number in free text: 12 to 19 digits, written together or in groups joined
+ * by single spaces or dashes (`+` and `%20` too, as URL-encoded text writes a space), that pass
+ * the Luhn check. Within a longer run of groups (a card number followed by an amount, say), the
+ * longest card number from the left is found. One pass over the text, however hostile its shape.
+ */
+export function maskCardNumbers(text: string): string {
+  // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case costs one scan.
+  const first = firstDigit(text)
+  if (first === -1 || !holdsDigits(text, PanDigits.Fewest, first)) return text
+  // A UUID's first dash comes 8 characters in: without one, no UUID to look for.
+  if (text.indexOf('-', 8) === -1) {
+    maskCardNumbersIn(masked.begin(text), 0, text.length, first)
+    return masked.finish()
+  }
+  // The parts between UUIDs are masked on their own; the UUIDs stay as they are.
+  const edited = masked.begin(text)
+  let partStart = 0
+  for (let uuidStart = nextUuid(text, 0); uuidStart !== -1; uuidStart = nextUuid(text, partStart)) {
+    maskCardNumbersIn(edited, partStart, uuidStart, first)
+    partStart = uuidStart + UUID_LENGTH
+  }
+  maskCardNumbersIn(edited, partStart, text.length, first)
+  return edited.finish()
+}
+
+/** The text being masked, kept between calls (redaction is synchronous). */
+const masked = new EditedText()
+
+const DIGIT = /\d/g
+
+/**
+ * Where the first digit from `from` on is, or -1. In long text by a regular expression, whose
+ * scan is many times faster than a test per character (a megabyte without digits: 0.5 ms against
+ * 1.9 on Node 20, 0.04 on Node 24); in short text (most strings of a body) by the test, which
+ * costs no call.
+ */
+export function firstDigit(text: string, from = 0): number {
+  if (text.length - from > 256) {
+    DIGIT.lastIndex = from
+    return DIGIT.test(text) ? DIGIT.lastIndex - 1 : -1
+  }
+  for (let index = from; index < text.length; index++) if (isDigit(text.charCodeAt(index))) return index
+  return -1
+}
+
+/** Whether the text holds `count` digits from `from` on. */
+function holdsDigits(text: string, count: number, from: number): boolean {
+  let found = 0
+  for (let index = from; index < text.length; index++) {
+    if (isDigit(text.charCodeAt(index)) && ++found >= count) return true
+  }
+  return false
+}
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
+
+const isHexDigit = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
+
+function isUuidAt(text: string, start: number): boolean {
+  let index = start
+  // An index loop, not entries(): this runs at every dash, and a megabyte of `1-1-1...` has half a million.
+  for (let group = 0; group < UUID_GROUPS.length; group++) {
+    if (group > 0 && text.charCodeAt(index++) !== 0x2d) return false
+    for (const end = index + UUID_GROUPS[group]; index < end; index++) if (!isHexDigit(text.charCodeAt(index))) return false
+  }
+  return true
+}
+
+/**
+ * Where the first UUID from `from` on starts, or -1. A UUID's first dash comes 8 characters in,
+ * so only dashes are looked at (a pattern would be tried at every character), and not those
+ * fewer than 9 after the one before: the 8 hex digits before a first dash hold no dash. One at a
+ * time, as the parts between them are masked: a list of the 300,000 UUIDs of 10 MB of JSON was
+ * memory for the collector to mark.
+ */
+function nextUuid(text: string, from: number): number {
+  for (let dash = text.indexOf('-', from + 8); dash !== -1; dash = text.indexOf('-', dash + 9)) {
+    if (isUuidAt(text, dash - 8)) return dash - 8
+  }
+  return -1
+}
+
+/** A letter, digit or `_`: a number glued to one is part of a word (an id, a hex string), not a card number. */
+function isWordChar(code: number): boolean {
+  return isDigit(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
+}
+
+/**
+ * Where a separator joining two digit groups ends, if one starts at `index` (before `limit`;
+ * `code` is the character there): ` `, `+`, `-` or `%20`, then a digit; -1 if none.
+ */
+function separatorEnd(text: string, index: number, limit: number, code = text.charCodeAt(index)): number {
+  let end: number
+  if (code === 0x20 || code === 0x2b || code === 0x2d) end = index + 1
+  else if (code === 0x25 && text.charCodeAt(index + 1) === 0x32 && text.charCodeAt(index + 2) === 0x30) end = index + 3
+  else return -1
+  return end < limit && isDigit(text.charCodeAt(end)) ? end : -1
+}
+
+/** Luhn's doubled digit, by digit. */
+const DOUBLED = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]
+
+// The figures of the scan below are const enums, which esbuild writes as plain numbers: a
+// module-level constant is read from memory at every use, and cost the scan of a run 40% more.
+const enum PanDigits {
+  Fewest = 12,
+  Most = 19,
+}
+
+/**
+ * Row `r` of a run of digit groups holds the figures after `r` groups (row 0: none yet, all zero)
+ * and where group `r - 1` starts and ends: digits counted from the run's start, and two Luhn sums
+ * (mod 10) of the digits so far, one doubling the digits at even positions, the other those at
+ * odd ones. A span's check sum is the difference of the sums at its ends, taken with the parity
+ * of its last digit: that digit is the check digit, never doubled, so the sum that doubles the
+ * other parity is the one compared.
+ */
+const enum Row {
+  Start,
+  End,
+  Digits,
+  EvenDoubled,
+  OddDoubled,
+  Size,
+}
+
+/**
+ * A card number spans at most 19 groups, so the scan never needs a row more than 20 behind the
+ * one it reads: rows are kept in a ring of 32, in one typed array that stays in the CPU's cache
+ * (a megabyte of `1 1 1 ...` is half a million groups). Rows are numbered on from one run to the
+ * next, so that a row of an earlier run, still in `latestRow`, comes before any of this one.
+ */
+const enum Ring {
+  Rows = 32,
+  /** Rows numbered up to here, the numbering starts again (and `latestRow` is cleared). */
+  LastNumber = 2 ** 30,
+}
+
+const rows = new Int32Array(Ring.Rows * Row.Size)
+/** Per Luhn sum to compare (parity of the digits so far, then the sum): the latest row read that has it. */
+const latestRow = new Int32Array(20).fill(-1)
+/** The number of the first row of the next run. */
+let nextRow = 0
+/** More digits than any run holds (V8's longest string has 2^29 characters). */
+const PAST_ANY_RUN = 2 ** 30
+/** Where the run last read ends (after its last group), or -1 if it has none. */
+let runEnd = -1
+
+/**
+ * Masks the card numbers of the run of digit groups that starts at `start`; `runEnd` says where
+ * the run ends. From each group, the longest card number starting there is taken (separators
+ * inside it go with it). A run must not be glued to a word at either end: when its last group is,
+ * the run ends before that group. Groups are read one at a time, each entered in `latestRow` once the
+ * groups it would end too long a card number from are tried (all of them after the last group),
+ * so that the longest Luhn-valid span from a group is two look-ups, not a check per span. Nothing
+ * is copied group by group: a megabyte of `1 1 1 ...` holds no card number and costs no string.
+ * One function with its figures in local variables: this loop is the whole cost of such text.
+ */
+function maskRun(edited: EditedText, start: number, limit: number): void {
+  const text = edited.text
+  const ring = rows
+  const doubled = DOUBLED
+  let read = nextRow
+  let untried = read
+  let index = start
+  let digits = 0
+  let evenDoubled = 0
+  let oddDoubled = 0
+  const first = (read & (Ring.Rows - 1)) * Row.Size
+  ring[first + Row.Digits] = ring[first + Row.EvenDoubled] = ring[first + Row.OddDoubled] = 0
+  for (let digit = text.charCodeAt(start) - 0x30; ; ) {
+    const groupStart = index
+    // A group has a digit at least. Summed as they come, brought back mod 10 once a group: a test
+    // per digit costs more. Each character is read once: this loop is the whole cost of a
+    // megabyte of `1 1 1 ...`.
+    do {
+      if ((digits & 1) === 0) {
+        evenDoubled += doubled[digit]
+        oddDoubled += digit
+      } else {
+        oddDoubled += doubled[digit]
+        evenDoubled += digit
+      }
+      digits++
+      digit = ++index < limit ? text.charCodeAt(index) - 0x30 : -1
+    } while (digit >= 0 && digit <= 9)
+    const next = index < limit ? separatorEnd(text, index, limit, digit + 0x30) : -1
+    // The last group, glued to a word, is not part of the run.
+    if (next === -1 && index < limit && isWordChar(text.charCodeAt(index))) break
+    const row = (++read & (Ring.Rows - 1)) * Row.Size
+    ring[row + Row.Start] = groupStart
+    ring[row + Row.End] = index
+    ring[row + Row.Digits] = digits
+    ring[row + Row.EvenDoubled] = evenDoubled %= 10
+    ring[row + Row.OddDoubled] = oddDoubled %= 10
+    // The groups whose longest card number ends before this row are tried before it is entered.
+    untried = maskFrom(edited, untried, read, digits)
+    latestRow[(digits & 1) * 10 + ((digits & 1) === 1 ? oddDoubled : evenDoubled)] = read
+    if (next === -1) break
+    index = next
+    digit = text.charCodeAt(index) - 0x30
+  }
+  // A run of fewer digits than a card number (an amount, a date) has none to try.
+  if (digits >= PanDigits.Fewest) maskFrom(edited, untried, read, PAST_ANY_RUN)
+  runEnd = read > nextRow ? ring[(read & (Ring.Rows - 1)) * Row.Size + Row.End] : -1
+  startNextRun(read)
+}
+
+/**
+ * Tries the groups of the run from `untried` on, up to row `read`, whose longest card number
+ * ends before the `horizon` th digit (so that all rows that may end it are in `latestRow`, and
+ * none further), masking the card numbers found; says which group is the first untried then.
+ */
+function maskFrom(edited: EditedText, untried: number, read: number, horizon: number): number {
+  const ring = rows
+  const latest = latestRow
+  while (untried < read) {
+    const row = (untried & (Ring.Rows - 1)) * Row.Size
+    const digitsBefore = ring[row + Row.Digits]
+    if (digitsBefore + PanDigits.Most >= horizon) break
+    // The latest row closing a Luhn-valid span from here (of this run, after this group: any
+    // other is a row of old, its place in the ring taken), if it is twelve digits or more away.
+    const end = Math.max(latest[ring[row + Row.EvenDoubled]], latest[10 + ring[row + Row.OddDoubled]])
+    if (end <= untried || ring[(end & (Ring.Rows - 1)) * Row.Size + Row.Digits] - digitsBefore < PanDigits.Fewest) {
+      untried++
+      continue
+    }
+    const spanStart = ring[((untried + 1) & (Ring.Rows - 1)) * Row.Size + Row.Start]
+    const spanEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
+    edited.replace(spanStart, spanEnd, maskOfSpanBefore(edited.text, spanEnd))
+    untried = end
+  }
+  return untried
+}
+
+/** Numbers the rows of the next run after `lastRow`, or from 0 again with `latestRow` cleared. */
+function startNextRun(lastRow: number): void {
+  nextRow = lastRow + 1
+  if (nextRow < Ring.LastNumber - PanDigits.Most) return
+  nextRow = 0
+  latestRow.fill(-1)
+}
+
+/**
+ * The mask of the card number that ends at `end`, from its last four digits, read back over what
+ * joins its groups (` `, `+`, `-`, and `%20`, which holds digits of its own); a card number has
+ * twelve digits or more, so four are there. Masks are kept by those digits (10,000 at most): a
+ * megabyte of card numbers is fifty thousand masks, and a string for each would be garbage.
+ */
+function maskOfSpanBefore(text: string, end: number): string {
+  let lastFour = 0
+  for (let at = end - 1, scale = 1; scale < 10_000; at--) {
+    const code = text.charCodeAt(at)
+    if (!isDigit(code)) continue
+    if (code === 0x30 && text.charCodeAt(at - 1) === 0x32 && text.charCodeAt(at - 2) === 0x25) {
+      at -= 2
+      continue
+    }
+    lastFour += (code - 0x30) * scale
+    scale *= 10
+  }
+  return maskOfLastFour(lastFour)
+}
+
+function maskOfLastFour(lastFour: number): string {
+  if (masksByLastFour[lastFour] === '') masksByLastFour[lastFour] = maskDigits(String(lastFour).padStart(4, '0'))
+  return masksByLastFour[lastFour]
+}
+
+/** Filled from the start (with '' for a mask not made yet): a sparse array is a hash table, slower to look in. */
+const masksByLastFour: string[] = Array.from({length: 10_000}, () => '')
+
+/**
+ * Masks the run of digit groups starting at `start` if it is short, and says where it ends; -1
+ * if it is a run for `maskRun`. Most runs are short: numbers written together (amounts, years,
+ * ports), dates, and card numbers alone, together or in groups. A run of at most 19 digits that
+ * passes the Luhn check as a whole is one card number: the longest from its first group. One of
+ * fewer than 12 digits holds none. Those are masked, or passed over, without the rows.
+ */
+function maskShortRun(edited: EditedText, start: number, limit: number): number {
+  const text = edited.text
+  let index = start
+  let digits = 0
+  let evenDoubled = 0
+  let oddDoubled = 0
+  let groups = 0
+  for (let next = start; next !== -1; next = separatorEnd(text, index, limit)) {
+    for (index = next, groups++; index < limit; index++) {
+      const digit = text.charCodeAt(index) - 0x30
+      if (digit < 0 || digit > 9) break
+      if (++digits > PanDigits.Most) return -1
+      if ((digits & 1) === 1) {
+        evenDoubled += DOUBLED[digit]
+        oddDoubled += digit
+      } else {
+        oddDoubled += DOUBLED[digit]
+        evenDoubled += digit
+      }
+    }
+  }
+  // Glued to a word, the last group is not part of the run: one group alone is no run at all.
+  const glued = index < limit && isWordChar(text.charCodeAt(index))
+  if (digits < PanDigits.Fewest || (glued && groups === 1)) return index
+  // The check digit matches (Luhn, with the sums of `maskRun`), or the rows find what is there.
+  if (glued || ((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 !== 0) return -1
+  edited.replace(start, index, maskOfSpanBefore(text, index))
+  return index
+}
+
+/**
+ * Masks the card numbers in the part of the text from `from` to `limit`, where no digit comes
+ * before `earliestDigit`. The part is read on its own: a number at either end of it is not glued to
+ * what lies beyond (a UUID, between parts).
+ */
+function maskCardNumbersIn(edited: EditedText, from: number, limit: number, earliestDigit: number): void {
+  const text = edited.text
+  let index = Math.max(from, earliestDigit)
+  for (let sinceDigit = 0; index < limit; ) {
+    if (!isDigit(text.charCodeAt(index))) {
+      // Past a few characters without a digit, the next one is looked for by a regular expression.
+      const next = ++sinceDigit < 16 ? index + 1 : firstDigit(text, index + 1)
+      index = next === -1 ? limit : Math.min(next, limit)
+      continue
+    }
+    sinceDigit = 0
+    if (index > from && isWordChar(text.charCodeAt(index - 1))) {
+      index++
+      continue
+    }
+    const shortEnd = maskShortRun(edited, index, limit)
+    if (shortEnd !== -1) {
+      index = shortEnd
+      continue
+    }
+    maskRun(edited, index, limit)
+    if (runEnd !== -1) index = runEnd
+    // One group glued to a word: no run starts inside it either.
+    else while (index < limit && isDigit(text.charCodeAt(index))) index++
+  }
+}

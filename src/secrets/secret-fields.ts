@@ -1,0 +1,119 @@
+/**
+ * Fields that hold secrets, known by their names (`pan`, `card_number`, `cvv`, `api_key`, ...),
+ * and how a value under each is shown: a key at most its first and last four characters, a PAN
+ * its last four digits, a CVV nothing at all.
+ */
+import {maskCardNumbers, maskDigits} from './card-numbers-in-text.js'
+
+/** An API or proxy key as `abcd…wxyz`; short keys show nothing of themselves. */
+export function redactKey(key: string | undefined): string {
+  if (!key) return '(not set)'
+  if (key.length < 12) return '****'
+  return `${key.slice(0, 4)}…${key.slice(-4)}`
+}
+
+export function maskPan(pan: string): string {
+  const digits = pan.replace(/\D/g, '')
+  return digits.length >= 4 ? maskDigits(digits) : '••••'
+}
+
+export const CVV_MASK = '***'
+
+/**
+ * A field's own name, compared without case or separators: `body.card_number`, `card[cvv]`,
+ * `cardNumber` and `Card-Number` name the same things as `card_number` and `cvv`.
+ */
+function fieldName(key: string): string {
+  const segments = key.split(/[.[\]]/).filter(Boolean)
+  return (segments.at(-1) ?? key).toLowerCase().replace(/[^a-z0-9]/g, '')
+}
+
+const PAN_FIELDS = new Set(['pan', 'cardnumber', 'cardno', 'cardnum', 'ccnumber', 'creditcardnumber', 'primaryaccountnumber', 'number'])
+const CVV_FIELD = /cvv|cvc|cvn|^(securitycode|cardsecuritycode|csc)$/
+const KEY_FIELD = /apikey|proxykey|secret|password|authorization/
+
+export type FieldKind = 'pan' | 'cvv' | 'key' | undefined
+
+/**
+ * Field names repeat from one body to the next (webhooks, answers): their kinds are kept, up to a
+ * bound, so that a stream of bodies costs a lookup per field instead of three pattern matches.
+ */
+const knownFieldKinds = new Map<string, FieldKind | null>()
+const MAX_KNOWN_FIELD_KINDS = 1000
+
+export function fieldKind(key: string): FieldKind {
+  // A name known to be no secret field is kept as null: one look-up, where undefined took two.
+  const known = knownFieldKinds.get(key)
+  if (known !== undefined) return known ?? undefined
+  const kind = classifyField(key)
+  if (knownFieldKinds.size < MAX_KNOWN_FIELD_KINDS) knownFieldKinds.set(key, kind ?? null)
+  return kind
+}
+
+function classifyField(key: string): FieldKind {
+  const name = fieldName(key)
+  if (PAN_FIELDS.has(name)) return 'pan'
+  if (CVV_FIELD.test(name)) return 'cvv'
+  if (KEY_FIELD.test(name)) return 'key'
+  return undefined
+}
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
+
+/**
+ * Every run of six or more digits under a card-number name (single spaces or dashes between
+ * them allowed), Luhn-valid or not (a mistyped PAN is still a PAN); the rest of a message such as
+ * "4024 0071 0817 3154 is not valid" stays. A scan, not a pattern: a pattern's backtracking
+ * stack grows with the run and overflows on a long one.
+ */
+function maskPanField(value: string): string {
+  const pieces: string[] = []
+  let copied = 0
+  let index = 0
+  while (index < value.length) {
+    if (!isDigit(value.charCodeAt(index))) {
+      index++
+      continue
+    }
+    const start = index
+    let digits = 0
+    for (;;) {
+      while (isDigit(value.charCodeAt(index))) {
+        index++
+        digits++
+      }
+      const separator = value.charCodeAt(index)
+      if ((separator === 0x20 || separator === 0x2d) && isDigit(value.charCodeAt(index + 1))) index++
+      else break
+    }
+    if (digits >= 6) {
+      pieces.push(value.slice(copied, start), maskPan(value.slice(start, index)))
+      copied = index
+    }
+  }
+  if (copied === 0) return value
+  pieces.push(value.slice(copied))
+  return pieces.join('')
+}
+
+function allDigits(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (!isDigit(text.charCodeAt(index))) return false
+  return true
+}
+
+/** A CVV under a CVV name: the whole value when it is one, any 3- or 4-digit number in a message. */
+function maskCvvField(value: string): string {
+  // Trimmed first: /^\s*\d*\s*$/ would try every split of a long run of spaces between its two \s*.
+  const trimmed = value.trim()
+  if (trimmed === '') return value
+  if (allDigits(trimmed)) return CVV_MASK
+  return value.replace(/(?<!\d)\d{3,4}(?!\d)/g, CVV_MASK)
+}
+
+/** A string under a field of kind `kind`, as shown; card numbers by shape under any other name. */
+export function redactString(kind: FieldKind, value: string): string {
+  if (kind === 'pan') return maskPanField(value)
+  if (kind === 'cvv') return maskCvvField(value)
+  if (kind === 'key') return redactKey(value)
+  return maskCardNumbers(value)
+}

@@ -1,0 +1,109 @@
+import {describe, expect, it} from 'vitest'
+
+import {luhnValid} from '../../src/secrets/card-number.js'
+import {maskCardNumbers} from '../../src/secrets/card-numbers-in-text.js'
+import {seededRandom} from '../helpers/seeded-random.js'
+
+const UUID = /[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}/g
+const GROUP = /\d+/y
+const SEPARATOR_THEN_DIGIT = /(?: |\+|-|%20)(?=\d)/y
+const WORD_CHAR = /\w/
+
+/**
+ * The rule, written plainly (every span from every group tried): UUIDs stay, and the parts
+ * between them are masked on their own; a run is digit groups joined by one ` `, `+`, `-` or
+ * `%20`, not glued to a word at either end (a last group glued to one is not part of it); from
+ * each group, the longest span of whole groups with 12 to 19 digits that passes the Luhn check is
+ * masked, and the next span is looked for after it.
+ */
+function maskedByRule(text: string): string {
+  let out = ''
+  let partStart = 0
+  for (const uuid of text.matchAll(UUID)) {
+    out += maskedPart(text.slice(partStart, uuid.index)) + uuid[0]
+    partStart = uuid.index + uuid[0].length
+  }
+  return out + maskedPart(text.slice(partStart))
+}
+
+function maskedPart(part: string): string {
+  let out = ''
+  let index = 0
+  while (index < part.length) {
+    if (!/\d/.test(part[index]) || (index > 0 && WORD_CHAR.test(part[index - 1]))) {
+      out += part[index++]
+      continue
+    }
+    const groups: {start: number; end: number}[] = []
+    for (let at = index; ; ) {
+      GROUP.lastIndex = at
+      GROUP.exec(part)
+      groups.push({start: at, end: GROUP.lastIndex})
+      SEPARATOR_THEN_DIGIT.lastIndex = GROUP.lastIndex
+      if (!SEPARATOR_THEN_DIGIT.exec(part)) break
+      at = SEPARATOR_THEN_DIGIT.lastIndex
+    }
+    const runEnd = groups.at(-1)!.end
+    if (runEnd < part.length && WORD_CHAR.test(part[runEnd])) groups.pop()
+    if (groups.length === 0) {
+      out += part.slice(index, runEnd)
+      index = runEnd
+      continue
+    }
+    const digitsOf = (first: number, last: number) => groups.slice(first, last + 1).map((group) => part.slice(group.start, group.end)).join('')
+    let copied = index
+    for (let first = 0; first < groups.length; first++) {
+      let last = -1
+      for (let end = first; end < groups.length && digitsOf(first, end).length <= 19; end++) if (luhnValid(digitsOf(first, end))) last = end
+      if (last === -1) continue
+      out += `${part.slice(copied, groups[first].start)}•••• ${digitsOf(first, last).slice(-4)}`
+      copied = groups[last].end
+      first = last
+    }
+    index = groups.at(-1)!.end
+    out += part.slice(copied, index)
+  }
+  return out
+}
+
+describe('card numbers by shape, found in one pass', () => {
+  it('masks a card number glued to the UUID before it, as a part of its own', () => {
+    expect(maskCardNumbers('id 4f1c2a10-5b1e-4f6a-8c2d-9e0b4d0000014024007108173153.')).toBe('id 4f1c2a10-5b1e-4f6a-8c2d-9e0b4d000001•••• 3153.')
+  })
+
+  it('masks card numbers at the end of runs of digit groups longer than the Luhn rows kept (32)', () => {
+    for (const text of [`${'1 '.repeat(40)}4024 0071 0817 3153`, `${'12-'.repeat(30)}4111-1111-1111-1111 ok`, `${'1+'.repeat(33)}4024007108173153`]) {
+      expect(maskCardNumbers(text)).toBe(maskedByRule(text))
+      expect(maskCardNumbers(text)).toContain('•••• ')
+    }
+  })
+
+  it('masks every card number of a text longer than one join of pieces takes (2,048), in order', () => {
+    const numbers = Array.from({length: 3_000}, (_, index) => (index % 2 === 0 ? '4024007108173153' : '4111 1111 1111 1111'))
+    expect(maskCardNumbers(numbers.join(', '))).toBe(numbers.map((number) => `•••• ${number.slice(-4)}`).join(', '))
+  })
+
+  it('finds the card numbers the plain rule finds, in 3,000 random runs of digit groups', () => {
+    const random = seededRandom(6)
+    const digits = (count: number) => Array.from({length: count}, () => String(random.below(10))).join('')
+    const card = () => random.pick(['4024007108173153', '4024 0071 0817 3153', '4111-1111-1111-1111', '6011%200000%200000%200000%20001', '378282246310005'])
+    const group = () => (random.next() < 0.1 ? card() : digits(random.next() < 0.7 ? 1 + random.below(2) : 1 + random.below(20)))
+    const joint = () => (random.next() < 0.95 ? random.pick([' ', '-', '+', '%20']) : random.pick(['  ', '.', '%2', 'a ']))
+    const run = () => {
+      const groups = random.next() < 0.5 ? 10 + random.below(60) : 1 + random.below(10)
+      let text = group()
+      for (let index = 1; index < groups; index++) text += joint() + group()
+      return text
+    }
+    const edge = () => random.pick(['', ' ', 'a', '_', '-', 'x ', '4f1c2a10-5b1e-4f6a-8c2d-400000000002', '-9a2e7c3f-1b4d-4e8a-9c6b-2f3e4d5a6b7c'])
+    for (let round = 0; round < 3_000; round++) {
+      const text = `${edge()}${run()}${edge()}${random.next() < 0.3 ? run() : ''}${edge()}`
+      expect(maskCardNumbers(text), JSON.stringify(text)).toBe(maskedByRule(text))
+    }
+  })
+
+  it('finds a card number after a long stretch without digits, and none in a long text of digits glued to words', () => {
+    const text = `${'{"a":'.repeat(1_000)}"4024 0071 0817 3153" ${'ab12'.repeat(1_000)}`
+    expect(maskCardNumbers(text)).toBe(`${'{"a":'.repeat(1_000)}"•••• 3153" ${'ab12'.repeat(1_000)}`)
+  })
+})
