@@ -178,7 +178,7 @@ cases:
     // emulator tells of a delivery once its result is stored, which may be after the listener had
     // it and the case ended: wait for the event of every webhook a report names (a report naming
     // one never delivered runs out of time), then compare both ways.
-    const cases = report.cases as {name: string; transactionId: string; webhooks: string[]}[]
+    const reported = report.cases as {name: string; transactionId: string; webhooks: string[]}[]
     const deliveredSoFar = () => {
       const delivered = new Map<string, Set<string>>()
       for (const event of events.slice(eventsBefore)) {
@@ -190,12 +190,12 @@ cases:
     }
     const delivered = await waitFor(() => {
       const soFar = deliveredSoFar()
-      return cases.every((c) => c.webhooks.every((status) => soFar.get(c.transactionId)?.has(status))) && soFar
+      return reported.every((c) => c.webhooks.every((status) => soFar.get(c.transactionId)?.has(status))) && soFar
     }, 'a delivery event for every webhook the cases report')
     for (const event of events.slice(eventsBefore)) {
       if (event.event === 'webhook') expect(event.outcome, `webhook ${event.status} for ${event.transaction}: ${event.error ?? event.http_status}`).toBe('delivered')
     }
-    for (const smokeCase of cases) {
+    for (const smokeCase of reported) {
       const sent = [...(delivered.get(smokeCase.transactionId) ?? [])]
       expect(sent.length, smokeCase.name).toBeGreaterThan(0)
       expect(new Set(smokeCase.webhooks), smokeCase.name).toEqual(new Set(sent))
