@@ -5,7 +5,8 @@
  */
 import {once} from 'node:events'
 
-import type * as Execute from '@oclif/core/execute'
+import type * as Handle from '@oclif/core/handle'
+import type * as Run from '@oclif/core/run'
 
 import {oclifCoreModule} from './process/app-bundle.js'
 
@@ -15,8 +16,16 @@ export {appModule} from './process/app-bundle.js'
 export async function run(root: string): Promise<void> {
   // Debug logs print the command line as typed: a card number in it must not be echoed.
   if (process.env.DEBUG) (await import('./secrets/debug-output.js')).maskDigitRunsOnStderr()
-  const {execute} = oclifCoreModule('@oclif/core/execute') as typeof Execute
-  await execute({dir: root})
+  // oclif's execute() is run() then handle() on failure, plus a flush it does not wait for, whose
+  // 10 s timer rejects unhandled while a slow reader (`paytx ... | less`) holds stdout: Node then
+  // ends paytx with a stack trace. The flush is done below, without a deadline.
+  const {run: runCommandLine} = oclifCoreModule('@oclif/core/run') as typeof Run
+  const {handle} = oclifCoreModule('@oclif/core/handle') as typeof Handle
+  try {
+    await runCommandLine(process.argv.slice(2), root)
+  } catch (error) {
+    await handle(error as Error)
+  }
   // Done: the command has written its output, and the command has stopped what it started (services,
   // the embedded emulator, listeners) as it finished. Exiting now, as oclif does after an error,
   // spares Node tearing V8's heap down first: 2 to 3 ms of every run.

@@ -32,7 +32,7 @@ function coreFile(): CodeCachedFile {
   return core
 }
 
-/** One of @oclif/core's module paths ('@oclif/core/execute', …), as every import of it in the bundle gets it. */
+/** One of @oclif/core's module paths ('@oclif/core/run', …), as every import of it in the bundle gets it. */
 export function oclifCoreModule(path: string): Record<string, unknown> {
   return (coreFile().exports as CoreExports).oclifCore(path)
 }
