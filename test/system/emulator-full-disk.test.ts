@@ -5,16 +5,15 @@
  * full disk serves reads and says on stderr what is wrong. The same paths with the failure
  * injected, needing no mount, are in test/emulator/store/disk-full.test.ts.
  */
-import {execFileSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {EMULATOR_DEFAULTS} from '../../src/test-mode/emulator-defaults.js'
 import {startCli} from '../helpers/cli.js'
 import {CUSTOMER_FIELDS} from '../helpers/fixtures.js'
+import {fillDisk, smallDiskForThisFile} from '../helpers/small-disk.js'
 
 const headers = {'content-type': 'application/json', 'X-APIKEY': EMULATOR_DEFAULTS.apiKey}
 const createCustomer = (url: string) =>
@@ -32,28 +31,8 @@ const readable = async (url: string, ids: string[]) => {
   return found
 }
 
-/** Fills the file system under `dir` to the last byte. */
-function fill(dir: string): string {
-  const filler = join(dir, 'filler')
-  try {
-    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4096'], {stdio: 'ignore', timeout: 10_000})
-  } catch {
-    // dd stops with an error once the disk is full: that is the point.
-  }
-  return filler
-}
-
 describe('emulator on a full disk (tmpfs)', () => {
-  const mountPoint = mkdtempSync(join(tmpdir(), 'paytx-emulator-full-'))
-  let mounted = false
-  beforeAll(() => {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], {timeout: 10_000})
-    mounted = true
-  })
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [mountPoint], {timeout: 10_000})
-    rmSync(mountPoint, {recursive: true, force: true})
-  })
+  const mountPoint = smallDiskForThisFile('2m', 'paytx-emulator-full-')
 
   it('answers writes 503 and reads 200 while full, loses nothing acknowledged, writes again once space is freed, and starts on a full disk', async () => {
     const dir = join(mountPoint, 'store')
@@ -67,7 +46,7 @@ describe('emulator on a full disk (tmpfs)', () => {
     expect(started.status).toBe(200)
     acknowledged.push(((await started.json()) as {id: string}).id)
 
-    const filler = fill(mountPoint)
+    const filler = fillDisk(mountPoint, 4096)
     // Writes fail from the moment the last pages are gone; every answer is 200 (kept) or 503 (not kept).
     const statuses: number[] = []
     for (let index = 0; index < 200 && !statuses.includes(503); index++) {

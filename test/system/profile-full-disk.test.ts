@@ -1,35 +1,14 @@
-import {execFileSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {parseJsonOutput} from '../helpers/cli.js'
 import {runCommand} from '../helpers/run-command.js'
-
-/** Fills the file system under `dir` to the last byte; dd stops with an error once it is full. */
-function fill(dir: string): string {
-  const filler = join(dir, 'filler')
-  try {
-    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1024'], {stdio: 'ignore', timeout: 10_000})
-  } catch {
-    // The disk is full: that is the point.
-  }
-  return filler
-}
+import {fillDisk, smallDiskForThisFile} from '../helpers/small-disk.js'
 
 /** A small tmpfs (the system tier: root with mount rights, as in CI), mounted for this file only. */
 describe('profile changes on a full disk', () => {
-  const mountPoint = mkdtempSync(join(tmpdir(), 'paytx-profile-full-disk-'))
-  let mounted = false
-  beforeAll(() => {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint], {timeout: 10_000})
-    mounted = true
-  })
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [mountPoint], {timeout: 10_000})
-    rmSync(mountPoint, {recursive: true, force: true})
-  })
+  const mountPoint = smallDiskForThisFile('256k', 'paytx-profile-full-disk-')
 
   it('exit 1 saying the disk is full and what to do; the profile file is unchanged; the same command works once space is freed', async () => {
     const configDir = join(mountPoint, 'paytx')
@@ -39,7 +18,7 @@ describe('profile changes on a full disk', () => {
     const before = readFileSync(file, 'utf8')
     const env = {PAYTX_CONFIG_DIR: configDir}
 
-    const filler = fill(mountPoint)
+    const filler = fillDisk(mountPoint)
     const refused = await runCommand(['profile', 'add', 'p1', '--env', 'sandbox'], {env})
     expect(refused.exitCode).toBe(1)
     expect(refused.stderr).toContain(`Cannot save profiles: the config folder ${configDir} is on a full disk (ENOSPC); the profile file was not changed.`)

@@ -1,24 +1,12 @@
-import {execFileSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {startCli} from '../helpers/cli.js'
 import {postJson} from '../helpers/post-json.js'
+import {fillDisk, smallDiskForThisFile} from '../helpers/small-disk.js'
 
 const send = async (url: string, body: string) => (await postJson(url, body)).status
-
-/** Fills the file system under `dir` to the last byte, so the next write fails part-way. */
-function fill(dir: string): string {
-  const filler = join(dir, 'filler')
-  try {
-    execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1024'], {stdio: 'ignore', timeout: 10_000})
-  } catch {
-    // dd stops with an error once the disk is full: that is the point.
-  }
-  return filler
-}
 
 const webhook = (id: string) => JSON.stringify({type: 'transaction', id, status: 'INITIATED', padding: 'p'.repeat(6000)})
 
@@ -27,16 +15,7 @@ const webhook = (id: string) => JSON.stringify({type: 'transaction', id, status:
  * A write that fails half-way (a full disk) must not leave a line that does not parse.
  */
 describe('webhook listen --save on a full disk', () => {
-  const mountPoint = mkdtempSync(join(tmpdir(), 'paytx-full-disk-'))
-  let mounted = false
-  beforeAll(() => {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint], {timeout: 10_000})
-    mounted = true
-  })
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [mountPoint], {timeout: 10_000})
-    rmSync(mountPoint, {recursive: true, force: true})
-  })
+  const mountPoint = smallDiskForThisFile('256k', 'paytx-full-disk-')
 
   it('a write cut short is rolled back: once space is freed, every line of the file parses', async () => {
     const dir = join(mountPoint, 'save')
@@ -46,7 +25,7 @@ describe('webhook listen --save on a full disk', () => {
     try {
       const url = (await cli.waitForStdout(/"url":"([^"]+)"/))[1]
       expect(await send(url, webhook('tx-1'))).toBe(200)
-      const filler = fill(mountPoint)
+      const filler = fillDisk(mountPoint)
       // The record no longer fits: part of it may be written before the disk is full.
       // A full disk passes: the sender is asked to send again later, and told nothing of permissions.
       expect(await send(url, webhook('tx-2'))).toBe(503)
