@@ -16,8 +16,11 @@ const UUID_LENGTH = 36
 /**
  * Masks every card number in free text: 12 to 19 digits, written together or in groups joined
  * by single spaces or dashes (`+` and `%20` too, as URL-encoded text writes a space), that pass
- * the Luhn check. Within a longer run of groups (a card number followed by an amount, say), the
- * longest card number from the left is found. One pass over the text, however hostile its shape.
+ * the Luhn check. Within a longer run of groups (a card number followed by an amount, say), every
+ * span that could be a card number is masked, and spans that overlap are masked as one, showing
+ * the last four digits of the last: no card number shows more than its last four, whatever digits
+ * come before it (in `1006 4024 0071 0817 3153`, both `1006 4024 0071` and the card number after it
+ * pass the check). One pass over the text, however hostile its shape.
  */
 export function maskCardNumbers(text: string): string {
   // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case costs one scan.
@@ -164,8 +167,11 @@ let runEnd = -1
 
 /**
  * Masks the card numbers of the run of digit groups that starts at `start`; `runEnd` says where
- * the run ends. From each group, the longest card number starting there is taken (separators
- * inside it go with it). A run must not be glued to a word at either end: when its last group is,
+ * the run ends. From each group, the longest card number starting there is found (separators
+ * inside it go with it), and those that overlap are joined into one mask: showing the last four of
+ * a span that ends inside another card number would show more of that one than its last four (the
+ * longest from the left alone showed 12 digits of `4024 0071 0817 3153` after `1006`, whose first
+ * 12 digits with `1006` pass the check). A run must not be glued to a word at either end: when its last group is,
  * the run ends before that group. Groups are read one at a time, each entered in `latestRow` once the
  * groups it would end too long a card number from are tried (all of them after the last group),
  * so that the longest Luhn-valid span from a group is two look-ups, not a check per span. Nothing
@@ -182,6 +188,8 @@ function maskRun(edited: EditedText, start: number, limit: number): void {
   let digits = 0
   let evenDoubled = 0
   let oddDoubled = 0
+  // Nothing is pending from an earlier text (one cut short by an exception, say).
+  pendingStart = pendingEnd = pendingEndRow = -1
   const first = (read & (Ring.Rows - 1)) * Row.Size
   ring[first + Row.Digits] = ring[first + Row.EvenDoubled] = ring[first + Row.OddDoubled] = 0
   for (let digit = text.charCodeAt(start) - 0x30; ; ) {
@@ -218,35 +226,59 @@ function maskRun(edited: EditedText, start: number, limit: number): void {
   }
   // A run of fewer digits than a card number (an amount, a date) has none to try.
   if (digits >= PanDigits.Fewest) maskFrom(edited, untried, read, PAST_ANY_RUN)
+  maskPending(edited)
   runEnd = read > nextRow ? ring[(read & (Ring.Rows - 1)) * Row.Size + Row.End] : -1
   startNextRun(read)
 }
 
 /**
+ * The span being masked, not yet replaced: spans found later that overlap it join it. Where it
+ * starts and ends in the text (-1: none), and the row of its last group.
+ */
+let pendingStart = -1
+let pendingEnd = -1
+let pendingEndRow = -1
+
+/**
  * Tries the groups of the run from `untried` on, up to row `read`, whose longest card number
  * ends before the `horizon` th digit (so that all rows that may end it are in `latestRow`, and
- * none further), masking the card numbers found; says which group is the first untried then.
+ * none further), joining the card numbers found to the pending span, or masking that span and
+ * starting the next; says which group is the first untried then. Every group is tried, also those
+ * inside a span: a span from one of them may reach further.
  */
 function maskFrom(edited: EditedText, untried: number, read: number, horizon: number): number {
   const ring = rows
   const latest = latestRow
-  while (untried < read) {
+  for (; untried < read; untried++) {
     const row = (untried & (Ring.Rows - 1)) * Row.Size
     const digitsBefore = ring[row + Row.Digits]
     if (digitsBefore + PanDigits.Most >= horizon) break
     // The latest row closing a Luhn-valid span from here (of this run, after this group: any
     // other is a row of old, its place in the ring taken), if it is twelve digits or more away.
     const end = Math.max(latest[ring[row + Row.EvenDoubled]], latest[10 + ring[row + Row.OddDoubled]])
-    if (end <= untried || ring[(end & (Ring.Rows - 1)) * Row.Size + Row.Digits] - digitsBefore < PanDigits.Fewest) {
-      untried++
+    if (end <= untried || ring[(end & (Ring.Rows - 1)) * Row.Size + Row.Digits] - digitsBefore < PanDigits.Fewest) continue
+    // The span covers the groups after this row up to row `end`: it overlaps the pending one if
+    // it starts before that one's last group ends.
+    if (untried < pendingEndRow) {
+      if (end > pendingEndRow) {
+        pendingEndRow = end
+        pendingEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
+      }
       continue
     }
-    const spanStart = ring[((untried + 1) & (Ring.Rows - 1)) * Row.Size + Row.Start]
-    const spanEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
-    edited.replace(spanStart, spanEnd, maskOfSpanBefore(edited.text, spanEnd))
-    untried = end
+    maskPending(edited)
+    pendingStart = ring[((untried + 1) & (Ring.Rows - 1)) * Row.Size + Row.Start]
+    pendingEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
+    pendingEndRow = end
   }
   return untried
+}
+
+/** Masks the pending span, if there is one, by the last four digits of its end. */
+function maskPending(edited: EditedText): void {
+  if (pendingStart === -1) return
+  edited.replace(pendingStart, pendingEnd, maskOfSpanBefore(edited.text, pendingEnd))
+  pendingStart = pendingEnd = pendingEndRow = -1
 }
 
 /** Numbers the rows of the next run after `lastRow`, or from 0 again with `latestRow` cleared. */

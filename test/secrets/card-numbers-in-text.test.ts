@@ -13,8 +13,8 @@ const WORD_CHAR = /\w/
  * The rule, written plainly (every span from every group tried): UUIDs stay, and the parts
  * between them are masked on their own; a run is digit groups joined by one ` `, `+`, `-` or
  * `%20`, not glued to a word at either end (a last group glued to one is not part of it); from
- * each group, the longest span of whole groups with 12 to 19 digits that passes the Luhn check is
- * masked, and the next span is looked for after it.
+ * each group, every span of whole groups with 12 to 19 digits that passes the Luhn check is
+ * masked, and spans that overlap are masked as one, by the last four digits of its end.
  */
 function maskedByRule(text: string): string {
   let out = ''
@@ -51,14 +51,21 @@ function maskedPart(part: string): string {
       continue
     }
     const digitsOf = (first: number, last: number) => groups.slice(first, last + 1).map((group) => part.slice(group.start, group.end)).join('')
-    let copied = index
+    // Every span that passes, by its first and last group, in order of their first; those that
+    // share a group are merged.
+    const merged: {first: number; last: number}[] = []
     for (let first = 0; first < groups.length; first++) {
-      let last = -1
-      for (let end = first; end < groups.length && digitsOf(first, end).length <= 19; end++) if (luhnValid(digitsOf(first, end))) last = end
-      if (last === -1) continue
+      for (let last = first; last < groups.length && digitsOf(first, last).length <= 19; last++) {
+        if (!luhnValid(digitsOf(first, last))) continue
+        const previous = merged.at(-1)
+        if (previous && first <= previous.last) previous.last = Math.max(previous.last, last)
+        else merged.push({first, last})
+      }
+    }
+    let copied = index
+    for (const {first, last} of merged) {
       out += `${part.slice(copied, groups[first].start)}•••• ${digitsOf(first, last).slice(-4)}`
       copied = groups[last].end
-      first = last
     }
     index = groups.at(-1)!.end
     out += part.slice(copied, index)
@@ -99,6 +106,34 @@ describe('card numbers by shape, found in one pass', () => {
     for (let round = 0; round < 3_000; round++) {
       const text = `${edge()}${run()}${edge()}${random.next() < 0.3 ? run() : ''}${edge()}`
       expect(maskCardNumbers(text), JSON.stringify(text)).toBe(maskedByRule(text))
+    }
+  })
+
+  it('shows no more than the last four digits of a card number after digits that pass the check with its first groups', () => {
+    // 1006 4024 0071 passes the Luhn check: masked alone, it showed 0817 3153, 12 digits of the card number.
+    expect(maskCardNumbers('paid 1006 4024 0071 0817 3153')).toBe('paid •••• 3153')
+    expect(maskCardNumbers('paid 1006-4024-0071-0817-3153 ok')).toBe('paid •••• 3153 ok')
+  })
+
+  it('never shows a group of a card number but its last, whatever digit groups surround it (2,000 random runs)', () => {
+    const random = seededRandom(23)
+    const shortGroup = () => Array.from({length: 1 + random.below(3)}, () => String(random.below(10))).join('')
+    const groups = (count: number) => Array.from({length: count}, shortGroup)
+    for (let round = 0; round < 2_000; round++) {
+      const card = random.pick([
+        ['4024', '0071', '0817', '3153'],
+        ['4111', '1111', '1111', '1111'],
+        ['5555', '5555', '5555', '4444'],
+        ['6011', '0000', '0000', '0004'],
+      ])
+      const joint = random.pick([' ', '-', '+', '%20'])
+      const text = `x ${[...groups(random.below(8)), ...card, ...groups(random.below(8))].join(joint)} y`
+      const masked = maskCardNumbers(text)
+      expect(masked, text).toMatch(/•••• \d{4}/)
+      // The groups of one to three digits around it make no group of four: a group of four shown
+      // outside the masks is one of the card number's.
+      const outsideMasks = masked.replaceAll('%20', ' ').replaceAll(/•••• \d{4}/g, '•')
+      expect(outsideMasks, `${text} -> ${masked}`).not.toMatch(/(?<!\d)\d{4}(?!\d)/)
     }
   })
 
