@@ -49,6 +49,7 @@ const enum Longest {
 
 const enum Char {
   Newline = 0x0a,
+  Return = 0x0d,
   DoubleQuote = 0x22,
   SingleQuote = 0x27,
   Colon = 0x3a,
@@ -121,13 +122,23 @@ function nameBefore(text: string, separator: number, earliest: number): boolean 
   return true
 }
 
+/** A line break, as a regular expression's `\s` has them. */
+const isLineBreak = (code: number) => code === Char.Newline || code === Char.Return || code === 0x2028 || code === 0x2029
+
 /**
- * Whether a value follows the `:` or `=` at `separator` (blanks between, at most eight): up to
- * 256 characters in quotes (no line break among them), or 1 to 256 characters of a bare value.
+ * Whether a value follows the `:` or `=` at `separator` (blanks between, at most eight, no line
+ * break among them): up to 256 characters in quotes (no line break among them), or 1 to 256
+ * characters of a bare value that does not end in `:`. A name with nothing after it on its line
+ * (`card:` over the lines of the card, in YAML) or followed by another name (`note: pan: ...`)
+ * has no value: the next line's or the next name's field is its own.
  */
 function valueAfter(text: string, separator: number): boolean {
   let start = separator + 1
-  for (const blanksEnd = Math.min(text.length, start + Longest.Blanks); start < blanksEnd && isBlank(text.charCodeAt(start)); ) start++
+  for (const blanksEnd = Math.min(text.length, start + Longest.Blanks); start < blanksEnd; start++) {
+    const code = text.charCodeAt(start)
+    if (!isBlank(code)) break
+    if (isLineBreak(code)) return false
+  }
   const quote = text.charCodeAt(start)
   if (quote === Char.DoubleQuote || quote === Char.SingleQuote) {
     for (let index = start + 1, end = Math.min(text.length, start + Longest.Value + 2); index < end; index++) {
@@ -140,7 +151,7 @@ function valueAfter(text: string, separator: number): boolean {
   }
   let end = start
   for (const limit = Math.min(text.length, start + Longest.Value); end < limit && isBareValueChar(text.charCodeAt(end)); ) end++
-  if (end === start) return false
+  if (end === start || text.charCodeAt(end - 1) === Char.Colon) return false
   return found(start, end, end)
 }
 

@@ -10,7 +10,9 @@ import {seededRandom} from '../helpers/seeded-random.js'
  * Which fields are found, as a pattern: what the scanner replaced (a function called per match
  * cost 72,000 calls for a megabyte of form fields), kept here as the statement of what it finds.
  */
-const FIELD_IN_TEXT = /(?<![\w.[\]-])(["']?)([A-Za-z][\w.[\]-]{0,63})\1(\s{0,8}[:=]\s{0,8})(?:"([^"\n]{0,256})"|'([^'\n]{0,256})'|([^\s"'&,;<>{}()]{1,256}))/g
+// After the separator, blanks but no line break; a bare value is its longest run of characters
+// (the lookahead and back-reference take it whole) and does not end in `:`.
+const FIELD_IN_TEXT = /(?<![\w.[\]-])(["']?)([A-Za-z][\w.[\]-]{0,63})\1(\s{0,8}[:=][^\S\n\r\u2028\u2029]{0,8})(?:"([^"\n]{0,256})"|'([^'\n]{0,256})'|(?=([^\s"'&,;<>{}()]{1,256}))\6(?<!:))/g
 const FIELD_IN_XML = /<([A-Za-z][\w.-]{0,63})>([^<]{0,256})<\/\1>/g
 
 const cardFieldKind = (name: string) => (fieldKind(name) === 'key' ? undefined : fieldKind(name))
@@ -37,6 +39,9 @@ describe('card fields in text', () => {
     ['JSON', '{"card_number": "4024 0071 0817 3154", "cvc":"1234", "note": "ok"}', '{"card_number": "•••• 3154", "cvc":"***", "note": "ok"}'],
     ['single-quoted names and values', "{'cvv': '321', 'pan' : '4024007108173154'}", "{'cvv': '***', 'pan' : '•••• 3154'}"],
     ['YAML lines', 'number: 4024007108173154\ncvv: 987\nnote: ok\n', 'number: •••• 3154\ncvv: ***\nnote: ok\n'],
+    ['nested YAML (a name with nothing after it on its line)', 'card:\n  number: 4000000000000003\n  cvv: 123\n', 'card:\n  number: •••• 0003\n  cvv: ***\n'],
+    ['YAML in Windows lines', 'payment:\r\n  pan: 4000000000000003\r\n', 'payment:\r\n  pan: •••• 0003\r\n'],
+    ['a name after a name', 'note: pan: 4000000000000003', 'note: pan: •••• 0003'],
     ['blanks of any kind around the separator', 'cvv\u00a0=\u2003123 and\tcvc\t:\t456', 'cvv\u00a0=\u2003*** and\tcvc\t:\t***'],
     ['bracketed and dotted names', 'card[cvc]=4321&body.card_number=4024007108173154', 'card[cvc]=***&body.card_number=•••• 3154'],
     ['XML', '<card><pan>4024007108173154</pan><cvv>123</cvv></card>', '<card><pan>•••• 3154</pan><cvv>***</cvv></card>'],
