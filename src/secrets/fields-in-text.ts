@@ -3,7 +3,7 @@
  * `name: value`, `"name": "value"` (forms, logs, YAML, JSON) and `<name>value</name>` (XML).
  */
 import {EditedText} from './edited-text.js'
-import {type FieldKind, fieldKind, redactString} from './secret-fields.js'
+import {CVV_MASK, type FieldKind, fieldKind, redactString} from './secret-fields.js'
 
 /**
  * Card fields only: keys in text are replaced as known secrets (`scrubSecrets`), and a key line
@@ -162,6 +162,15 @@ function found(valueStart: number, valueEnd: number, end: number): true {
   return true
 }
 
+/** Whether the text from `start` to `end` is digits only (and at least one). */
+function digitsOnly(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x30 || code > 0x39) return false
+  }
+  return end > start
+}
+
 function digitIn(text: string, start: number, end: number): boolean {
   for (let index = start; index < end; index++) {
     const code = text.charCodeAt(index)
@@ -205,6 +214,11 @@ function maskFieldValues(text: string): string {
     if (!digitIn(text, field.valueStart, field.valueEnd)) continue
     const kind = cardFieldKindAt(text, field.nameStart, field.nameEnd)
     if (kind === undefined) continue
+    // A CVV alone (a form's `cvv=123`, the common case) is masked without a copy of it.
+    if (kind === 'cvv' && digitsOnly(text, field.valueStart, field.valueEnd)) {
+      edited.replace(field.valueStart, field.valueEnd, CVV_MASK)
+      continue
+    }
     const value = text.slice(field.valueStart, field.valueEnd)
     const redacted = redactString(kind, value)
     // Already masked (the card number net ran first): the field stays as it is.
