@@ -45,7 +45,11 @@ export function redactBody(value: unknown): unknown {
     const list = Array.isArray(element)
     // Whatever sits under a CVV name is masked whole, but a list of them is still a list.
     if (kind === 'cvv' && !list) return CVV_MASK
-    const copy = list ? new Array(element.length) : {}
+    // A copy of the container as it is, its own size (the objects of JSON.parse have room for
+    // their fields and no more; an empty literal has room for four): what changes is written
+    // over it when it is filled. 10 MB of nesting is 1.7 million copies, and at 56 bytes each
+    // rather than 32 they took three times as many collections of the young generation.
+    const copy = list ? (element as unknown[]).slice() : {...(element as Record<string, unknown>)}
     sources.push(element)
     copies.push(copy)
     kinds.push(kind)
@@ -58,16 +62,33 @@ export function redactBody(value: unknown): unknown {
     const kind = kinds.pop()
     if (Array.isArray(copy)) {
       const items = source as unknown[]
-      for (let index = 0; index < items.length; index++) copy[index] = copyOf(items[index], kind)
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index]
+        const redacted = copyOf(item, kind)
+        if (redacted !== item) copy[index] = redacted
+      }
     } else {
       const record = source as Record<string, unknown>
+      let renamed = false
       // for...in with an own-property check is Object.keys without an array for every object.
       for (const name in record) {
-        if (Object.hasOwn(record, name)) assign(copy, maskCardNumbers(name), copyOf(record[name], fieldKind(name) ?? kind))
+        if (!Object.hasOwn(record, name)) continue
+        const field = record[name]
+        const redacted = copyOf(field, fieldKind(name) ?? kind)
+        if (redacted !== field) assign(copy, name, redacted)
+        renamed ||= maskCardNumbers(name) !== name
       }
+      if (renamed) maskFieldNames(copy)
     }
   }
   return result
+}
+
+/** A record whose field names hold card numbers, with those masked, its fields in their order. */
+function maskFieldNames(record: Record<string, unknown>): void {
+  const fields = Object.keys(record).map((name) => [maskCardNumbers(name), record[name]] as const)
+  for (const name of Object.keys(record)) delete record[name]
+  for (const [name, field] of fields) assign(record, name, field)
 }
 
 /**

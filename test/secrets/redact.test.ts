@@ -102,6 +102,16 @@ describe('card-like fields by name, at any depth', () => {
     expect(Object.hasOwn(redacted, '__proto__')).toBe(true)
     expect(JSON.stringify(redacted)).toBe('{"__proto__":{"cvv":"***"},"x":1}')
   })
+
+  it('masks card numbers in field names, keeping the fields in their order, and leaves what it was given as it was', () => {
+    const text = '{"a":1,"4024 0071 0817 3153":{"cvv":"123","__proto__":2},"list":["4111111111111111",{"pan":"4024007108173153"}],"z":[3]}'
+    const body = JSON.parse(text)
+    const redacted = redactBody(body) as Record<string, unknown>
+    expect(JSON.stringify(redacted)).toBe('{"a":1,"•••• 3153":{"cvv":"***","__proto__":2},"list":["•••• 1111",{"pan":"•••• 3153"}],"z":[3]}')
+    expect(Object.getPrototypeOf(redacted['•••• 3153'])).toBe(Object.prototype)
+    expect(JSON.stringify(body)).toBe(text)
+    expect(redacted.z).not.toBe(body.z)
+  })
 })
 
 describe('text of unknown format', () => {
