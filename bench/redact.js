@@ -176,7 +176,7 @@ function misses(small, large) {
   return missed
 }
 
-const ROUNDS_LARGE = Math.max(3, Math.ceil(ROUNDS / 2))
+const ROUNDS_LARGE = ROUNDS
 const small = measure(MB, ROUNDS)
 const large = LARGE ? measureGrowth(ROUNDS_LARGE) : undefined
 
