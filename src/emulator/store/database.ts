@@ -23,6 +23,12 @@ export const IN_MEMORY_STORE = ':memory:'
 const BUSY_TIMEOUT_MS = 10_000
 
 /** Each entry moves the schema from version `index` to `index + 1`; never edit a released one. */
+/**
+ * A transaction's rowid in the search index is this less its seq: the index lists the newest
+ * first (see the last migration). Far above any seq a store reaches, and within SQLite's rowids.
+ */
+export const SEARCH_ROWID_TOP = 2 ** 40
+
 const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE organisations (
@@ -161,6 +167,26 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER transactions_searchable AFTER INSERT ON transactions BEGIN
     INSERT INTO transaction_search (rowid, id, merchant_reference, customer_id, customer_name, customer_email)
     SELECT new.seq, new.id, coalesce(new.merchant_reference, ''), coalesce(new.customer, ''),
+           coalesce(trim(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), ''),
+           coalesce(json_extract(c.body, '$.email_address'), '')
+    FROM (SELECT 1) LEFT JOIN customers c ON c.id = new.customer;
+  END;
+  `,
+  // The search index's rowids count down as transactions are stored (2^40 - seq), so that newest
+  // first is the order FTS5 reads a term's list in: read backwards, it loads each list whole, and a
+  // search with trigrams every transaction has (a common reference prefix, a shared name) read a
+  // million entries of each, 2.6 ms for one reference over 1,000,000 stored (0.8 ms read forwards).
+  `
+  CREATE TEMP TABLE search_rows AS SELECT rowid AS seq, id, merchant_reference, customer_id, customer_name, customer_email FROM transaction_search;
+  DROP TRIGGER transactions_searchable;
+  DROP TABLE transaction_search;
+  CREATE VIRTUAL TABLE transaction_search USING fts5 (id, merchant_reference, customer_id, customer_name, customer_email, tokenize = 'trigram');
+  INSERT INTO transaction_search (rowid, id, merchant_reference, customer_id, customer_name, customer_email)
+  SELECT ${SEARCH_ROWID_TOP} - seq, id, merchant_reference, customer_id, customer_name, customer_email FROM temp.search_rows ORDER BY seq DESC;
+  DROP TABLE temp.search_rows;
+  CREATE TRIGGER transactions_searchable AFTER INSERT ON transactions BEGIN
+    INSERT INTO transaction_search (rowid, id, merchant_reference, customer_id, customer_name, customer_email)
+    SELECT ${SEARCH_ROWID_TOP} - new.seq, new.id, coalesce(new.merchant_reference, ''), coalesce(new.customer, ''),
            coalesce(trim(coalesce(json_extract(c.body, '$.first_name'), '') || ' ' || coalesce(json_extract(c.body, '$.last_name'), '')), ''),
            coalesce(json_extract(c.body, '$.email_address'), '')
     FROM (SELECT 1) LEFT JOIN customers c ON c.id = new.customer;

@@ -556,17 +556,18 @@ export class EmulatorStore {
     return rows.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
   }
 
-  /** Rows by the trigram index, newest stored first; one more than the page, to know whether more follow. */
+  /** Rows by the trigram index, newest stored first (its rowids count down); one more than the page, to know whether more follow. */
   private searchPage(search: string, where: string[], params: unknown[], query: TransactionQuery): TransactionRow[] {
     const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
     if (query.before !== undefined) {
       const cursor = this.get('SELECT rowid AS seq FROM transaction_search WHERE transaction_search MATCH ? AND id = ?', `id : ${phrase(query.before)}`, query.before) as {seq: number} | undefined
       if (!cursor) return []
-      where.push('s.rowid < ?')
+      // The index's rowids count down as transactions are stored: older ones come after.
+      where.push('s.rowid > ?')
       params.push(cursor.seq)
     }
     const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transaction_search s JOIN transactions t ON t.id = s.id
-      WHERE transaction_search MATCH ? ${where.map((condition) => `AND ${condition}`).join(' ')} ORDER BY s.rowid DESC LIMIT ?`
+      WHERE transaction_search MATCH ? ${where.map((condition) => `AND ${condition}`).join(' ')} ORDER BY s.rowid LIMIT ?`
     return this.all(sql, phrase(search), ...params, query.limit + 1) as TransactionRow[]
   }
 
