@@ -34,18 +34,25 @@ const stores = []
 for (const size of SIZES) stores.push({size, ...(await seededStore(size))})
 const running = await Promise.all(stores.map(async (entry) => ({...entry, ...(await startEmulator(entry.store)), agent: keepAliveAgent(1)})))
 
-// What is asked: the root page, a search for one merchant reference (a few match), for six hex
-// digits (most often none matches: the whole index is asked), for the customer's name (every
-// transaction matches), a search of two characters (not served by the trigram index: walks
-// newest first until 50 match), and the page after the first.
+// What is asked: the root page, a search for one merchant reference (the first transaction's,
+// stored before the copies: one match in every store, the oldest, so a newest-first search walks
+// to the end), for six hex digits (most often none matches: the whole index is asked), for the
+// customer's name (every transaction matches), a search of two characters (not served by the
+// trigram index: walks newest first until 50 match), and the page after the first. Each gives a
+// page of the same length over every store, so that what grows is the store and not the page.
+// A reference prefix is measured too, for comparison only: bench-777 matches 1, 111 and 1,111
+// copies over the three stores, a page of 1 row over 1,000 and of 50 over the others.
 const queries = {
   'dashboard /': () => '/',
-  'search one reference': () => '/?q=bench-777',
+  'search one reference': () => '/?q=first-order',
+  'search a reference prefix (no target)': () => '/?q=bench-777',
   'search part of an id': () => '/?q=c0ffee',
   'search everyone (name)': () => '/?q=margriet',
   'search 2 characters': () => '/?q=ab',
   'second page': (firstPageLast) => `/?before=${firstPageLast}`,
 }
+/** Measured and shown, with no target: their pages are not the same length over every store. */
+const FOR_COMPARISON = new Set(['search a reference prefix (no target)'])
 const firstPageLast = {}
 for (const entry of running) {
   const page = await call(entry.agent, entry.url, 'GET', '/_emulator/transactions?limit=50')
@@ -78,6 +85,7 @@ printTable([['', ...SIZES.map((size) => `${label(size)} stored`), ...SIZES.slice
 const checks = []
 for (const name of Object.keys(queries)) {
   const base = median(timings[name][SIZES[0]])
+  if (FOR_COMPARISON.has(name)) continue
   for (const size of SIZES.slice(1)) {
     const value = median(timings[name][size])
     const allowed = size >= 1_000_000 ? 2 * base : Math.max(1.5 * base, base + 5)
