@@ -177,8 +177,7 @@ function drainedOf(stdout: NodeJS.WritableStream & {writableNeedDrain?: boolean}
   return () => (stdout.writableNeedDrain ? new Promise((resolve) => stdout.once('drain', () => resolve())) : Promise.resolve())
 }
 
-/** The command's stdin as it comes; touched only once this is read (one id on the command line never does). */
-/** stdin's chunks; the stream is asked for only when the ids on it are read. */
+/** The command's stdin as it comes; the stream is asked for only once this is read (one id on the command line never does). */
 async function* stdinChunks(stdin: () => NodeJS.ReadableStream): AsyncGenerator<Buffer | string> {
   yield* stdin() as AsyncIterable<Buffer | string>
 }
