@@ -1,0 +1,49 @@
+import {describe, expect, it} from 'vitest'
+
+import {EditedText} from '../../src/secrets/edited-text.js'
+import {seededRandom} from '../helpers/seeded-random.js'
+
+/** The same edits, made the plain way: the text between them cut out and joined. */
+function editedPlainly(text: string, edits: readonly (readonly [number, number, string])[]): string {
+  let copied = 0
+  let out = ''
+  for (const [start, end, replacement] of edits) {
+    out += text.slice(copied, start) + replacement
+    copied = end
+  }
+  return out + text.slice(copied)
+}
+
+describe('an edited text', () => {
+  // Its parts close every 256 replacements, and a text of 4,096 characters or more with fewer is
+  // copied out: random edits are made around both.
+  it('is the text with its replacements, in 500 random texts around the sizes where it changes how it builds them', () => {
+    const random = seededRandom(23)
+    const edited = new EditedText()
+    for (let round = 0; round < 500; round++) {
+      const length = random.pick([0, 1, 40, 4_095, 4_096, 4_097, 20_000])
+      const text = Array.from({length}, () => random.pick(['a', '4', ' ', '•'])).join('')
+      const count = Math.min(length, random.pick([0, 1, 255, 256, 257, 513]))
+      const edits: [number, number, string][] = []
+      for (let at = 0; edits.length < count && at < length; ) {
+        const start = at + random.below(Math.max(1, Math.floor((length - at) / (count - edits.length + 1))))
+        if (start >= length) break
+        const end = Math.min(length, start + 1 + random.below(4))
+        edits.push([start, end, random.pick(['', '***', '•••• 3153'])])
+        at = end
+      }
+      edited.begin(text)
+      for (const [start, end, replacement] of edits) edited.replace(start, end, replacement)
+      expect(edited.finish()).toBe(editedPlainly(text, edits))
+    }
+  })
+
+  it('starts empty after a redaction cut short', () => {
+    const edited = new EditedText()
+    edited.begin('4'.repeat(400))
+    for (let at = 0; at < 300; at++) edited.replace(at, at + 1, 'x')
+    edited.begin('cvv=123')
+    edited.replace(4, 7, '***')
+    expect(edited.finish()).toBe('cvv=***')
+  })
+})
