@@ -29,32 +29,40 @@ function assign(into: Record<string, unknown>, key: string, value: unknown): voi
 }
 
 /**
+ * Containers still to fill, for `redactBody`: each copy is made and placed in its parent when met
+ * (so the copy keeps the original order of fields), and filled when its turn comes. Three stacks
+ * side by side rather than a record each (1 MB of nesting is 175,000 containers), kept between
+ * calls (redaction is synchronous), as is the function that copies: made anew in every call, it
+ * was a new call target each time, and V8 on Node 24 threw away the compiled walk for it.
+ */
+const sources: object[] = []
+const copies: (Record<string, unknown> | unknown[])[] = []
+const kinds: FieldKind[] = []
+
+function copyOf(element: unknown, kind: FieldKind): unknown {
+  if (element === null || typeof element !== 'object') return redactScalar(kind, element)
+  const list = Array.isArray(element)
+  // Whatever sits under a CVV name is masked whole, but a list of them is still a list.
+  if (kind === 'cvv' && !list) return CVV_MASK
+  // A copy of the container as it is, its own size (the objects of JSON.parse have room for
+  // their fields and no more; an empty literal has room for four): what changes is written
+  // over it when it is filled. 10 MB of nesting is 1.7 million copies, and at 56 bytes each
+  // rather than 32 they took three times as many collections of the young generation.
+  const copy = list ? (element as unknown[]).slice() : {...(element as Record<string, unknown>)}
+  sources.push(element)
+  copies.push(copy)
+  kinds.push(kind)
+  return copy
+}
+
+/**
  * A deep copy of a JSON value with keys, PANs and CVVs redacted: by field name at any depth
  * (items of a list inherit the list's name), and card numbers by shape in every other string.
  * The walk is iterative, so no body is too deep for it.
  */
 export function redactBody(value: unknown): unknown {
-  // Containers still to fill: each copy is made and placed in its parent when met (so the copy
-  // keeps the original order of fields), and filled when its turn comes. Three stacks side by
-  // side rather than a record each: 1 MB of nesting is 175,000 containers.
-  const sources: object[] = []
-  const copies: (Record<string, unknown> | unknown[])[] = []
-  const kinds: FieldKind[] = []
-  const copyOf = (element: unknown, kind: FieldKind): unknown => {
-    if (element === null || typeof element !== 'object') return redactScalar(kind, element)
-    const list = Array.isArray(element)
-    // Whatever sits under a CVV name is masked whole, but a list of them is still a list.
-    if (kind === 'cvv' && !list) return CVV_MASK
-    // A copy of the container as it is, its own size (the objects of JSON.parse have room for
-    // their fields and no more; an empty literal has room for four): what changes is written
-    // over it when it is filled. 10 MB of nesting is 1.7 million copies, and at 56 bytes each
-    // rather than 32 they took three times as many collections of the young generation.
-    const copy = list ? (element as unknown[]).slice() : {...(element as Record<string, unknown>)}
-    sources.push(element)
-    copies.push(copy)
-    kinds.push(kind)
-    return copy
-  }
+  // Left empty by the walk, unless one was cut short by an exception.
+  if (sources.length > 0) sources.length = copies.length = kinds.length = 0
   const result = copyOf(value, undefined)
   while (sources.length > 0) {
     const source = sources.pop()!
