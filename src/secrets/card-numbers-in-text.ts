@@ -350,8 +350,11 @@ function maskShortRun(edited: EditedText, start: number, limit: number): number 
   // Glued to a word, the last group is not part of the run: one group alone is no run at all.
   const glued = index < limit && isWordChar(text.charCodeAt(index))
   if (digits < PanDigits.Fewest || (glued && groups === 1)) return index
-  // The check digit matches (Luhn, with the sums of `maskRun`), or the rows find what is there.
-  if (glued || ((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 !== 0) return -1
+  // The check digit matches (Luhn, with the sums of `maskRun`), or the rows find what is there;
+  // but digits written together are one span: they are a card number or hold none.
+  const valid = ((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 === 0
+  if (!valid && groups === 1) return index
+  if (glued || !valid) return -1
   edited.replace(start, index, maskOfSpanBefore(text, index))
   return index
 }
