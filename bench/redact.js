@@ -43,8 +43,8 @@ const TARGET_GROWTH = 12
 // The module is bundled from the source, so that the bench measures the code as it is now.
 const scratch = mkdtempSync(join(tmpdir(), 'paytx-bench-redact-'))
 const bundle = join(scratch, 'redact.mjs')
-await build({entryPoints: [join(root, 'src', 'secrets', 'redact.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error'})
-const {redactBody, redactText} = await import(pathToFileURL(bundle).href)
+await build({stdin: {contents: "export * from './src/secrets/redact.ts'; export * from './src/http/json-nesting.ts'", resolveDir: root, loader: 'ts'}, bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error'})
+const {redactBody, redactText, MAX_JSON_NESTING, jsonNestingDepth} = await import(pathToFileURL(bundle).href)
 rmSync(scratch, {recursive: true, force: true})
 
 /** `unit` repeated to `bytes` characters, closed by `tail` (the end of a JSON document, say). */
@@ -75,10 +75,24 @@ function ordinaryJson(bytes) {
   return `[${records.join(',')}]`
 }
 
+const CARD_FIELDS = '{"pan":"4024007108173153","note":"4024-0071-0817-3153"}'
+
+/** One object in another, as deep as fits: paytx reads JSON nested deeper than 100 levels as text. */
 function deepJson(bytes) {
-  const inner = '{"pan":"4024007108173153","note":"4024-0071-0817-3153"}'
-  const depth = Math.floor((bytes - inner.length) / 6)
-  return `${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`
+  const depth = Math.floor((bytes - CARD_FIELDS.length) / 6)
+  return `${'{"a":'.repeat(depth)}${CARD_FIELDS}${'}'.repeat(depth)}`
+}
+
+/**
+ * A list of objects in objects as deep as paytx walks a body (src/http/json-nesting.ts), each with
+ * card fields at the bottom: as many containers a megabyte as deep JSON, every one on the way to
+ * something masked, so every one copied.
+ */
+function deepestWalkedJson(bytes) {
+  const chain = `${'{"a":'.repeat(MAX_JSON_NESTING - 2)}${CARD_FIELDS}${'}'.repeat(MAX_JSON_NESTING - 2)}`
+  const json = repeatTo(bytes, `${chain},`, '[', `${chain}]`)
+  if (jsonNestingDepth(json) !== MAX_JSON_NESTING) throw new Error(`the nested shape is ${jsonNestingDepth(json)} deep, not ${MAX_JSON_NESTING}`)
+  return json
 }
 
 /** Each shape: how to make `bytes` of it, and whether it is JSON (then both paths are timed). */
@@ -95,7 +109,9 @@ const SHAPES = {
   'UUIDs': {make: (bytes) => repeatTo(bytes, '4f1c2a10-5b1e-4f6a-1234-123456789011 ')},
   'unterminated quoted values': {make: (bytes) => repeatTo(bytes, 'cvv="')},
   'unclosed XML fields': {make: (bytes) => repeatTo(bytes, '<cvv>')},
-  'deep JSON': {make: deepJson, json: true},
+  // Deeper than paytx walks, JSON is read as text only (its body path is never taken).
+  'deep JSON': {make: deepJson},
+  'JSON nested as deep as paytx walks': {make: deepestWalkedJson, json: true},
   'JSON list of card numbers': {make: (bytes) => repeatTo(bytes, '"4024 0071 0817 3153",', '[', '"x"]'), json: true},
   'JSON digit groups in a string': {make: (bytes) => repeatTo(bytes, '1 ', '{"note":"', '"}'), json: true},
   'JSON CVV of spaces': {make: (bytes) => repeatTo(bytes, ' ', '{"cvv":"', 'x"}'), json: true},
