@@ -22,13 +22,13 @@ export const IN_MEMORY_STORE = ':memory:'
 /** How long an emulator waits for another one's lock on the shared store. */
 const BUSY_TIMEOUT_MS = 10_000
 
-/** Each entry moves the schema from version `index` to `index + 1`; never edit a released one. */
 /**
  * A transaction's rowid in the search index is this less its seq: the index lists the newest
  * first (see the last migration). Far above any seq a store reaches, and within SQLite's rowids.
  */
 export const SEARCH_ROWID_TOP = 2 ** 40
 
+/** Each entry moves the schema from version `index` to `index + 1`; never edit a released one. */
 const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE organisations (
