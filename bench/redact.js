@@ -3,8 +3,12 @@
 // measured side by side in the same run (rounds interleaved, medians): every webhook body, error
 // message and --verbose line goes through it, so a shape that makes it slow makes paytx slow.
 // Two paths, as paytx uses them: `text` (redactText, for bodies that are not JSON and for every
-// message shown) and `body` (redactBody of the parsed value, for webhook and API bodies; parsing is
-// not redaction, and V8's JSON.parse alone takes ~10x longer on 1 MB of deep nesting than on flat JSON).
+// message shown) and `body` (withMaskedBody: the parsed value masked where it is and put back, as
+// for every API body paytx shows; the webhook listener masks its own parse the same way and keeps
+// it). Parsing and writing the JSON are not redaction: V8's JSON.parse takes ~10x longer on 1 MB of
+// deep nesting than on flat JSON, and JSON.stringify 5x (12 against 2.4 ms, Node 20).
+// For each JSON shape the bench also times a bare visit of its containers (no redaction at all), to
+// show how much of the body path is the visit alone.
 // Targets (issue 21): 1 MB of any shape takes at most 2x the time of 1 MB of ordinary JSON on the
 // same path, and 10 MB at most 12x its own 1 MB time. Exits 1 when a target is missed.
 // PAYTX_BENCH_REDACT_ROUNDS sets the rounds (default 9); PAYTX_BENCH_REDACT_LARGE=0 skips 10 MB.
@@ -44,7 +48,7 @@ const TARGET_GROWTH = 12
 const scratch = mkdtempSync(join(tmpdir(), 'paytx-bench-redact-'))
 const bundle = join(scratch, 'redact.mjs')
 await build({stdin: {contents: "export * from './src/secrets/redact.ts'; export * from './src/http/json-nesting.ts'", resolveDir: root, loader: 'ts'}, bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error'})
-const {redactBody, redactText, MAX_JSON_NESTING, jsonNestingDepth} = await import(pathToFileURL(bundle).href)
+const {withMaskedBody, redactText, MAX_JSON_NESTING, jsonNestingDepth} = await import(pathToFileURL(bundle).href)
 rmSync(scratch, {recursive: true, force: true})
 
 /** `unit` repeated to `bytes` characters, closed by `tail` (the end of a JSON document, say). */
@@ -85,8 +89,8 @@ function deepJson(bytes) {
 
 /**
  * A list of objects in objects as deep as paytx walks a body (src/http/json-nesting.ts), each with
- * card fields at the bottom: as many containers a megabyte as deep JSON, every one on the way to
- * something masked, so every one copied.
+ * card fields at the bottom: as many containers a megabyte as deep JSON (160,000), every one on
+ * the way to something masked.
  */
 function deepestWalkedJson(bytes) {
   const chain = `${'{"a":'.repeat(MAX_JSON_NESTING - 2)}${CARD_FIELDS}${'}'.repeat(MAX_JSON_NESTING - 2)}`
@@ -120,7 +124,32 @@ const SHAPES = {
 
 const PATHS = {
   text: (input) => redactText(input.text),
-  body: (input) => redactBody(input.parsed),
+  body: (input) => withMaskedBody(input.parsed, () => undefined),
+  visit: (input) => visitContainers(input.parsed),
+}
+
+const visiting = []
+/**
+ * Goes through every container of a parsed body as the body path does (a stack, for...in with an
+ * own-property check) and does nothing else: the floor under any redaction that looks at them all.
+ */
+function visitContainers(value) {
+  let visited = 0
+  visiting.push(value)
+  while (visiting.length > 0) {
+    const container = visiting.pop()
+    visited++
+    if (Array.isArray(container)) {
+      for (const item of container) if (item !== null && typeof item === 'object') visiting.push(item)
+    } else {
+      for (const name in container) {
+        if (!Object.hasOwn(container, name)) continue
+        const field = container[name]
+        if (field !== null && typeof field === 'object') visiting.push(field)
+      }
+    }
+  }
+  return visited
 }
 
 // A full collection before every sample, so that no sample pays for the garbage of the one before.
@@ -162,8 +191,9 @@ function inputsOf(bytes, names) {
  * has, at `bytes`, in interleaved rounds after one round of warm-up at the same size (so that
  * every shape's code is compiled and optimised before it is timed).
  */
-function measure(bytes, rounds, names = Object.keys(SHAPES)) {
+function measure(bytes, rounds, names = Object.keys(SHAPES), paths = undefined) {
   const inputs = inputsOf(bytes, [...new Set(['ordinary JSON', ...names])])
+  if (paths) for (const input of inputs) input.paths = paths.filter((path) => input.parsed !== undefined || path === 'text')
   const samples = new Map()
   for (let round = -1; round < rounds; round++) {
     for (const input of inputs) {
@@ -226,6 +256,14 @@ for (const [key, time] of small) {
   const ratio = time / small.get(`ordinary JSON\t${path}`)
   const largeColumns = large ? `${pad(ms(large.get(key).large), 12)}${pad(`${large.get(key).growth.toFixed(1)}x`, 12)}` : ''
   console.log(`${pad(name, 36)}${pad(path, 6)}${pad(ms(time), 12)}${pad(`${ratio.toFixed(2)}x`, 10)}${largeColumns}`)
+}
+const jsonShapes = Object.keys(SHAPES).filter((name) => SHAPES[name].json)
+const visits = measure(MB, ROUNDS, jsonShapes, ['body', 'visit'])
+const ordinaryBody = visits.get('ordinary JSON\tbody')
+console.log(`\nVisiting every container alone, no redaction, against ordinary JSON's body path (${ms(ordinaryBody)} in these rounds):`)
+for (const name of jsonShapes) {
+  const visit = visits.get(`${name}\tvisit`)
+  console.log(`  ${pad(name, 36)}${pad(ms(visit), 10)}${pad(`${(visit / ordinaryBody).toFixed(2)}x`, 7)}(its body path ${ms(visits.get(`${name}\tbody`))})`)
 }
 console.log(`\nCPU time, medians of ${ROUNDS} rounds at 1 MB${large ? `; 10 MB / 1 MB: medians of ${ROUNDS_LARGE} rounds, shape by shape` : ''}; targets: at most ${TARGET_SHAPE_RATIO}x ordinary JSON, 10 MB at most ${TARGET_GROWTH}x 1 MB`)
 

@@ -7,7 +7,7 @@
 import {InputError, type ServiceError} from '../errors.js'
 import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
 import {headerValueProblem} from '../http/header-value.js'
-import {redactBody, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
+import {redactedJson, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
 import {type Answer, type Failure, readAnswer, readCappedText, statusLine, verboseText} from './answer.js'
 import type {HttpRequest, HttpResponse} from './http-message.js'
 import type {RequestGate} from './request-gate.js'
@@ -160,7 +160,7 @@ export class HttpClient {
     this.log(`→ ${req.method} ${req.url}${attempt > 1 ? ` (try ${attempt} of ${this.options.maxTries})` : ''}`)
     for (const [name, value] of Object.entries(redactHeaders(headers, this.options.secretHeaderNames))) this.log(`  ${name}: ${value}`)
     if (req.rawBody !== undefined) this.log(`  ${redactText(req.rawBody)}`)
-    else if (req.body !== undefined) this.log(`  ${JSON.stringify(redactBody(req.body))}`)
+    else if (req.body !== undefined) this.log(`  ${redactedJson(req.body)}`)
   }
 
   /** One try, bounded by the total timeout: the answer read whole, or why there was none. */
@@ -191,7 +191,7 @@ export class HttpClient {
       clearTimeout(timer)
     }
     this.log(`← ${statusLine(answer.status)} in ${Date.now() - attemptStarted} ms`)
-    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? JSON.stringify(redactBody(answer.body)) : '(empty body)') : verboseText(answer.text)}`)
+    this.log(`  ${answer.isJson ? (answer.text.length > 0 ? redactedJson(answer.body) : '(empty body)') : verboseText(answer.text)}`)
     return answer
   }
   /** A 2xx with a JSON body is the result; anything else becomes the error to show. */

@@ -7,7 +7,7 @@ import {NetworkError, ResponseError, ServiceError} from '../errors.js'
 import {OUTGOING_ERROR, OutgoingError, type ProxyFailure} from '../http/outgoing.js'
 import {MAX_JSON_NESTING} from '../http/json-nesting.js'
 import type {Remedy} from '../remedy.js'
-import {redactBody, scrubSecrets} from '../secrets/redact.js'
+import {redactedJson, scrubSecrets} from '../secrets/redact.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {type Answer, type Failure, bodySnippet, flattenDetails, formatBytes, headerValue, htmlHeadline, isHtml, statusLine} from './answer.js'
 import type {HttpMethod, HttpRequest} from './http-message.js'
@@ -120,7 +120,7 @@ export function serviceError(req: HttpRequest, answer: Answer, settings: ErrorSe
     url: req.url,
     code,
     serviceMessage: serviceMessage === undefined ? undefined : scrub(serviceMessage),
-    details: details ? (JSON.parse(scrub(JSON.stringify(redactBody(details)))) as Record<string, string | string[]>) : undefined,
+    details: details ? (JSON.parse(scrub(redactedJson(details))) as Record<string, string | string[]>) : undefined,
     message,
     ...(status >= 300 && status < 400 ? {hint: redirectHint(location)} : {}),
     ...statusAdvice(status, req.method),

@@ -5,7 +5,7 @@
 import {STATUS_CODES} from 'node:http'
 
 import type {Answer} from '../api/http-client.js'
-import {redactBody, redactHeaders, scrubSecrets} from '../secrets/redact.js'
+import {redactedJson, redactHeaders, scrubSecrets} from '../secrets/redact.js'
 
 export interface ShownAnswer {
   status: number
@@ -27,7 +27,7 @@ export function scrubAnswer(answer: Answer, secrets: readonly (string | undefine
   return {
     status: answer.status,
     headers: shownHeaders,
-    ...(hasJson ? {json: JSON.parse(scrubSecrets(JSON.stringify(redactBody(answer.body)), secrets))} : {}),
+    ...(hasJson ? {json: JSON.parse(scrubSecrets(redactedJson(answer.body), secrets))} : {}),
     text: hasJson ? '' : scrubSecrets(answer.text, secrets),
   }
 }

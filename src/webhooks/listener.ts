@@ -12,7 +12,7 @@ import type {Transaction} from '../api/schemas.js'
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {listen} from '../http/listen.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
-import {redactBody, redactHeaders, redactText} from '../secrets/redact.js'
+import {maskBodyInPlace, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector} from './duplicates.js'
 import {type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
@@ -389,7 +389,7 @@ class WebhookReceiver {
   }
 
   private receiveWebhook(res: ServerResponse, entry: RecordHead, parsed: unknown, body: Buffer, rawHeaders: string[]): void {
-    const redacted = redactBody(parsed)
+    const redacted = maskBodyInPlace(parsed)
     this.record({...entry, body: redacted, answered: 200}, res, () => {
       this.counts.received++
       answerJson(res, 200, '{"received":true}')

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {maskCardNumbers, redactBody, redactKey, redactText, scrubSecrets} from '../../src/secrets/redact.js'
+import {maskBodyInPlace, maskCardNumbers, redactedJson, redactKey, redactText, scrubSecrets} from '../../src/secrets/redact.js'
 
 describe('redaction', () => {
   it('shows keys as first four … last four, short keys not at all', () => {
@@ -64,7 +64,9 @@ describe('card-like fields by name, at any depth', () => {
       'card[cvv]': ['123'],
       api_key: 'sk_live_51Hx9TqLkd83JfPq02nVbXcR7',
     }
-    expect(redactBody(body)).toEqual({
+    const text = JSON.stringify(body)
+    const written = redactedJson(body)
+    expect(JSON.parse(written)).toEqual({
       transaction: {
         details: {card: {PAN: '•••• 3154', Card_Number: '•••• 3154', cardNumber: '•••• 3154', cvv: '***', CARD_CVV: '***', cvc: '***', securityCode: '***'}},
         history: [{payment: {card_number: '•••• 3154', security_code: '***'}}],
@@ -76,41 +78,66 @@ describe('card-like fields by name, at any depth', () => {
       'card[cvv]': ['***'],
       api_key: 'sk_l…XcR7',
     })
+    // Masked where it is for the writing, then put back as it was.
+    expect(JSON.stringify(body)).toBe(text)
+    expect(JSON.stringify(maskBodyInPlace(body))).toBe(written)
   })
 
   it('keeps the order of fields and leaves other values as they are', () => {
     const body = {id: 'tx-1', status: 'INITIATED', amount: 1499, success: false, nothing: null, cvv: ''}
-    const redacted = redactBody(body)
-    expect(JSON.stringify(redacted)).toBe(JSON.stringify(body))
+    expect(redactedJson(body)).toBe(JSON.stringify(body))
+    expect(redactedJson(body, 2)).toBe(JSON.stringify(body, undefined, 2))
   })
 
   it('walks a body nested 5,000 (and 200,000) deep without running out of stack', () => {
     for (const depth of [5_000, 200_000]) {
       const text = `${'{"a":'.repeat(depth)}{"pan":"4024007108173153","note":"4024-0071-0817-3153"}${'}'.repeat(depth)}`
-      let redacted = redactBody(JSON.parse(text)) as Record<string, unknown>
+      let redacted = maskBodyInPlace(JSON.parse(text)) as Record<string, unknown>
       for (let level = 0; level < depth; level++) redacted = redacted.a as Record<string, unknown>
       expect(redacted).toEqual({pan: '•••• 3153', note: '•••• 3153'})
-      let list = redactBody(JSON.parse(`${'['.repeat(depth)}"4024 0071 0817 3153"${']'.repeat(depth)}`))
+      let list = maskBodyInPlace(JSON.parse(`${'['.repeat(depth)}"4024 0071 0817 3153"${']'.repeat(depth)}`))
       for (let level = 0; level < depth; level++) list = (list as unknown[])[0]
       expect(list).toBe('•••• 3153')
     }
   })
 
-  it('copies a "__proto__" field as data, never as the prototype', () => {
-    const redacted = redactBody(JSON.parse('{"__proto__":{"cvv":"123"},"x":1}')) as Record<string, unknown>
-    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype)
-    expect(Object.hasOwn(redacted, '__proto__')).toBe(true)
-    expect(JSON.stringify(redacted)).toBe('{"__proto__":{"cvv":"***"},"x":1}')
+  it('writes a "__proto__" field as data, never as the prototype', () => {
+    const text = '{"__proto__":{"cvv":"123"},"pan":"4024007108173153"}'
+    const body = JSON.parse(text) as Record<string, unknown>
+    const inner = body.__proto__
+    expect(redactedJson(body)).toBe('{"__proto__":{"cvv":"***"},"pan":"•••• 3153"}')
+    expect(JSON.stringify(body)).toBe(text)
+    expect(body.__proto__).toBe(inner)
+    const masked = maskBodyInPlace(JSON.parse('{"__proto__":"4024007108173153","x":1}')) as Record<string, unknown>
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype)
+    expect(Object.hasOwn(masked, '__proto__')).toBe(true)
+    expect(JSON.stringify(masked)).toBe('{"__proto__":"•••• 3153","x":1}')
+  })
+
+  it('puts back a value met twice as it was, and masks a body it cannot write to on a copy', () => {
+    const card = {pan: '4024007108173153'}
+    const body = {one: card, two: card, list: [card, '4024 0071 0817 3153']}
+    expect(redactedJson(body)).toBe('{"one":{"pan":"•••• 3153"},"two":{"pan":"•••• 3153"},"list":[{"pan":"•••• 3153"},"•••• 3153"]}')
+    expect(body).toEqual({one: {pan: '4024007108173153'}, two: {pan: '4024007108173153'}, list: [{pan: '4024007108173153'}, '4024 0071 0817 3153']})
+    expect(body.one).toBe(card)
+    const frozen = Object.freeze({a: Object.freeze({cvv: '123', '4024 0071 0817 3153': 1}), b: {pan: '4111111111111111'}})
+    expect(redactedJson(frozen)).toBe('{"a":{"cvv":"***","•••• 3153":1},"b":{"pan":"•••• 1111"}}')
+    expect(frozen.b.pan).toBe('4111111111111111')
+    expect(redactedJson('4024 0071 0817 3153')).toBe('"•••• 3153"')
+    expect(redactedJson(null)).toBe('null')
   })
 
   it('masks card numbers in field names, keeping the fields in their order, and leaves what it was given as it was', () => {
     const text = '{"a":1,"4024 0071 0817 3153":{"cvv":"123","__proto__":2},"list":["4111111111111111",{"pan":"4024007108173153"}],"z":[3]}'
     const body = JSON.parse(text)
-    const redacted = redactBody(body) as Record<string, unknown>
-    expect(JSON.stringify(redacted)).toBe('{"a":1,"•••• 3153":{"cvv":"***","__proto__":2},"list":["•••• 1111",{"pan":"•••• 3153"}],"z":[3]}')
-    expect(Object.getPrototypeOf(redacted['•••• 3153'])).toBe(Object.prototype)
+    const z = body.z
+    expect(redactedJson(body)).toBe('{"a":1,"•••• 3153":{"cvv":"***","__proto__":2},"list":["•••• 1111",{"pan":"•••• 3153"}],"z":[3]}')
     expect(JSON.stringify(body)).toBe(text)
-    expect(redacted.z).not.toBe(body.z)
+    expect(Object.keys(body)).toEqual(['a', '4024 0071 0817 3153', 'list', 'z'])
+    expect(body.z).toBe(z)
+    const masked = maskBodyInPlace(body) as Record<string, unknown>
+    expect(JSON.stringify(masked)).toBe('{"a":1,"•••• 3153":{"cvv":"***","__proto__":2},"list":["•••• 1111",{"pan":"•••• 3153"}],"z":[3]}')
+    expect(Object.getPrototypeOf(masked['•••• 3153'])).toBe(Object.prototype)
   })
 })
 
@@ -154,9 +181,9 @@ describe('hostile text', () => {
   })
 
   it('masks a card-number field of a million digits, and leaves a CVV field of a million spaces, in a body', () => {
-    expect(redactBody({pan: '4'.repeat(1_000_000)})).toEqual({pan: '•••• 4444'})
+    expect(redactedJson({pan: '4'.repeat(1_000_000)})).toBe('{"pan":"•••• 4444"}')
     const spaces = `${' '.repeat(1_000_000)}x`
-    expect(redactBody({cvv: spaces})).toEqual({cvv: spaces})
+    expect(redactedJson({cvv: spaces})).toBe(JSON.stringify({cvv: spaces}))
   })
 })
 

@@ -8,7 +8,7 @@ import {InputError, InputErrors} from '../../errors.js'
 import {cardId} from '../../api/service.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {type AnswerCheck, CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, cardAnswerChecks, cardIssuesToProblems, normalizeExpiryMonth} from '../../input/card-request.js'
-import {maskPan, redactBody, scrubSecrets} from '../../secrets/redact.js'
+import {maskPan, redactedJson, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
 
@@ -71,7 +71,7 @@ ${EXIT_CODES_HELP}`
 
     await this.confirmProduction('tokenize a card', flags.yes)
     const response = await service.tokenizeCard(body)
-    const shown = JSON.parse(scrubSecrets(JSON.stringify(redactBody(response)), [pan])) as Record<string, unknown>
+    const shown = JSON.parse(scrubSecrets(redactedJson(response), [pan])) as Record<string, unknown>
     // The service checked that the answer names the card (id, _id or token).
     const id = cardId(shown)!
     const result: TokenizedCard = {id, last_four: lastFour(pan), brand: cardBrand(pan), customer, proxy_response: shown}
