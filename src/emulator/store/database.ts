@@ -192,6 +192,34 @@ const MIGRATIONS: readonly string[] = [
     FROM (SELECT 1) LEFT JOIN customers c ON c.id = new.customer;
   END;
   `,
+  // Customers get a search index of their own, and the transactions' index keeps their id and
+  // merchant reference only. With the customer's id, name and e-mail address beside every one of
+  // its transactions, a shop that runs everything as one test customer had each trigram of that
+  // customer in every transaction's entry: a search sharing one trigram with it (part of an id)
+  // read a list as long as the store, 5.7 to 12.7 ms over 1,000,000 against 0.6 ms without. A
+  // search now finds the customers, then their transactions newest first by the index on
+  // (customer, seq), beside the matches of the id and reference.
+  `
+  DROP TRIGGER transactions_searchable;
+  DROP TABLE transaction_search;
+  CREATE VIRTUAL TABLE transaction_search USING fts5 (id, merchant_reference, tokenize = 'trigram');
+  INSERT INTO transaction_search (rowid, id, merchant_reference)
+  SELECT ${SEARCH_ROWID_TOP} - seq, id, coalesce(merchant_reference, '') FROM transactions ORDER BY seq DESC;
+  CREATE TRIGGER transactions_searchable AFTER INSERT ON transactions BEGIN
+    INSERT INTO transaction_search (rowid, id, merchant_reference) VALUES (${SEARCH_ROWID_TOP} - new.seq, new.id, coalesce(new.merchant_reference, ''));
+  END;
+  CREATE VIRTUAL TABLE customer_search USING fts5 (id, name, email_address, tokenize = 'trigram');
+  INSERT INTO customer_search (rowid, id, name, email_address)
+  SELECT rowid, id, trim(coalesce(json_extract(body, '$.first_name'), '') || ' ' || coalesce(json_extract(body, '$.last_name'), '')),
+         coalesce(json_extract(body, '$.email_address'), '')
+  FROM customers ORDER BY rowid;
+  CREATE TRIGGER customers_searchable AFTER INSERT ON customers BEGIN
+    INSERT INTO customer_search (rowid, id, name, email_address)
+    VALUES (new.rowid, new.id, trim(coalesce(json_extract(new.body, '$.first_name'), '') || ' ' || coalesce(json_extract(new.body, '$.last_name'), '')),
+            coalesce(json_extract(new.body, '$.email_address'), ''));
+  END;
+  CREATE INDEX transactions_by_customer_seq ON transactions (customer, seq);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

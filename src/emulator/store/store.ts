@@ -8,7 +8,7 @@
 import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
 import {isDiskFull} from '../../storage/disk-full.js'
-import {type AttachedUse, type Database, IN_MEMORY_STORE, type Statement, attachDatabase, openDatabase} from './database.js'
+import {type AttachedUse, type Database, IN_MEMORY_STORE, SEARCH_ROWID_TOP, type Statement, attachDatabase, openDatabase} from './database.js'
 import {DeferredRows, ManyRowsStatement} from './deferred-rows.js'
 import type {WriteTurn} from './write-turns.js'
 
@@ -141,6 +141,8 @@ const MANY_TRANSACTION_UPDATES = new ManyRowsStatement(
 
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
+/** Up to this many customers found by a search, each one's transactions are read on their own. */
+const CUSTOMERS_READ_ONE_BY_ONE = 32
 
 /** The delivery log keeps the most recent finished deliveries only, so a long run cannot grow without end. */
 export const MAX_LOGGED_DELIVERIES = 1000
@@ -297,7 +299,7 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
-      for (const table of ['transaction_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+      for (const table of ['transaction_search', 'customer_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
     })
   }
 
@@ -556,19 +558,57 @@ export class EmulatorStore {
     return rows.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
   }
 
-  /** Rows by the trigram index, newest stored first (its rowids count down); one more than the page, to know whether more follow. */
+  /**
+   * Rows by the trigram indexes, newest stored first; one more than the page, to know whether
+   * more follow. Two lists, each read newest first and no further than a page: the transactions
+   * whose id or merchant reference holds the search (their index's rowids count down), and those
+   * of the customers whose id, name or e-mail address holds it (by customer and seq). The page is
+   * the newest of both, each transaction once.
+   */
   private searchPage(search: string, where: string[], params: unknown[], query: TransactionQuery): TransactionRow[] {
-    const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`
+    const phrase = `"${search.replaceAll('"', '""')}"`
+    const byText = [...where]
+    const byTextParams = [...params]
     if (query.before !== undefined) {
-      const cursor = this.get('SELECT rowid AS seq FROM transaction_search WHERE transaction_search MATCH ? AND id = ?', `id : ${phrase(query.before)}`, query.before) as {seq: number} | undefined
+      const cursor = this.get('SELECT seq FROM transactions WHERE id = ?', query.before) as {seq: number} | undefined
       if (!cursor) return []
       // The index's rowids count down as transactions are stored: older ones come after.
-      where.push('s.rowid > ?')
+      byText.push('s.rowid > ?')
+      byTextParams.push(SEARCH_ROWID_TOP - cursor.seq)
+      where.push('t.seq < ?')
       params.push(cursor.seq)
     }
-    const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transaction_search s JOIN transactions t ON t.id = s.id
-      WHERE transaction_search MATCH ? ${where.map((condition) => `AND ${condition}`).join(' ')} ORDER BY s.rowid LIMIT ?`
-    return this.all(sql, phrase(search), ...params, query.limit + 1) as TransactionRow[]
+    const limit = query.limit + 1
+    const and = (conditions: string[]) => conditions.map((condition) => `AND ${condition}`).join(' ')
+    const rows = this.all(
+      `SELECT ${TRANSACTION_COLUMNS} FROM transaction_search s JOIN transactions t ON t.seq = ${SEARCH_ROWID_TOP} - s.rowid
+       WHERE transaction_search MATCH ? ${and(byText)} ORDER BY s.rowid LIMIT ?`,
+      phrase,
+      ...byTextParams,
+      limit,
+    ) as TransactionRow[]
+    const customers = this.all('SELECT id FROM customer_search WHERE customer_search MATCH ?', phrase) as {id: string}[]
+    if (customers.length === 0) return rows
+    // Each customer's newest transactions from the index on (customer, seq), a page at most each:
+    // one customer (the common case) or a few are as many short reads; many (a common name) are
+    // read in one go.
+    if (customers.length <= CUSTOMERS_READ_ONE_BY_ONE) {
+      for (const {id} of customers) {
+        rows.push(...(this.all(`SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE t.customer = ? ${and(where)} ORDER BY t.seq DESC LIMIT ?`, id, ...params, limit) as TransactionRow[]))
+      }
+    } else {
+      const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE t.customer IN (SELECT value FROM json_each(?)) ${and(where)} ORDER BY t.seq DESC LIMIT ?`
+      rows.push(...(this.all(sql, JSON.stringify(customers.map(({id}) => id)), ...params, limit) as TransactionRow[]))
+    }
+    const page: TransactionRow[] = []
+    let last = Number.POSITIVE_INFINITY
+    for (const row of rows.sort((a, b) => b.seq - a.seq)) {
+      if (row.seq === last) continue
+      last = row.seq
+      page.push(row)
+      if (page.length === limit) break
+    }
+    return page
   }
 
   /** Rows by creation time, newest first, tested against a short search if any; one more than the page. */

@@ -161,4 +161,43 @@ describe('transaction lists and search', () => {
       store.close()
     }
   })
+
+  it("finds a search in a transaction's own fields and in its customer's, newest first, each once, page after page", () => {
+    const store = EmulatorStore.open()
+    try {
+      store.insertCustomer(CUSTOMER as unknown as Customer)
+      // Some match by the customer, some by the merchant reference, some by both.
+      const all = Array.from({length: 30}, (_, n) =>
+        transaction(n + 1, {
+          customer: n % 3 === 0 ? CUSTOMER.id : undefined,
+          merchant_reference: n % 5 === 0 ? `gift-for-MARGRIET-${n}` : `order-${n}`,
+        } as Partial<Transaction>),
+      )
+      for (const tx of all) store.insertTransaction({transaction: tx, cvvGiven: false})
+      const matching = newestFirst(all.filter((tx) => tx.customer === CUSTOMER.id || tx.merchant_reference.includes('MARGRIET')))
+      expect(matching.length).toBeGreaterThan(10)
+      for (const limit of [1, 2, 3, 7, 50]) expect(allPages(store, {limit, search: 'margriet'}).flat()).toEqual(matching)
+      expect(allPages(store, {limit: 2, search: 'margriet', status: 'INITIATED'}).flat()).toEqual(
+        matching.filter((id) => all.find((tx) => tx.id === id)!.status === 'INITIATED'),
+      )
+      expect(ids(store.transactionPage({limit: 50, search: 'MD@EXAMPLE.COM'}))).toEqual(newestFirst(all.filter((tx) => tx.customer === CUSTOMER.id)))
+    } finally {
+      store.close()
+    }
+  })
+
+  it('finds the transactions of many customers sharing a name, newest first', () => {
+    const store = EmulatorStore.open()
+    try {
+      const customers = Array.from({length: 40}, (_, n) => ({...CUSTOMER, id: `c${String(n).padStart(7, '0')}-0000-4000-8000-000000000000`, last_name: `Jansen ${n}`}))
+      for (const customer of customers) store.insertCustomer(customer as unknown as Customer)
+      const all = Array.from({length: 90}, (_, n) => transaction(n + 1, {customer: customers[(n * 7) % 45]?.id} as Partial<Transaction>))
+      for (const tx of all) store.insertTransaction({transaction: tx, cvvGiven: false})
+      const expected = newestFirst(all.filter((tx) => tx.customer !== undefined))
+      expect(allPages(store, {limit: 8, search: 'jansen'}).flat()).toEqual(expected)
+      expect(allPages(store, {limit: 8, search: 'jansen 3'}).flat()).toEqual(newestFirst(all.filter((tx) => /Jansen 3/.test(customers.find((c) => c.id === tx.customer)?.last_name ?? ''))))
+    } finally {
+      store.close()
+    }
+  })
 })
