@@ -7,8 +7,9 @@
 // for every API body paytx shows; the webhook listener masks its own parse the same way and keeps
 // it). Parsing and writing the JSON are not redaction: V8's JSON.parse takes ~10x longer on 1 MB of
 // deep nesting than on flat JSON, and JSON.stringify 5x (12 against 2.4 ms, Node 20).
-// For each JSON shape the bench also times a bare visit of its containers (no redaction at all), to
-// show how much of the body path is the visit alone.
+// For each JSON shape the bench also times a bare visit of its containers (no redaction at all) and
+// JSON.parse of its text, to show how much of the body path is the visit alone, and what a body
+// of that shape costs paytx before redaction begins.
 // Targets (issue 21): 1 MB of any shape takes at most 2x the time of 1 MB of ordinary JSON on the
 // same path, and 10 MB at most 12x its own 1 MB time. Exits 1 when a target is missed.
 // PAYTX_BENCH_REDACT_ROUNDS sets the rounds (default 9); PAYTX_BENCH_REDACT_LARGE=0 skips 10 MB.
@@ -126,6 +127,7 @@ const PATHS = {
   text: (input) => redactText(input.text),
   body: (input) => withMaskedBody(input.parsed, () => undefined),
   visit: (input) => visitContainers(input.parsed),
+  parse: (input) => JSON.parse(input.text),
 }
 
 const visiting = []
@@ -258,12 +260,14 @@ for (const [key, time] of small) {
   console.log(`${pad(name, 36)}${pad(path, 6)}${pad(ms(time), 12)}${pad(`${ratio.toFixed(2)}x`, 10)}${largeColumns}`)
 }
 const jsonShapes = Object.keys(SHAPES).filter((name) => SHAPES[name].json)
-const visits = measure(MB, ROUNDS, jsonShapes, ['body', 'visit'])
+const visits = measure(MB, ROUNDS, jsonShapes, ['body', 'visit', 'parse'])
 const ordinaryBody = visits.get('ordinary JSON\tbody')
-console.log(`\nVisiting every container alone, no redaction, against ordinary JSON's body path (${ms(ordinaryBody)} in these rounds):`)
+const against = (time) => `${ms(time)} ${`(${(time / ordinaryBody).toFixed(2)}x)`.padEnd(9)}`
+console.log(`\nEach JSON shape's body path beside a bare visit of its containers (no redaction) and its JSON.parse, at 1 MB, against ordinary JSON's body path:`)
+console.log(`  ${pad('shape', 36)}${pad('body path', 18)}${pad('visit alone', 18)}JSON.parse`)
 for (const name of jsonShapes) {
-  const visit = visits.get(`${name}\tvisit`)
-  console.log(`  ${pad(name, 36)}${pad(ms(visit), 10)}${pad(`${(visit / ordinaryBody).toFixed(2)}x`, 7)}(its body path ${ms(visits.get(`${name}\tbody`))})`)
+  const [body, visit, parse] = ['body', 'visit', 'parse'].map((path) => visits.get(`${name}\t${path}`))
+  console.log(`  ${pad(name, 36)}${pad(against(body), 18)}${pad(against(visit), 18)}${against(parse)}`)
 }
 console.log(`\nCPU time, medians of ${ROUNDS} rounds at 1 MB${large ? `; 10 MB / 1 MB: medians of ${ROUNDS_LARGE} rounds, shape by shape` : ''}; targets: at most ${TARGET_SHAPE_RATIO}x ordinary JSON, 10 MB at most ${TARGET_GROWTH}x 1 MB`)
 
