@@ -174,7 +174,7 @@ describe('transaction lists and search', () => {
         } as Partial<Transaction>),
       )
       for (const tx of all) store.insertTransaction({transaction: tx, cvvGiven: false})
-      const matching = newestFirst(all.filter((tx) => tx.customer === CUSTOMER.id || tx.merchant_reference.includes('MARGRIET')))
+      const matching = newestFirst(all.filter((tx) => tx.customer === CUSTOMER.id || (tx.merchant_reference ?? '').includes('MARGRIET')))
       expect(matching.length).toBeGreaterThan(10)
       for (const limit of [1, 2, 3, 7, 50]) expect(allPages(store, {limit, search: 'margriet'}).flat()).toEqual(matching)
       expect(allPages(store, {limit: 2, search: 'margriet', status: 'INITIATED'}).flat()).toEqual(
