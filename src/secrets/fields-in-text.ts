@@ -2,7 +2,7 @@
  * Card fields written in text of unknown format, found by their names: `name=value`,
  * `name: value`, `"name": "value"` (forms, logs, YAML, JSON) and `<name>value</name>` (XML).
  */
-import {maskOfLastFour} from './card-numbers-in-text.js'
+import {maskPanRuns} from './card-numbers-in-text.js'
 import {EditedText} from './edited-text.js'
 import {CVV_MASK, type FieldKind, fieldKind, redactString} from './secret-fields.js'
 
@@ -232,36 +232,6 @@ function maskFieldValues(text: string): string {
   return edited.finish()
 }
 
-/**
- * Masks what `redactString` masks in the value of a card-number field from `start` to `end` (every
- * run of six or more digits, single spaces or dashes between them, by its last four), where it
- * stands: most such values are already masked by the card number net, which runs first, and a
- * megabyte of form fields has 36,000 of them, so none is cut out of the text to be looked at.
- */
-function maskPanRuns(edited: EditedText, start: number, end: number): void {
-  const {text} = edited
-  for (let index = start; index < end; ) {
-    if (!isDigit(text.charCodeAt(index))) {
-      index++
-      continue
-    }
-    const runStart = index
-    let digits = 0
-    let lastFour = 0
-    for (;;) {
-      for (let digit = text.charCodeAt(index) - 0x30; digit >= 0 && digit <= 9 && index < end; digit = text.charCodeAt(++index) - 0x30) {
-        lastFour = (lastFour * 10 + digit) % 10_000
-        digits++
-      }
-      const separator = text.charCodeAt(index)
-      if (index + 1 < end && (separator === 0x20 || separator === 0x2d) && isDigit(text.charCodeAt(index + 1))) index++
-      else break
-    }
-    if (digits >= 6) edited.replace(runStart, index, maskOfLastFour(lastFour))
-  }
-}
-
-const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
 
 /** `<name>value</name>` as found in XML. */
 const FIELD_IN_XML = /<([A-Za-z][\w.-]{0,63})>([^<]{0,256})<\/\1>/g

@@ -3,7 +3,8 @@
  * and how a value under each is shown: a key at most its first and last four characters, a PAN
  * its last four digits, a CVV nothing at all.
  */
-import {maskCardNumbers, maskDigits} from './card-numbers-in-text.js'
+import {maskCardNumbers, maskDigits, maskPanRuns} from './card-numbers-in-text.js'
+import {EditedText} from './edited-text.js'
 
 /** An API or proxy key as `abcd…wxyz`; short keys show nothing of themselves. */
 export function redactKey(key: string | undefined): string {
@@ -60,41 +61,14 @@ function classifyField(key: string): FieldKind {
 
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
 
-/**
- * Every run of six or more digits under a card-number name (single spaces or dashes between
- * them allowed), Luhn-valid or not (a mistyped PAN is still a PAN); the rest of a message such as
- * "4024 0071 0817 3154 is not valid" stays. A scan, not a pattern: a pattern's backtracking
- * stack grows with the run and overflows on a long one.
- */
+/** A string under a card-number name, its digit runs masked (`maskPanRuns`). */
 function maskPanField(value: string): string {
-  const pieces: string[] = []
-  let copied = 0
-  let index = 0
-  while (index < value.length) {
-    if (!isDigit(value.charCodeAt(index))) {
-      index++
-      continue
-    }
-    const start = index
-    let digits = 0
-    for (;;) {
-      while (isDigit(value.charCodeAt(index))) {
-        index++
-        digits++
-      }
-      const separator = value.charCodeAt(index)
-      if ((separator === 0x20 || separator === 0x2d) && isDigit(value.charCodeAt(index + 1))) index++
-      else break
-    }
-    if (digits >= 6) {
-      pieces.push(value.slice(copied, start), maskPan(value.slice(start, index)))
-      copied = index
-    }
-  }
-  if (copied === 0) return value
-  pieces.push(value.slice(copied))
-  return pieces.join('')
+  maskPanRuns(panField.begin(value), 0, value.length)
+  return panField.finish()
 }
+
+/** The value being masked, kept between calls (redaction is synchronous). */
+const panField = new EditedText()
 
 function allDigits(text: string): boolean {
   for (let index = 0; index < text.length; index++) if (!isDigit(text.charCodeAt(index))) return false
