@@ -120,6 +120,11 @@ describe('card-like fields by name, at any depth', () => {
     expect(redactedJson(body)).toBe('{"one":{"pan":"•••• 3153"},"two":{"pan":"•••• 3153"},"list":[{"pan":"•••• 3153"},"•••• 3153"]}')
     expect(body).toEqual({one: {pan: '4024007108173153'}, two: {pan: '4024007108173153'}, list: [{pan: '4024007108173153'}, '4024 0071 0817 3153']})
     expect(body.one).toBe(card)
+    // A key met twice is masked twice (its mask masked again): the first value comes back.
+    const account = {api_key: 'sk_live_51Hx9TqLkd83JfPq02nVbXcR7'}
+    const twice = {a: account, b: account}
+    expect(redactedJson(twice)).not.toContain('51Hx9')
+    expect(account.api_key).toBe('sk_live_51Hx9TqLkd83JfPq02nVbXcR7')
     const frozen = Object.freeze({a: Object.freeze({cvv: '123', '4024 0071 0817 3153': 1}), b: {pan: '4111111111111111'}})
     expect(redactedJson(frozen)).toBe('{"a":{"cvv":"***","•••• 3153":1},"b":{"pan":"•••• 1111"}}')
     expect(frozen.b.pan).toBe('4111111111111111')
