@@ -130,26 +130,31 @@ const PATHS = {
   parse: (input) => JSON.parse(input.text),
 }
 
-const visiting = []
+let visiting = []
+let visitingNext = []
 /**
- * Goes through every container of a parsed body as the body path does (a stack, for...in with an
- * own-property check) and does nothing else: the floor under any redaction that looks at them all.
+ * Goes through every container of a parsed body as the body path does (level by level, for...in
+ * with an own-property check) and does nothing else: the floor under any redaction that looks at
+ * them all.
  */
 function visitContainers(value) {
   let visited = 0
-  visiting.push(value)
-  while (visiting.length > 0) {
-    const container = visiting.pop()
-    visited++
-    if (Array.isArray(container)) {
-      for (const item of container) if (item !== null && typeof item === 'object') visiting.push(item)
-    } else {
-      for (const name in container) {
-        if (!Object.hasOwn(container, name)) continue
-        const field = container[name]
-        if (field !== null && typeof field === 'object') visiting.push(field)
+  visitingNext.push(value)
+  while (visitingNext.length > 0) {
+    ;[visiting, visitingNext] = [visitingNext, visiting]
+    for (const container of visiting) {
+      visited++
+      if (Array.isArray(container)) {
+        for (const item of container) if (item !== null && typeof item === 'object') visitingNext.push(item)
+      } else {
+        for (const name in container) {
+          if (!Object.hasOwn(container, name)) continue
+          const field = container[name]
+          if (field !== null && typeof field === 'object') visitingNext.push(field)
+        }
       }
     }
+    visiting.length = 0
   }
   return visited
 }
