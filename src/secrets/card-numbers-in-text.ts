@@ -23,11 +23,31 @@ const UUID_LENGTH = 36
  * pass the check). One pass over the text, however hostile its shape.
  */
 export function maskCardNumbers(text: string): string {
-  // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case costs one scan.
+  // Most strings (ids, statuses, names) hold too few digits to be a card number: the common case
+  // costs one scan, and is short enough for the compiler to write it into its callers.
   const first = firstDigit(text)
-  if (first === -1 || !holdsDigits(text, PanDigits.Fewest, first)) return text
+  if (first === -1 || (first > 0 && !holdsDigits(text, PanDigits.Fewest, first))) return text
+  return maskCardNumbersFrom(text, first)
+}
+
+/**
+ * `maskCardNumbers` of a text whose first digit is at `first`, and that holds enough digits for a
+ * card number unless it starts with one.
+ */
+function maskCardNumbersFrom(text: string, first: number): string {
   // A UUID's first dash comes 8 characters in: without one, no UUID to look for.
-  if (text.indexOf('-', 8) === -1) {
+  const uuids = text.indexOf('-', 8) !== -1
+  if (first === 0) {
+    // A text that starts with a digit starts with a run: one that is the whole text (a card
+    // number alone, as in a list; an amount) is told by reading that run.
+    if (!uuids) {
+      const run = readShortRun(text, 0, text.length)
+      if (run === text.length) return text
+      if (run === -2 - text.length) return maskOfSpanBefore(text, text.length)
+    }
+    if (!holdsDigits(text, PanDigits.Fewest, 0)) return text
+  }
+  if (!uuids) {
     maskCardNumbersIn(masked.begin(text), 0, text.length, first)
     return masked.finish()
   }
@@ -320,14 +340,16 @@ export function maskOfLastFour(lastFour: number): string {
 const masksByLastFour: string[] = Array.from({length: 10_000}, () => '')
 
 /**
- * Masks the run of digit groups starting at `start` if it is short, and says where it ends; -1
- * if it is a run for `maskRun`. Most runs are short: numbers written together (amounts, years,
- * ports), dates, and card numbers alone, together or in groups. A run of at most 19 digits that
- * passes the Luhn check as a whole is one card number: the longest from its first group. One of
- * fewer than 12 digits holds none. Those are masked, or passed over, without the rows.
+ * Reads the run of digit groups starting at `start` as a short one, and says what it is: where it
+ * ends when it holds no card number (too few digits, or digits written together that fail the
+ * check); `-2 - end` when it is one card number from `start` to `end`; -1 when it is a run for
+ * `maskRun` (more than 19 digits, or groups that fail the check as a whole). Most runs are short:
+ * numbers written together (amounts, years, ports), dates, and card numbers alone, together or in
+ * groups. A run of at most 19 digits that passes the Luhn check as a whole is one card number: the
+ * longest from its first group. One of fewer than 12 digits holds none. Those are told apart
+ * without the rows of `maskRun`.
  */
-function maskShortRun(edited: EditedText, start: number, limit: number): number {
-  const text = edited.text
+function readShortRun(text: string, start: number, limit: number): number {
   let index = start
   let digits = 0
   let evenDoubled = 0
@@ -354,9 +376,19 @@ function maskShortRun(edited: EditedText, start: number, limit: number): number 
   // but digits written together are one span: they are a card number or hold none.
   const valid = ((digits & 1) === 0 ? evenDoubled : oddDoubled) % 10 === 0
   if (!valid && groups === 1) return index
-  if (glued || !valid) return -1
-  edited.replace(start, index, maskOfSpanBefore(text, index))
-  return index
+  return glued || !valid ? -1 : -2 - index
+}
+
+/**
+ * Masks the run of digit groups starting at `start` if it is short (`readShortRun`), and says
+ * where it ends; -1 if it is a run for `maskRun`.
+ */
+function maskShortRun(edited: EditedText, start: number, limit: number): number {
+  const run = readShortRun(edited.text, start, limit)
+  if (run >= -1) return run
+  const end = -2 - run
+  edited.replace(start, end, maskOfSpanBefore(edited.text, end))
+  return end
 }
 
 /**
