@@ -228,9 +228,16 @@ function maskRun(edited: EditedText, start: number, limit: number): void {
       digits++
       digit = ++index < limit ? text.charCodeAt(index) - 0x30 : -1
     } while (digit >= 0 && digit <= 9)
-    const next = index < limit ? separatorEnd(text, index, limit, digit + 0x30) : -1
+    // What joins this group to the next (` `, `+`, `-` or `%20`, then a digit), read here with
+    // that digit kept: where the next group starts, or -1.
+    const code = digit + 0x30
+    let next = code === 0x20 || code === 0x2b || code === 0x2d ? index + 1 : code === 0x25 && text.charCodeAt(index + 1) === 0x32 && text.charCodeAt(index + 2) === 0x30 ? index + 3 : -1
+    if (next !== -1) {
+      digit = next < limit ? text.charCodeAt(next) - 0x30 : -1
+      if (digit < 0 || digit > 9) next = -1
+    }
     // The last group, glued to a word, is not part of the run.
-    if (next === -1 && index < limit && isWordChar(text.charCodeAt(index))) break
+    if (next === -1 && index < limit && isWordChar(code)) break
     const row = (++read & (Ring.Rows - 1)) * Row.Size
     ring[row + Row.Start] = groupStart
     ring[row + Row.End] = index
@@ -242,7 +249,6 @@ function maskRun(edited: EditedText, start: number, limit: number): void {
     latestRow[(digits & 1) * 10 + ((digits & 1) === 1 ? oddDoubled : evenDoubled)] = read
     if (next === -1) break
     index = next
-    digit = text.charCodeAt(index) - 0x30
   }
   // A run of fewer digits than a card number (an amount, a date) has none to try.
   if (digits >= PanDigits.Fewest) maskFrom(edited, untried, read, PAST_ANY_RUN)
