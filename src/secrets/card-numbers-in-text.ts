@@ -47,19 +47,38 @@ function maskCardNumbersFrom(text: string, first: number): string {
     }
     if (!holdsDigits(text, PanDigits.Fewest, 0)) return text
   }
+  maskCardNumbersInto(masked.begin(text), first, uuids)
+  return masked.finish()
+}
+
+/**
+ * Notes where `maskCardNumbers` would mask card numbers in a text whose first digit is at
+ * `first`, and by what, without making a text of it: in `notedCardNumbers`, begun on the text
+ * (`EditedText`'s noting). `redactText` has the field net read the text through them and make
+ * both nets' replacements in one text (src/secrets/masked-text.ts).
+ */
+export function noteCardNumbers(text: string, first: number): EditedText {
+  notedCardNumbers.begin(text, true)
+  if (first !== -1 && holdsDigits(text, PanDigits.Fewest, first)) maskCardNumbersInto(notedCardNumbers, first, text.indexOf('-', 8) !== -1)
+  return notedCardNumbers
+}
+
+const notedCardNumbers = new EditedText()
+
+/** Masks the card numbers of `edited`'s text, whose first digit is at `first`, and which holds a UUID's dash if `uuids`. */
+function maskCardNumbersInto(edited: EditedText, first: number, uuids: boolean): void {
+  const {text} = edited
   if (!uuids) {
-    maskCardNumbersIn(masked.begin(text), 0, text.length, first)
-    return masked.finish()
+    maskCardNumbersIn(edited, 0, text.length, first)
+    return
   }
   // The parts between UUIDs are masked on their own; the UUIDs stay as they are.
-  const edited = masked.begin(text)
   let partStart = 0
   for (let uuidStart = nextUuid(text, 0); uuidStart !== -1; uuidStart = nextUuid(text, partStart)) {
     maskCardNumbersIn(edited, partStart, uuidStart, first)
     partStart = uuidStart + UUID_LENGTH
   }
   maskCardNumbersIn(edited, partStart, text.length, first)
-  return edited.finish()
 }
 
 /** The text being masked, kept between calls (redaction is synchronous). */

@@ -1,10 +1,22 @@
 /**
  * A text rebuilt with some of its spans replaced (card numbers by their masks, field values by
- * theirs), from the left, in one pass: the text between two replacements is copied once.
+ * theirs), from the left, in one pass: the text between two replacements is copied once. Begun
+ * `noting`, it only notes the replacements, for another pass to make them with its own (the card
+ * numbers of a text, that the field net reads through: src/secrets/fields-in-text.ts).
  */
 export class EditedText {
   /** The text being edited. */
   text = ''
+  /**
+   * The replacements noted since `begin`, in order: where each starts and ends in the text, and
+   * what replaces it. Kept with their room between texts, up to 65,536 (a megabyte of form fields
+   * is 36,000 card numbers); only the first `noted` are this text's.
+   */
+  readonly notedStarts: number[] = []
+  readonly notedEnds: number[] = []
+  readonly notedReplacements: string[] = []
+  noted = 0
+  private noting = false
   /** Where the text is copied up to. */
   private copied = 0
   /**
@@ -18,8 +30,13 @@ export class EditedText {
   private parts: string[] = []
 
   /** Starts on `text`; one instance serves one text at a time (redaction is synchronous). */
-  begin(text: string): this {
+  begin(text: string, noting = false): this {
     this.text = text
+    this.noting = noting
+    this.noted = 0
+    // The room of a text with very many replacements is not kept (10 MB of form fields leaves 8
+    // MB of lists): emptied, the lists give theirs back.
+    if (this.notedStarts.length > NOTES_KEPT) this.notedStarts.length = this.notedEnds.length = this.notedReplacements.length = 0
     this.copied = 0
     this.replacementsInPart = 0
     // Left empty by `finish`, unless a redaction was cut short by an exception (setting a length
@@ -33,6 +50,12 @@ export class EditedText {
 
   /** Replaces the text from `start` to `end` (both at or after the last replacement's end) by `replacement`. */
   replace(start: number, end: number, replacement: string): void {
+    if (this.noting) {
+      this.notedStarts[this.noted] = start
+      this.notedEnds[this.noted] = end
+      this.notedReplacements[this.noted++] = replacement
+      return
+    }
     this.part = start > this.copied ? this.part + this.text.slice(this.copied, start) + replacement : this.part + replacement
     this.copied = end
     // A part is made flat every few hundred replacements, so that its tree dies young: kept
@@ -71,6 +94,7 @@ export class EditedText {
 }
 
 const REPLACEMENTS_PER_PART = 256
+const NOTES_KEPT = 65_536
 const COPIED_OUT_FROM = 4096
 
 /**

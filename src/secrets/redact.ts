@@ -7,7 +7,7 @@
  * card-like fields by name (`pan`, `card_number`, `cvv`, ... at any depth), and card numbers by
  * shape (12 to 19 digits, spaces or dashes allowed, Luhn-valid) in any text from outside.
  */
-import {firstDigit, maskCardNumbers} from './card-numbers-in-text.js'
+import {firstDigit, maskCardNumbers, noteCardNumbers} from './card-numbers-in-text.js'
 import {maskCardFieldsInText} from './fields-in-text.js'
 import {CVV_MASK, type FieldKind, fieldKind, maskPan, redactKey, redactString} from './secret-fields.js'
 
@@ -208,8 +208,10 @@ export function redactedJson(value: unknown, space?: number): string {
  */
 export function redactText(text: string): string {
   // Both nets look for digits only (card numbers, CVVs): text without any is left as it is.
-  if (firstDigit(text) === -1) return text
-  return maskCardFieldsInText(maskCardNumbers(text))
+  const first = firstDigit(text)
+  if (first === -1) return text
+  // The field net reads the text as the card number net masks it, without that text being made.
+  return maskCardFieldsInText(text, noteCardNumbers(text, first))
 }
 
 /** Header values redacted when they carry credentials, whatever the profile names the header. */

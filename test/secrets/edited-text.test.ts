@@ -46,4 +46,20 @@ describe('an edited text', () => {
     edited.replace(4, 7, '***')
     expect(edited.finish()).toBe('cvv=***')
   })
+
+  it('begun noting, notes its replacements in order and makes none; begun again, its notes start afresh', () => {
+    const edited = new EditedText()
+    edited.begin('pan=4024007108173153&cvv=123', true)
+    edited.replace(4, 20, '•••• 3153')
+    edited.replace(25, 28, '***')
+    expect(edited.noted).toBe(2)
+    expect([edited.notedStarts.slice(0, 2), edited.notedEnds.slice(0, 2), edited.notedReplacements.slice(0, 2)]).toEqual([[4, 25], [20, 28], ['•••• 3153', '***']])
+    expect(edited.finish()).toBe('pan=4024007108173153&cvv=123')
+    edited.begin('cvv=123')
+    expect(edited.noted).toBe(0)
+    edited.replace(4, 7, '***')
+    expect(edited.noted).toBe(0)
+    expect(edited.finish()).toBe('cvv=***')
+  })
 })
+
