@@ -44,10 +44,11 @@ describe('a text read with its card numbers masked', () => {
     let moved = 0
     for (const text of texts) {
       const {maskedText, masked, spans, shift} = read(text)
-      const inSpan = (at: number) => spans.some(([start, end]) => at > start && at < end)
-      for (let at = 0; at <= text.length; at++) {
-        if (inSpan(at)) continue
-        const next = spans.find(([start]) => start >= at)?.[0] ?? text.length
+      // `span`: the first card number that ends after `at`.
+      for (let at = 0, span = 0; at <= text.length; at++) {
+        while (span < spans.length && spans[span][1] <= at) span++
+        if (span < spans.length && at > spans[span][0]) continue
+        const next = span < spans.length ? spans[span][0] : text.length
         const position = maskedText.maskedPosition(at, maskedText.count, shift)
         expect(masked.slice(position, position + next - at)).toBe(text.slice(at, next))
         expect(maskedText.textPosition(position, 0, 0)).toBe(at)
