@@ -412,7 +412,7 @@ const noCards = new EditedText()
  */
 export function maskCardFieldsInText(text: string, noted: EditedText = noCards): string {
   const edited = maskFieldValues(text, noted)
-  // No text is held once read (the lists keep their room for the next).
-  noted.begin('')
+  // No text is held once read.
+  noted.text = ''
   return maskXmlFieldValues(edited)
 }

@@ -61,5 +61,25 @@ describe('an edited text', () => {
     expect(edited.noted).toBe(0)
     expect(edited.finish()).toBe('cvv=***')
   })
+
+  it('keeps the room of many notes while texts that large come now and then, and gives it back after 32 small ones in a row', () => {
+    const edited = new EditedText()
+    const noteCards = (count: number) => {
+      edited.begin('4'.repeat(count * 2), true)
+      for (let card = 0; card < count; card++) edited.replace(card * 2, card * 2 + 1, '•')
+    }
+    noteCards(100_000)
+    for (let round = 0; round < 10; round++) {
+      for (let small = 0; small < 31; small++) noteCards(10)
+      expect(edited.notedStarts.length).toBe(100_000)
+      noteCards(50_000)
+    }
+    // The 32nd small text's notes are counted when the next is begun.
+    for (let small = 0; small < 32; small++) noteCards(10)
+    expect(edited.notedStarts.length).toBe(100_000)
+    noteCards(10)
+    expect(edited.notedStarts.length).toBeLessThan(100)
+    expect([edited.noted, edited.notedStarts.slice(0, 3)]).toEqual([10, [0, 2, 4]])
+  })
 })
 
