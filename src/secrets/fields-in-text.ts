@@ -406,7 +406,7 @@ function maskXmlFieldValues(text: string): string {
 const noCards = new EditedText()
 
 /**
- * Masks the values of card fields in text of unknown format, found by their names; with `cards`,
+ * Masks the values of card fields in text of unknown format, found by their names; with `noted`,
  * the card numbers noted in it (`noteCardNumbers`), in the text as it reads with those masked,
  * writing their masks too (`redactText`).
  */
