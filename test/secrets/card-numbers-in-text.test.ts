@@ -109,6 +109,19 @@ describe('card numbers by shape, found in one pass', () => {
     }
   })
 
+  it('finds the card numbers the plain rule finds in runs longer than the slice read a call (256 groups), across the slices', () => {
+    const random = seededRandom(41)
+    const card = () => random.pick(['4024 0071 0817 3153', '4111-1111-1111-1111', '6011%200000%200000%200000%20001', '378282246310005'])
+    const group = () => (random.next() < 0.05 ? card() : String(random.below(10)).repeat(1 + random.below(3)))
+    for (let round = 0; round < 120; round++) {
+      const groups = 250 + random.below(1_100)
+      let text = group()
+      for (let index = 1; index < groups; index++) text += random.pick([' ', '-', '+', '%20']) + group()
+      text = `${random.pick(['', 'x ', '#'])}${text}${random.pick(['', ' y', 'z'])}`
+      expect(maskCardNumbers(text), `round ${round}`).toBe(maskedByRule(text))
+    }
+  })
+
   it('shows no more than the last four digits of a card number after digits that pass the check with its first groups', () => {
     // 1006 4024 0071 passes the Luhn check: masked alone, it showed 0817 3153, 12 digits of the card number.
     expect(maskCardNumbers('paid 1006 4024 0071 0817 3153')).toBe('paid •••• 3153')
