@@ -65,7 +65,13 @@ export function storeFileKind(path: string): StoreFileKind {
   const refused = notAFile(path, info)
   if (refused) throw refused
   if (info.size === 0) return 'empty'
-  const header = readHeader(path)
+  // A header being written by another emulator (creating the store) may be read in part: read
+  // again before refusing it (see `checkSqliteIdentity`).
+  const kind = kindOfHeader(readHeader(path))
+  return kind === 'other' ? kindOfHeader(readHeader(path)) : kind
+}
+
+function kindOfHeader(header: Buffer): StoreFileKind {
   if (header.toString('latin1', 0, 16) === SQLITE_MAGIC) return 'sqlite'
   if (header.toString('utf8').trimStart().startsWith('{')) return 'json'
   return 'other'
@@ -85,12 +91,23 @@ function readHeader(path: string): Buffer {
 /**
  * Refuses an SQLite file that is not an emulator store (another program's, or one whose header is
  * damaged), from its header alone. A fresh SQLite file (no table, no id yet) is taken as empty.
+ * Another emulator may be writing that header as it is read (copying its write-ahead log back
+ * into the file), and Linux does not keep a read whole against a write to the same page: the
+ * read may hold the new page count with the old application id (0), which is no emulator store's
+ * header. So a header that would be refused is read again, and only refused if it still is
+ * (`read` is for tests).
  */
-export function checkSqliteIdentity(path: string): void {
-  const header = readSqliteHeader(readHeader(path))
-  if (!header.wellFormed) throw new StoreError(path, 'is not an emulator store (the database file is damaged or not SQLite).')
+export function checkSqliteIdentity(path: string, read: (path: string) => Buffer = readHeader): void {
+  const refusal = headerRefusal(readSqliteHeader(read(path))) && headerRefusal(readSqliteHeader(read(path)))
+  if (refusal) throw new StoreError(path, refusal)
+}
+
+/** Why a store with this header is refused, or '' if it is not. */
+function headerRefusal(header: SqliteHeader): string {
+  if (!header.wellFormed) return 'is not an emulator store (the database file is damaged or not SQLite).'
   const fresh = header.applicationId === 0 && header.userVersion === 0 && header.pageCount <= 1
-  if (!fresh && header.applicationId !== EMULATOR_APPLICATION_ID) throw new StoreError(path, 'is an SQLite database of another program, not an emulator store.')
+  if (!fresh && header.applicationId !== EMULATOR_APPLICATION_ID) return 'is an SQLite database of another program, not an emulator store.'
+  return ''
 }
 
 /** Whether paytx may write here: the owner's write bit (root ignores modes, so they are read) and the system's word. */

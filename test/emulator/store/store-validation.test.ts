@@ -14,6 +14,7 @@ import {describe, expect, it} from 'vitest'
 
 import {startEmulator} from '../../../src/emulator/index.js'
 import {EmulatorStore, SCHEMA_VERSION} from '../../../src/emulator/store/index.js'
+import {EMULATOR_APPLICATION_ID, checkSqliteIdentity} from '../../../src/emulator/store/store-file.js'
 import {runCli} from '../../helpers/cli.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'paytx-store-check-'))
@@ -85,6 +86,43 @@ describe('a store paytx may not write', () => {
       expect(readdirSync(dir)).toEqual(names)
     } finally {
       chmodSync(dir, 0o755)
+    }
+  })
+})
+
+/** A database file's first 100 bytes, as SQLite writes them (file format, section 1.3). */
+function sqliteHeader(pageCount: number, applicationId: number): Buffer {
+  const header = Buffer.alloc(100)
+  header.write('SQLite format 3\u0000', 0, 'latin1')
+  header.writeUInt16BE(4096, 16)
+  header.set([64, 32, 32], 21)
+  header.writeUInt32BE(pageCount, 28)
+  header.writeUInt32BE(applicationId, 68)
+  return header
+}
+
+describe('a store header read while another emulator writes it', () => {
+  /** Reads `headers` one after the other, counting the reads. */
+  const reads = (...headers: Buffer[]) => {
+    const read = Object.assign(() => headers[Math.min(read.count++, headers.length - 1)], {count: 0})
+    return read
+  }
+
+  it('is read again when it would be refused, and taken when the second read is an emulator store', () => {
+    // The new page count written, the application id not yet: what a read that crossed the copy of the log back held.
+    const read = reads(sqliteHeader(40, 0), sqliteHeader(40, EMULATOR_APPLICATION_ID))
+    expect(() => checkSqliteIdentity('/stores/shared.db', read)).not.toThrow()
+    expect(read.count).toBe(2)
+  })
+
+  it('is refused when it is another program’s on both reads, and read once when it is an emulator store or fresh', () => {
+    const foreign = reads(sqliteHeader(40, 0))
+    expect(() => checkSqliteIdentity('/stores/other.db', foreign)).toThrow(/is an SQLite database of another program/)
+    expect(foreign.count).toBe(2)
+    for (const header of [sqliteHeader(40, EMULATOR_APPLICATION_ID), sqliteHeader(1, 0)]) {
+      const read = reads(header)
+      checkSqliteIdentity('/stores/shared.db', read)
+      expect(read.count).toBe(1)
     }
   })
 })
