@@ -89,13 +89,7 @@ function maskBody(value: unknown, keep: boolean): unknown {
 /** Masks the fields or items of one container, holding the containers among them for the next level. */
 function maskContainer(container: object, kind: FieldKind, keep: boolean): void {
   if (Array.isArray(container)) {
-    for (let index = 0; index < container.length; index++) {
-      const item: unknown = container[index]
-      const masked = maskedElement(item, kind)
-      if (masked === item) continue
-      container[index] = masked
-      if (keep) wrote(container, index, item)
-    }
+    for (let from = 0; from < container.length; from += Slice.Items) maskItems(container, from, kind, keep)
     return
   }
   const record = container as Record<string, unknown>
@@ -111,6 +105,30 @@ function maskContainer(container: object, kind: FieldKind, keep: boolean): void 
     if (keep) wrote(record, name, field)
   }
   if (renamed) maskFieldNames(record, keep)
+}
+
+/**
+ * A long list's items are masked, and what was written over put back, a slice a call. V8
+ * optimizes a function called often as a whole; one whose loop runs long in a few calls is
+ * optimized while that loop runs (on-stack replacement), and on Node 24 that code was thrown away
+ * and made again at every call: with one call for all its items, a list of 50,000 card numbers
+ * (1 MB) took 5.5 ms a time in one process and 13.5 in the next.
+ */
+const enum Slice {
+  Items = 256,
+  Writes = 256,
+}
+
+/** Masks the items of a list from `from` on, a slice of them. */
+function maskItems(list: unknown[], from: number, kind: FieldKind, keep: boolean): void {
+  const end = Math.min(list.length, from + Slice.Items)
+  for (let index = from; index < end; index++) {
+    const item: unknown = list[index]
+    const masked = maskedElement(item, kind)
+    if (masked === item) continue
+    list[index] = masked
+    if (keep) wrote(list, index, item)
+  }
 }
 
 /** An element of a container as masked: a scalar masked, a container pushed to be walked. */
@@ -148,7 +166,12 @@ function maskFieldNames(record: Record<string, unknown>, keep: boolean): void {
 
 /** Undoes what `maskBody` wrote, the last write first (a value met twice gets its first back). */
 function putBack(): void {
-  while (writtenSlots > 0) {
+  while (writtenSlots > 0) putBackSlice(Math.max(0, writtenSlots - 3 * Slice.Writes))
+}
+
+/** Puts back the last writes, down to the slot `down`. */
+function putBackSlice(down: number): void {
+  while (writtenSlots > down) {
     writtenSlots -= 3
     const container = written[writtenSlots] as Record<string | number, unknown>
     const at = written[writtenSlots + 1] as string | number | typeof RENAMED

@@ -132,6 +132,16 @@ describe('card-like fields by name, at any depth', () => {
     expect(redactedJson(null)).toBe('null')
   })
 
+  it('masks every item of a list longer than the slice masked a call (256), and puts every one back', () => {
+    const items = Array.from({length: 1_300}, (_, index) => [`4024 0071 0817 3153 #${index}`, {pan: '4111111111111111', n: index}, `4111-1111-1111-1111 #${index}`][index % 3])
+    const body = {list: items, cvv: ['123', '456']}
+    const text = JSON.stringify(body)
+    const masked = JSON.parse(redactedJson(body)) as {list: unknown[]; cvv: string[]}
+    expect(masked.list).toEqual(items.map((_, index) => [`•••• 3153 #${index}`, {pan: '•••• 1111', n: index}, `•••• 1111 #${index}`][index % 3]))
+    expect(masked.cvv).toEqual(['***', '***'])
+    expect(JSON.stringify(body)).toBe(text)
+  })
+
   it('masks card numbers in field names, keeping the fields in their order, and leaves what it was given as it was', () => {
     const text = '{"a":1,"4024 0071 0817 3153":{"cvv":"123","__proto__":2},"list":["4111111111111111",{"pan":"4024007108173153"}],"z":[3]}'
     const body = JSON.parse(text)
