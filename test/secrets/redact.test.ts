@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {maskBodyInPlace, maskCardNumbers, redactedJson, redactKey, redactText, scrubSecrets} from '../../src/secrets/redact.js'
+import {seededRandom} from '../helpers/seeded-random.js'
 
 describe('redaction', () => {
   it('shows keys as first four … last four, short keys not at all', () => {
@@ -193,6 +194,18 @@ describe('hostile text', () => {
     ['long card fields', `pan=${'4'.repeat(1_000_000)}`, (out: string) => expect(out.startsWith('pan=•••• 4444')).toBe(true)],
   ])('scrubs 1 MB of %s', (_label, text, check) => {
     check(redactText(text))
+  })
+
+  it('masks the runs of digits of a card-number field as the plain rule does, long groups and short ones (500 random values)', () => {
+    const random = seededRandom(52)
+    const digits = (count: number) => Array.from({length: count}, () => String(random.below(10))).join('')
+    // Runs of digits joined by one space or dash; those of six digits or more masked by their last four.
+    const byRule = (value: string) => value.replaceAll(/\d+(?:[ -]\d+)*/g, (run) => (run.replaceAll(/\D/g, '').length >= 6 ? `•••• ${run.replaceAll(/\D/g, '').slice(-4)}` : run))
+    for (let round = 0; round < 500; round++) {
+      const parts = Array.from({length: 1 + random.below(6)}, () => digits(random.next() < 0.3 ? 25 + random.below(80) : 1 + random.below(8)))
+      const value = parts.map((part) => part + random.pick([' ', '-', '  ', 'x', ''])).join('')
+      expect(redactedJson({pan: value}), value).toBe(JSON.stringify({pan: byRule(value)}))
+    }
   })
 
   it('masks a card-number field of a million digits, and leaves a CVV field of a million spaces, in a body', () => {
