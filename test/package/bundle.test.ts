@@ -154,22 +154,23 @@ describe('the bundle', () => {
     expect(debugging.stderr).toMatch(/oclif:config loading core plugin/)
   })
 
-  it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS: node:http alone makes its request', async () => {
+  it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS, nor the emulator\'s store (nor so node:crypto): node:http alone makes its request', async () => {
     const server = await startRecordingServer(() => ({json: {id: 'tx-1', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}}}))
     const preload = join(tempConfigDir(), 'loaded-modules.cjs')
     // Says at exit which of Node's own modules were loaded: undici is one only once something asks for it.
     writeFileSync(
       preload,
-      // Node's undici is internal/deps/undici/undici; tls is tls.
+      // Node's undici is internal/deps/undici/undici; tls is tls. The embedded emulator's check of
+      // the address needs paytx's data folder, not the store: its module loaded node:crypto (3 ms).
       "const loaded = (module) => process.moduleLoadList.some((name) => name === 'NativeModule ' + module || name.endsWith('/' + module))\n" +
-        "process.on('exit', () => process._rawDebug(['undici', 'tls'].map((module) => module + ' loaded: ' + loaded(module)).join(', ')))\n",
+        "process.on('exit', () => process._rawDebug(['undici', 'tls', 'crypto'].map((module) => module + ' loaded: ' + loaded(module)).join(', ')))\n",
     )
     try {
       const result = await runCli(['status', 'tx-1'], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_bundle_key_0001', NODE_OPTIONS: `--require ${preload}`}})
       expect(result.code, result.stderr).toBe(0)
       expect(result.stdout).toContain('SETTLEMENT_COMPLETED')
       expect(server.requests).toHaveLength(1)
-      expect(result.stderr).toContain('undici loaded: false, tls loaded: false')
+      expect(result.stderr).toContain('undici loaded: false, tls loaded: false, crypto loaded: false')
     } finally {
       await server.close()
     }
