@@ -14,7 +14,7 @@ import {join} from 'node:path'
 
 import type {RunningEmulator} from '../emulator/index.js'
 import {ListenError} from '../http/listen.js'
-import {paytxDataDir} from '../emulator/store/store-location.js'
+import {paytxDataDir} from '../storage/data-folder.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 
 export interface EmbeddedEmulator {

@@ -5,7 +5,7 @@
  * only; the files beside it are the room's own.
  */
 export {IN_MEMORY_STORE, SCHEMA_VERSION} from './database.js'
-export {storeFileKind} from './store-file.js'
+export {EMULATOR_APPLICATION_ID, checkSqliteIdentity, storeFileKind} from './store-file.js'
 export {isUuid, parsePaymentProfileSetting, timeOrderedUuid} from './ids.js'
 export {importLegacyStateFile} from './legacy-state-import.js'
 export {approvalUrl, cardRecord, cardView, webhookBody} from './record-shapes.js'

@@ -4,18 +4,13 @@
  * in its own process, so that both see the same transactions. Kept free of heavy imports.
  */
 import {mkdirSync, statSync} from 'node:fs'
-import {homedir} from 'node:os'
 import {join, resolve} from 'node:path'
 
-export const STORE_FILE_NAME = 'emulator.db'
+import {paytxDataDir} from '../../storage/data-folder.js'
 
-/** paytx's data folder: PAYTX_DATA_DIR, else $XDG_DATA_HOME/paytx, else the platform's usual place. */
-export function paytxDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.PAYTX_DATA_DIR) return env.PAYTX_DATA_DIR
-  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'paytx')
-  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'paytx')
-  return join(homedir(), '.local', 'share', 'paytx')
-}
+export {paytxDataDir}
+
+export const STORE_FILE_NAME = 'emulator.db'
 
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   return join(paytxDataDir(env, platform), STORE_FILE_NAME)

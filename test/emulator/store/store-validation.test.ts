@@ -13,8 +13,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {startEmulator} from '../../../src/emulator/index.js'
-import {EmulatorStore, SCHEMA_VERSION} from '../../../src/emulator/store/index.js'
-import {EMULATOR_APPLICATION_ID, checkSqliteIdentity} from '../../../src/emulator/store/store-file.js'
+import {EMULATOR_APPLICATION_ID, EmulatorStore, SCHEMA_VERSION, checkSqliteIdentity} from '../../../src/emulator/store/index.js'
 import {runCli} from '../../helpers/cli.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'paytx-store-check-'))
