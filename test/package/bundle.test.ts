@@ -154,7 +154,7 @@ describe('the bundle', () => {
     expect(debugging.stderr).toMatch(/oclif:config loading core plugin/)
   })
 
-  it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS, nor the emulator\'s store (nor so node:crypto): node:http alone makes its request', async () => {
+  it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS, nor node:crypto (which the emulator\'s store loads): node:http alone makes its request', async () => {
     const server = await startRecordingServer(() => ({json: {id: 'tx-1', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}}}))
     const preload = join(tempConfigDir(), 'loaded-modules.cjs')
     // Says at exit which of Node's own modules were loaded: undici is one only once something asks for it.

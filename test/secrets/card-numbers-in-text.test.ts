@@ -113,7 +113,7 @@ describe('card numbers by shape, found in one pass', () => {
     const random = seededRandom(41)
     const digits = (count: number) => Array.from({length: count}, () => String(random.below(10))).join('')
     const card = () => random.pick(['4024 0071 0817 3153', '4111-1111-1111-1111', '6011%200000%200000%200000%20001', '378282246310005'])
-    // Now and then a group longer than any card number (20 digits and more): it is counted, not summed.
+    // Now and then a group of 19 digits or more: the longest a card number holds, and longer ones, which none holds.
     const group = () => (random.next() < 0.05 ? card() : random.next() < 0.03 ? digits(19 + random.below(30)) : String(random.below(10)).repeat(1 + random.below(3)))
     for (let round = 0; round < 120; round++) {
       const groups = 250 + random.below(1_100)

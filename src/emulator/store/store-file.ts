@@ -57,8 +57,11 @@ function statOf(path: string): Stats | undefined {
   }
 }
 
-/** What the path holds, reading no more than its header; a path that is no regular file is a StoreError. */
-export function storeFileKind(path: string): StoreFileKind {
+/**
+ * What the path holds, reading no more than its header; a path that is no regular file is a
+ * StoreError (`read` is for tests).
+ */
+export function storeFileKind(path: string, read: (path: string) => Buffer = readHeader): StoreFileKind {
   if (path === ':memory:') return 'missing'
   const info = statOf(path)
   if (!info) return 'missing'
@@ -67,8 +70,8 @@ export function storeFileKind(path: string): StoreFileKind {
   if (info.size === 0) return 'empty'
   // A header being written by another emulator (creating the store) may be read in part: read
   // again before refusing it (see `checkSqliteIdentity`).
-  const kind = kindOfHeader(readHeader(path))
-  return kind === 'other' ? kindOfHeader(readHeader(path)) : kind
+  const kind = kindOfHeader(read(path))
+  return kind === 'other' ? kindOfHeader(read(path)) : kind
 }
 
 function kindOfHeader(header: Buffer): StoreFileKind {

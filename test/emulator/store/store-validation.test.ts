@@ -6,14 +6,14 @@
  */
 import {execFileSync} from 'node:child_process'
 import {createRequire} from 'node:module'
-import {chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, writeSync} from 'node:fs'
+import {chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, writeFileSync, writeSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
 import {startEmulator} from '../../../src/emulator/index.js'
-import {EMULATOR_APPLICATION_ID, EmulatorStore, SCHEMA_VERSION, checkSqliteIdentity} from '../../../src/emulator/store/index.js'
+import {EMULATOR_APPLICATION_ID, EmulatorStore, SCHEMA_VERSION, checkSqliteIdentity, storeFileKind} from '../../../src/emulator/store/index.js'
 import {runCli} from '../../helpers/cli.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'paytx-store-check-'))
@@ -123,6 +123,17 @@ describe('a store header read while another emulator writes it', () => {
       checkSqliteIdentity('/stores/shared.db', read)
       expect(read.count).toBe(1)
     }
+  })
+
+  it('is read again before a file is called no SQLite at all: its first page may be half written', () => {
+    const path = join(tempDir(), 'emulator.db')
+    writeFileSync(path, sqliteHeader(1, 0))
+    const halfWritten = reads(Buffer.alloc(100), sqliteHeader(1, 0))
+    expect(storeFileKind(path, halfWritten)).toBe('sqlite')
+    expect(halfWritten.count).toBe(2)
+    const other = reads(Buffer.from('this is not a database, just some text that is long enough to be a header of one...'.padEnd(100)))
+    expect(storeFileKind(path, other)).toBe('other')
+    expect(other.count).toBe(2)
   })
 })
 
