@@ -81,5 +81,124 @@ describe('an edited text', () => {
     expect(edited.notedStarts.length).toBeLessThan(100)
     expect([edited.noted, edited.notedStarts.slice(0, 3)]).toEqual([10, [0, 2, 4]])
   })
-})
 
+  describe('dense with replacements (fewer than 32 characters apart over 256 of them), built in code units', () => {
+    /** `count` random edits of `text`, from `from` on, `gap` characters apart at most, now and then `longGap`. */
+    function randomEdits(random: ReturnType<typeof seededRandom>, text: string, count: number, gap: number, from = 0, longGap = 0): [number, number, string][] {
+      const edits: [number, number, string][] = []
+      for (let at = from; edits.length < count; ) {
+        const start = at + random.below(gap + 1) + (longGap > 0 && random.below(20) === 0 ? longGap : 0)
+        const end = Math.min(text.length, start + random.below(20))
+        if (start > text.length) break
+        edits.push([start, end, random.pick(['', '***', '•••• 3153', '\u{1F600}', 'é'.repeat(100)])])
+        at = end
+      }
+      return edits
+    }
+
+    const texts = (random: ReturnType<typeof seededRandom>, length: number) => Array.from({length}, () => random.pick(['a', '4', ' ', '•', 'é', '\u{1F600}', '\ud800'])).join('')
+
+    it('is the text with its replacements, however far apart now and then, in 200 random texts', () => {
+      const random = seededRandom(29)
+      const edited = new EditedText()
+      let built = 0
+      for (let round = 0; round < 200; round++) {
+        const text = texts(random, random.pick([6_000, 30_000, 120_000]))
+        const edits = randomEdits(random, text, random.pick([256, 257, 511, 2_000]), random.pick([4, 12, 24]), 0, random.pick([0, 65, 1_000]))
+        edited.begin(text)
+        for (const [start, end, replacement] of edits) edited.replace(start, end, replacement)
+        if (edited.unitsBuilt) built++
+        expect(edited.finish()).toBe(editedPlainly(text, edits))
+      }
+      expect(built).toBeGreaterThan(100)
+    })
+
+    it('turns to code units at the first dense part, after sparse ones', () => {
+      const random = seededRandom(31)
+      const edited = new EditedText()
+      const text = texts(random, 200_000)
+      const sparse = randomEdits(random, text, 600, 200)
+      const edits = [...sparse, ...randomEdits(random, text, 600, 10, sparse.at(-1)![1])]
+      edited.begin(text)
+      for (const [index, [start, end, replacement]] of edits.entries()) {
+        edited.replace(start, end, replacement)
+        // Closed every 256 replacements: the first two parts are sparse, the third half so, the fourth dense.
+        if (index === 767) expect(edited.unitsBuilt).toBe(false)
+      }
+      expect(edited.unitsBuilt).toBe(true)
+      expect(edited.finish()).toBe(editedPlainly(text, edits))
+    })
+
+    it('is left to + when its replacements are 40 characters apart', () => {
+      const edited = new EditedText()
+      const text = 'x'.repeat(80_000)
+      edited.begin(text)
+      for (let at = 0; at < text.length; at += 40) edited.replace(at, at + 1, '*')
+      expect(edited.unitsBuilt).toBe(false)
+      expect(edited.finish()).toBe('*'.concat('x'.repeat(39)).repeat(2_000))
+    })
+
+    it('is begun afresh after a text built in code units was cut short, and after one finished', () => {
+      const edited = new EditedText()
+      edited.begin('4'.repeat(10_000))
+      for (let at = 0; at < 600; at++) edited.replace(at * 2, at * 2 + 1, 'x')
+      expect(edited.unitsBuilt).toBe(true)
+      edited.begin('cvv=123')
+      expect(edited.unitsBuilt).toBe(false)
+      edited.replace(4, 7, '***')
+      expect(edited.finish()).toBe('cvv=***')
+      edited.begin('pan=4024007108173153&'.repeat(400))
+      for (let at = 0; at < 400; at++) edited.replace(at * 21 + 4, at * 21 + 20, '•••• 3153')
+      expect(edited.finish()).toBe('pan=•••• 3153&'.repeat(400))
+      edited.begin('cvv=123&'.repeat(300))
+      for (let at = 0; at < 300; at++) edited.replace(at * 8 + 4, at * 8 + 7, '***')
+      expect(edited.finish()).toBe('cvv=***&'.repeat(300))
+    })
+
+    it("keeps none of the text's own code units once it is finished, or once the next is begun after one cut short", () => {
+      const edited = new EditedText()
+      // The room it keeps for the text's own units is private: read here for what it holds.
+      const source = () => (edited as unknown as {source: {units: Uint16Array}}).source.units
+      const form = 'pan=4024007108173153&cvv=123&'.repeat(400)
+      const maskForm = () => {
+        edited.begin(form)
+        for (let at = 0; at < 400; at++) {
+          edited.replace(at * 29 + 4, at * 29 + 20, '•••• 3153')
+          edited.replace(at * 29 + 25, at * 29 + 28, '***')
+        }
+        expect(edited.unitsBuilt).toBe(true)
+        expect(source().length).toBeGreaterThanOrEqual(form.length)
+        expect(source().some((unit) => unit !== 0)).toBe(true)
+      }
+      maskForm()
+      expect(edited.finish()).toBe('pan=•••• 3153&cvv=***&'.repeat(400))
+      expect(source().every((unit) => unit === 0)).toBe(true)
+      maskForm()
+      edited.begin('cvv=123')
+      expect(source().every((unit) => unit === 0)).toBe(true)
+    })
+
+    it('keeps the room of a large text while such texts come now and then, and gives it back after 32 small ones in a row', () => {
+      const edited = new EditedText()
+      const dense = (length: number) => {
+        edited.begin('4'.repeat(length))
+        for (let at = 0; at < length; at += 16) edited.replace(at, at + 1, '•')
+        expect(edited.unitsBuilt).toBe(true)
+        return edited.finish()
+      }
+      expect(dense(2_000_000)).toBe('•'.concat('4'.repeat(15)).repeat(125_000))
+      const room = edited.unitsRoom
+      expect(room).toBeGreaterThanOrEqual(2_000_000)
+      for (let round = 0; round < 3; round++) {
+        for (let small = 0; small < 31; small++) dense(8_000)
+        expect(edited.unitsRoom).toBe(room)
+        dense(1_500_000)
+      }
+      // The 32nd small text's room is counted when the next is begun.
+      for (let small = 0; small < 32; small++) dense(8_000)
+      expect(edited.unitsRoom).toBe(room)
+      expect(dense(8_000)).toBe('•'.concat('4'.repeat(15)).repeat(500))
+      expect(edited.unitsRoom).toBeLessThan(room)
+    })
+  })
+})
