@@ -13,6 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {startForwardingProxy} from '../helpers/forwarding-proxy.js'
+import {freePort} from '../helpers/ports.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 
 const API_KEY = 'sk_test_doctor_9f8e7d6c5b4a39281706'
@@ -104,10 +105,11 @@ describe('paytx doctor', () => {
       const result = await runCli(['doctor', '--profile', 'test', '--json'], {configDir, env: {HTTP_PROXY: `http://user:pr0xy-pa55@127.0.0.1:${proxy.port}`}})
       expect(check(result, 'service')).toMatchObject({status: 'ok', detail: expect.stringContaining(`through proxy http://user:…@127.0.0.1:${proxy.port}/; GET answered 404`)})
       expect(result.stdout).not.toContain('pr0xy-pa55')
-      await proxy.close()
-      const down = await runCli(['doctor', '--profile', 'test', '--json'], {configDir, env: {HTTP_PROXY: `http://127.0.0.1:${proxy.port}`}})
+      // A proxy where nothing listens, nor will (a closed proxy's port could be handed to another test's server).
+      const downPort = await freePort()
+      const down = await runCli(['doctor', '--profile', 'test', '--json'], {configDir, env: {HTTP_PROXY: `http://127.0.0.1:${downPort}`}})
       expect(down.code).toBe(1)
-      expect(check(down, 'service')).toMatchObject({status: 'fail', detail: expect.stringContaining(`Could not connect to the proxy http://127.0.0.1:${proxy.port}/ (ECONNREFUSED)`)})
+      expect(check(down, 'service')).toMatchObject({status: 'fail', detail: expect.stringContaining(`Could not connect to the proxy http://127.0.0.1:${downPort}/ (ECONNREFUSED)`)})
     } finally {
       await proxy.close()
     }

@@ -17,6 +17,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {TX_ID} from '../helpers/fixtures.js'
 import {type ForwardingProxy, startForwardingProxy} from '../helpers/forwarding-proxy.js'
+import {freePort} from '../helpers/ports.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {API_KEY, expectNoSecrets} from '../helpers/secrets.js'
 
@@ -145,8 +146,8 @@ describe('requests through a proxy', () => {
   })
 
   it('no proxy listening: "Could not connect to the proxy", exit 1, nothing sent', async () => {
-    const closed = await startForwardingProxy({names: {}})
-    await closed.close()
+    // Where nothing listens, nor will (a closed proxy's port could be handed to another test's server).
+    const closed = {port: await freePort()}
     const result = await runCli(['status', TX_ID], {env: https({HTTPS_PROXY: `http://user:${PROXY_PASSWORD}@127.0.0.1:${closed.port}`})})
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(`Could not connect to the proxy http://user:…@127.0.0.1:${closed.port}/ (ECONNREFUSED).`)

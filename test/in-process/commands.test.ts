@@ -5,6 +5,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {CUSTOMER_BODY, CUSTOMER_FLAGS, CUSTOMER_RESPONSE} from '../helpers/fixtures.js'
+import {freePort} from '../helpers/ports.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {memoryKeychain, recordingBrowser, runCommand} from '../helpers/run-command.js'
 import {API_KEY, expectNoSecrets} from '../helpers/secrets.js'
@@ -40,8 +41,8 @@ describe('customer create, in-process', () => {
   })
 
   it('maps a refused connection to exit 1 with a hint naming the command as typed, and JSON under --json', async () => {
-    const closed = `${server.url}/v1`
-    await server.close()
+    // Where nothing listens, nor will: a closed server's port could be handed to another test's server.
+    const closed = `http://127.0.0.1:${await freePort()}/v1`
     // A sandbox profile: a local one would start an emulator at the closed address.
     const configDir = tempConfigDir()
     const keychain = memoryKeychain()

@@ -3,11 +3,11 @@
  * by the command itself, refused moves, --force, and non-local profiles. Against `emulator start`
  * in its own process: test/e2e/emulator-trigger.test.ts.
  */
-import {createServer} from 'node:net'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningCli, parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
+import {freePort} from '../../helpers/ports.js'
 import {runCommand} from '../../helpers/run-command.js'
 import {type RecordingServer, startRecordingServer} from '../../helpers/recording-server.js'
 import {waitFor} from '../../helpers/wait-for.js'
@@ -18,15 +18,6 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((cli) => cli.stop('SIGKILL')))
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 async function receiver(): Promise<RecordingServer> {
   const server = await startRecordingServer(() => ({status: 200}))
