@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Redaction speed (src/secrets/redact.ts) on hostile text, against ordinary JSON of the same size,
 // measured side by side in the same run (rounds interleaved; medians, of each round's ratio for the
-// ratios): every webhook body, error
-// message and --verbose line goes through it, so a shape that makes it slow makes paytx slow.
+// ratios): every webhook body, error message and --verbose line goes through it, so a shape that
+// makes it slow makes paytx slow.
 // Two paths, as paytx uses them: `text` (redactText, for bodies that are not JSON and for every
 // message shown) and `body` (withMaskedBody: the parsed value masked where it is and put back, as
 // for every API body paytx shows; the webhook listener masks its own parse the same way and keeps

@@ -40,6 +40,8 @@ export class EditedText {
    */
   private buildsUnits = false
   private unitsWritten = 0
+  /** The length of the text built in code units (0 if it was not). */
+  private unitsText = 0
   private readonly source = new CodeUnits()
   private readonly units = new CodeUnits()
   private readonly unitsRoomKept = new Room()
@@ -49,9 +51,9 @@ export class EditedText {
     return this.buildsUnits
   }
 
-  /** The room kept for the edited text's code units. */
+  /** The room kept for code units: the larger of the text's own and the edited text's. */
   get unitsRoom(): number {
-    return this.units.length
+    return Math.max(this.source.length, this.units.length)
   }
 
   /** Starts on `text`; one instance serves one text at a time (redaction is synchronous). */
@@ -61,7 +63,9 @@ export class EditedText {
     this.text = text
     this.noting = noting
     if (this.notedStarts.length > NOTES_KEPT) this.keepOrGiveBackRoom()
-    if (this.units.length > UNITS_KEPT && this.unitsRoomKept.givenBack(this.unitsWritten, this.units.length)) {
+    // The last text's needs, if it was built in code units: its own length, and its edited text's.
+    const room = this.unitsRoom
+    if (room > UNITS_KEPT && this.unitsRoomKept.givenBack(Math.max(this.unitsText, this.unitsWritten), room)) {
       this.source.giveBack()
       this.units.giveBack()
     }
@@ -70,7 +74,7 @@ export class EditedText {
     this.partFrom = 0
     this.replacementsInPart = 0
     this.buildsUnits = false
-    this.unitsWritten = 0
+    this.unitsWritten = this.unitsText = 0
     // Left empty by `finish`, unless a redaction was cut short by an exception (setting a length
     // costs a call into the engine, and this runs for every string of a body).
     if (this.part !== '' || this.parts.length > 0) {
@@ -138,7 +142,7 @@ export class EditedText {
    */
   private toUnits(): void {
     const {text} = this
-    this.source.write(text, 0)
+    this.unitsText = this.source.write(text, 0)
     let written = 0
     for (const part of this.parts) written = this.units.write(part, written)
     this.unitsWritten = this.units.write(this.part, written)

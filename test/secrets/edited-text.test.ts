@@ -200,5 +200,22 @@ describe('an edited text', () => {
       expect(dense(8_000)).toBe('•'.concat('4'.repeat(15)).repeat(500))
       expect(edited.unitsRoom).toBeLessThan(room)
     })
+
+    it("gives back the room of a large text whose edited text is much shorter (its own units kept the room)", () => {
+      const edited = new EditedText()
+      const shrunk = (length: number) => {
+        edited.begin('4'.repeat(length))
+        for (let at = 0; at < length; at += 16) edited.replace(at, at + 16, '•')
+        expect(edited.unitsBuilt).toBe(true)
+        return edited.finish()
+      }
+      expect(shrunk(2_000_000)).toBe('•'.repeat(125_000))
+      const room = edited.unitsRoom
+      expect(room).toBeGreaterThanOrEqual(2_000_000)
+      for (let small = 0; small < 32; small++) shrunk(8_000)
+      expect(edited.unitsRoom).toBe(room)
+      shrunk(8_000)
+      expect(edited.unitsRoom).toBeLessThan(room)
+    })
   })
 })
