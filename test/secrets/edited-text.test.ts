@@ -178,14 +178,17 @@ describe('an edited text', () => {
       expect(source().every((unit) => unit === 0)).toBe(true)
     })
 
+    /** Edits a text of `length` digits with one bullet every 16 characters, over `spanned` of them, in code units. */
+    const bulletsEvery16 = (edited: EditedText, length: number, spanned: number) => {
+      edited.begin('4'.repeat(length))
+      for (let at = 0; at < length; at += 16) edited.replace(at, at + spanned, '•')
+      expect(edited.unitsBuilt).toBe(true)
+      return edited.finish()
+    }
+
     it('keeps the room of a large text while such texts come now and then, and gives it back after 32 small ones in a row', () => {
       const edited = new EditedText()
-      const dense = (length: number) => {
-        edited.begin('4'.repeat(length))
-        for (let at = 0; at < length; at += 16) edited.replace(at, at + 1, '•')
-        expect(edited.unitsBuilt).toBe(true)
-        return edited.finish()
-      }
+      const dense = (length: number) => bulletsEvery16(edited, length, 1)
       expect(dense(2_000_000)).toBe('•'.concat('4'.repeat(15)).repeat(125_000))
       const room = edited.unitsRoom
       expect(room).toBeGreaterThanOrEqual(2_000_000)
@@ -201,14 +204,9 @@ describe('an edited text', () => {
       expect(edited.unitsRoom).toBeLessThan(room)
     })
 
-    it("gives back the room of a large text whose edited text is much shorter (its own units kept the room)", () => {
+    it('gives back the room of a large text whose edited text is much shorter (its own units kept the room)', () => {
       const edited = new EditedText()
-      const shrunk = (length: number) => {
-        edited.begin('4'.repeat(length))
-        for (let at = 0; at < length; at += 16) edited.replace(at, at + 16, '•')
-        expect(edited.unitsBuilt).toBe(true)
-        return edited.finish()
-      }
+      const shrunk = (length: number) => bulletsEvery16(edited, length, 16)
       expect(shrunk(2_000_000)).toBe('•'.repeat(125_000))
       const room = edited.unitsRoom
       expect(room).toBeGreaterThanOrEqual(2_000_000)
