@@ -174,41 +174,52 @@ const enum PanDigits {
 }
 
 /**
- * Row `r` of a run of digit groups holds the figures after `r` groups (row 0: none yet, all zero)
- * and where group `r - 1` starts and ends: digits counted from the run's start, and two Luhn sums
- * (mod 10) of the digits so far, one doubling the digits at even positions, the other those at
- * odd ones. A span's check sum is the difference of the sums at its ends, taken with the parity
- * of its last digit: that digit is the check digit, never doubled, so the sum that doubles the
- * other parity is the one compared.
+ * Row `r` of a run of digit groups holds the figures after `r` groups (row 0: none yet) and where
+ * group `r - 1` starts: the digits so far, and two Luhn sums (mod 10) of them, one doubling the
+ * digits at even positions, the other those at odd ones, in one number (`Sums`: the first times
+ * 16, plus the second). A span's check sum is the difference of the sums at its ends, taken with
+ * the parity of its last digit: that digit is the check digit, never doubled, so the sum that
+ * doubles the other parity is the one compared. Where a group ends follows from where it starts
+ * and its digits (`groupEnd`). Digits are counted on from one run to the next (`runDigits`), so
+ * that a count of an earlier run, still in `latestDigits`, is below any of this one.
  */
 const enum Row {
   Start,
-  End,
   Digits,
-  EvenDoubled,
-  OddDoubled,
-  Size,
+  Sums,
+  /** Four numbers a row, the fourth unused: a row is found by a shift. */
+  Size = 4,
 }
 
 /**
  * A card number spans at most 19 groups, so the scan never needs a row more than 20 behind the
  * one it reads: rows are kept in a ring of 32, in one typed array that stays in the CPU's cache
- * (a megabyte of `1 1 1 ...` is half a million groups). Rows are numbered on from one run to the
- * next, so that a row of an earlier run, still in `latestRow`, comes before any of this one.
+ * (a megabyte of `1 1 1 ...` is half a million groups). Each run numbers its rows from 0.
  */
 const enum Ring {
   Rows = 32,
-  /** Rows numbered up to here, the numbering starts again (and `latestRow` is cleared). */
-  LastNumber = 2 ** 30,
+}
+
+const enum Count {
+  /**
+   * Digits counted up to here before a run, the count starts again from 0 (and `latestDigits` is
+   * cleared): with a run of the longest string V8 makes (2^29 characters), it stays below
+   * `PastAnyRun`.
+   */
+  LastStart = 2 ** 29,
+  /** More digits than any run counts up to. */
+  PastAnyRun = 2 ** 30,
 }
 
 const rows = new Int32Array(Ring.Rows * Row.Size)
-/** Per Luhn sum to compare (parity of the digits so far, then the sum): the latest row read that has it. */
-const latestRow = new Int32Array(20).fill(-1)
-/** The number of the first row of the next run. */
-let nextRow = 0
-/** More digits than any run holds (V8's longest string has 2^29 characters). */
-const PAST_ANY_RUN = 2 ** 30
+/**
+ * Per Luhn sum to compare (parity of the digits so far, then the sum): the digits counted at the
+ * latest row read that has it. A span from a group passes the check up to that row, so whether
+ * it holds twelve digits or more is one subtraction; the row itself is looked for only then.
+ */
+const latestDigits = new Int32Array(20).fill(-1)
+/** The digits counted before the next run. */
+let runDigits = 0
 /** Where the run last read ends (after its last group), or -1 if it has none. */
 let runEnd = -1
 
@@ -219,7 +230,7 @@ let runEnd = -1
  * a span that ends inside another card number would show more of that one than its last four (the
  * longest from the left alone showed 12 digits of `4024 0071 0817 3153` after `1006`, whose first
  * 12 digits with `1006` pass the check). A run must not be glued to a word at either end: when its last group is,
- * the run ends before that group. Groups are read one at a time, each entered in `latestRow` once the
+ * the run ends before that group. Groups are read one at a time, each entered in `latestDigits` once the
  * groups it would end too long a card number from are tried (all of them after the last group),
  * so that the longest Luhn-valid span from a group is two look-ups, not a check per span. Nothing
  * is copied group by group: a megabyte of `1 1 1 ...` holds no card number and costs no string.
@@ -228,21 +239,22 @@ let runEnd = -1
 function maskRun(edited: EditedText, start: number, limit: number): void {
   // Nothing is pending from an earlier text (one cut short by an exception, say).
   pendingStart = pendingEnd = pendingEndRow = -1
-  scanRead = scanUntried = nextRow
+  scanRead = scanUntried = 0
   scanIndex = start
-  scanDigits = scanEvenDoubled = scanOddDoubled = 0
+  scanDigits = runDigits
+  scanEvenDoubled = scanOddDoubled = 0
   scanDigit = edited.text.charCodeAt(start) - 0x30
-  const first = (nextRow & (Ring.Rows - 1)) * Row.Size
-  rows[first + Row.Digits] = rows[first + Row.EvenDoubled] = rows[first + Row.OddDoubled] = 0
+  rows[Row.Digits] = runDigits
+  rows[Row.Sums] = 0
   while (readGroups(edited, limit)) {
     // The next slice.
   }
   const read = scanRead
   // A run of fewer digits than a card number (an amount, a date) has none to try.
-  if (scanDigits >= PanDigits.Fewest) maskFrom(edited, scanUntried, read, PAST_ANY_RUN)
+  if (scanDigits - runDigits >= PanDigits.Fewest) maskFrom(edited, scanUntried, read, Count.PastAnyRun)
   maskPending(edited)
-  runEnd = read > nextRow ? rows[(read & (Ring.Rows - 1)) * Row.Size + Row.End] : -1
-  startNextRun(read)
+  runEnd = read > 0 ? groupEnd(read) : -1
+  startNextRun(scanDigits)
 }
 
 /**
@@ -282,7 +294,6 @@ let scanDigit = 0
 function readGroups(edited: EditedText, limit: number): boolean {
   const text = edited.text
   const ring = rows
-  const doubled = DOUBLED
   let read = scanRead | 0
   let untried = scanUntried | 0
   let index = scanIndex | 0
@@ -295,13 +306,15 @@ function readGroups(edited: EditedText, limit: number): boolean {
   for (;;) {
     const groupStart = index
     // A group has a digit at least. Summed as they come, brought back mod 10 once a group (a test
-    // per digit costs more); each character is read once.
+    // per digit costs more); each character is read once. A digit doubled is 2d, less 9 from 5 on
+    // (`DOUBLED` without a load and its checks).
     do {
+      const twice = (digit << 1) - (((4 - digit) >> 31) & 9)
       if ((digits & 1) === 0) {
-        evenDoubled += doubled[digit]
+        evenDoubled += twice
         oddDoubled += digit
       } else {
-        oddDoubled += doubled[digit]
+        oddDoubled += twice
         evenDoubled += digit
       }
       digits++
@@ -315,17 +328,19 @@ function readGroups(edited: EditedText, limit: number): boolean {
       digit = next < limit ? text.charCodeAt(next) - 0x30 : -1
       if (digit < 0 || digit > 9) next = -1
     }
-    // The last group, glued to a word, is not part of the run.
-    if (next === -1 && index < limit && isWordChar(code)) break
+    // The last group, glued to a word (a letter or `_`: `code` is no digit), is not part of the
+    // run; `isWordChar` written out, as the compiler left that call in the loop.
+    if (next === -1 && index < limit && (((code | 0x20) - 0x61) >>> 0 < 26 || code === 0x5f)) break
     const row = (++read & (Ring.Rows - 1)) * Row.Size
     ring[row + Row.Start] = groupStart
-    ring[row + Row.End] = index
     ring[row + Row.Digits] = digits
-    ring[row + Row.EvenDoubled] = evenDoubled %= 10
-    ring[row + Row.OddDoubled] = oddDoubled %= 10
+    // Taken as unsigned (they are never below 0), `% 10` is a multiplication with no sign to mind.
+    evenDoubled = (evenDoubled >>> 0) % 10
+    oddDoubled = (oddDoubled >>> 0) % 10
+    ring[row + Row.Sums] = (evenDoubled << 4) | oddDoubled
     // The groups whose longest card number ends before this row are tried before it is entered.
     untried = maskFrom(edited, untried, read, digits)
-    latestRow[(digits & 1) * 10 + ((digits & 1) === 1 ? oddDoubled : evenDoubled)] = read
+    latestDigits[(digits & 1) * 10 + ((digits & 1) === 1 ? oddDoubled : evenDoubled)] = digits
     if (next === -1) break
     index = next
     if (read === lastRow) break
@@ -355,37 +370,50 @@ let pendingEndRow = -1
 
 /**
  * Tries the groups of the run from `untried` on, up to row `read`, whose longest card number
- * ends before the `horizon` th digit (so that all rows that may end it are in `latestRow`, and
+ * ends before the `horizon` th digit (so that all rows that may end it are in `latestDigits`, and
  * none further), joining the card numbers found to the pending span, or masking that span and
  * starting the next; says which group is the first untried then. Every group is tried, also those
  * inside a span: a span from one of them may reach further.
  */
 function maskFrom(edited: EditedText, untried: number, read: number, horizon: number): number {
   const ring = rows
-  const latest = latestRow
+  const latest = latestDigits
   for (; untried < read; untried++) {
     const row = (untried & (Ring.Rows - 1)) * Row.Size
     const digitsBefore = ring[row + Row.Digits]
     if (digitsBefore + PanDigits.Most >= horizon) break
-    // The latest row closing a Luhn-valid span from here (of this run, after this group: any
-    // other is a row of old, its place in the ring taken), if it is twelve digits or more away.
-    const end = Math.max(latest[ring[row + Row.EvenDoubled]], latest[10 + ring[row + Row.OddDoubled]])
-    if (end <= untried || ring[(end & (Ring.Rows - 1)) * Row.Size + Row.Digits] - digitsBefore < PanDigits.Fewest) continue
+    // The digits up to the latest row closing a Luhn-valid span from here, if it is twelve digits
+    // or more away (a count of an earlier run, or of a row before this one, is below this row's).
+    const sums = ring[row + Row.Sums]
+    const endDigits = Math.max(latest[sums >> 4], latest[10 + (sums & 15)])
+    if (endDigits - digitsBefore < PanDigits.Fewest) continue
+    // That row, at most 19 back: with rows kept in `latestDigits`, each group tried took one more
+    // look-up (its row's digits), and most close no span (a megabyte of `1 1 1 ...`: 4% longer).
+    // (Bounded by this row all the same: a count that no row has must not stop the scan.)
+    let end = read
+    while (end > untried && ring[(end & (Ring.Rows - 1)) * Row.Size + Row.Digits] !== endDigits) end--
+    if (end === untried) continue
     // The span covers the groups after this row up to row `end`: it overlaps the pending one if
     // it starts before that one's last group ends.
     if (untried < pendingEndRow) {
       if (end > pendingEndRow) {
         pendingEndRow = end
-        pendingEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
+        pendingEnd = groupEnd(end)
       }
       continue
     }
     maskPending(edited)
     pendingStart = ring[((untried + 1) & (Ring.Rows - 1)) * Row.Size + Row.Start]
-    pendingEnd = ring[(end & (Ring.Rows - 1)) * Row.Size + Row.End]
+    pendingEnd = groupEnd(end)
     pendingEndRow = end
   }
   return untried
+}
+
+/** Where the group of row `row` ends: its start and its digits (a group is digits alone). */
+function groupEnd(row: number): number {
+  const at = (row & (Ring.Rows - 1)) * Row.Size
+  return rows[at + Row.Start] + rows[at + Row.Digits] - rows[((row - 1) & (Ring.Rows - 1)) * Row.Size + Row.Digits]
 }
 
 /** Masks the pending span, if there is one, by the last four digits of its end. */
@@ -395,12 +423,23 @@ function maskPending(edited: EditedText): void {
   pendingStart = pendingEnd = pendingEndRow = -1
 }
 
-/** Numbers the rows of the next run after `lastRow`, or from 0 again with `latestRow` cleared. */
-function startNextRun(lastRow: number): void {
-  nextRow = lastRow + 1
-  if (nextRow < Ring.LastNumber - PanDigits.Most) return
-  nextRow = 0
-  latestRow.fill(-1)
+/**
+ * Counts the digits of the next run from `count` on: for tests, which start the count near where
+ * it starts again (`DIGIT_COUNT_RESTARTS_AT`), as no test reads 2^29 digits.
+ */
+export function countDigitsFrom(count: number): void {
+  runDigits = count
+}
+
+/** Where the count of digits starts again from 0 (`Count.LastStart`), for tests. */
+export const DIGIT_COUNT_RESTARTS_AT: number = Count.LastStart
+
+/** Counts the digits of the next run on from `lastDigits`, or from 0 again with `latestDigits` cleared. */
+function startNextRun(lastDigits: number): void {
+  runDigits = lastDigits + 1
+  if (runDigits < Count.LastStart) return
+  runDigits = 0
+  latestDigits.fill(-1)
 }
 
 /**
