@@ -278,9 +278,8 @@ const ROUNDS_LARGE = ROUNDS
 const measuringAgain = process.env.PAYTX_BENCH_REDACT_AGAIN
 if (measuringAgain) {
   const {names, out} = JSON.parse(measuringAgain)
-  // Every shape is measured, as in the first measurement: measured alone beside ordinary JSON,
-  // a shape met code that V8 had made for fewer shapes, and took less time (the form, 1.72x
-  // ordinary JSON among all shapes, measured under 1.5x so).
+  // Every shape is measured, as in the first measurement: what V8 makes of the code for one shape
+  // depends on the shapes it has met before, so the shapes missed are not measured alone.
   writeFileSync(out, JSON.stringify({small: [...measure(MB, ROUNDS)], large: LARGE ? [...measureGrowth(ROUNDS_LARGE, names)] : undefined}))
   process.exit(0)
 }
