@@ -387,9 +387,10 @@ function maskFrom(edited: EditedText, untried: number, read: number, horizon: nu
     const sums = ring[row + Row.Sums]
     const endDigits = Math.max(latest[sums >> 4], latest[10 + (sums & 15)])
     if (endDigits - digitsBefore < PanDigits.Fewest) continue
-    // That row, at most 19 back: with rows kept in `latestDigits`, each group tried took one more
-    // look-up (its row's digits), and most close no span (a megabyte of `1 1 1 ...`: 4% longer).
-    // (Bounded by this row all the same: a count that no row has must not stop the scan.)
+    // That row, found at most 19 back only now: when the latest rows themselves were kept, each
+    // group tried took one more look-up (the row's digits), and most groups close no span (a
+    // megabyte of `1 1 1 ...` took 4% longer). The search stops at this row all the same: a count
+    // that no row has must not stop the scan.
     let end = read
     while (end > untried && ring[(end & (Ring.Rows - 1)) * Row.Size + Row.Digits] !== endDigits) end--
     if (end === untried) continue
