@@ -329,7 +329,7 @@ function readGroups(edited: EditedText, limit: number): boolean {
       if (digit < 0 || digit > 9) next = -1
     }
     // The last group, glued to a word (a letter or `_`: `code` is no digit), is not part of the
-    // run; `isWordChar` written out, as the compiler left that call in the loop.
+    // run; `isWordChar` written out, as the compiler left that call in the loop (change both together).
     if (next === -1 && index < limit && (((code | 0x20) - 0x61) >>> 0 < 26 || code === 0x5f)) break
     const row = (++read & (Ring.Rows - 1)) * Row.Size
     ring[row + Row.Start] = groupStart
