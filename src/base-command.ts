@@ -23,7 +23,7 @@ import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {keysToReadFromKeychain} from './profiles/key-fields.js'
 import type {ProfileStore} from './profiles/store.js'
-import {colorWanted, productionBanner} from './terminal/production-banner.js'
+import {colorWanted, productionAddressShown, productionBanner, productionWhy} from './terminal/production-banner.js'
 import {requireFlag} from './input/required-flag.js'
 import {isInteractive} from './terminal/interactive.js'
 import {commandLine} from './terminal/invoked-name.js'
@@ -173,9 +173,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     if (!this.cachedProfile) {
       this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile, env: this.ctx.env})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
-      const {name, profile} = this.cachedProfile
       // paytx's own line, coloured on purpose: written as it is, not escaped as outside text is.
-      if (profile.env === 'production') this.ctx.io.stderr.write(`${productionBanner(name, profile.base_url, {color: colorWanted(this.ctx.io.stderr, this.ctx.env)})}\n`)
+      if (this.cachedProfile.production) this.ctx.io.stderr.write(`${productionBanner(this.cachedProfile, {color: colorWanted(this.ctx.io.stderr, this.ctx.env)})}\n`)
       // Started now, so that the keychain answers while the command loads what it needs.
       this.keychainKeys = this.fillKeysFromKeychain(this.cachedProfile)
     }
@@ -298,16 +297,19 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   /**
-   * The production guard: creating anything against a production profile asks first, or needs
-   * --yes; without a terminal and without --yes it refuses before anything is sent.
+   * The production guard: creating anything against production (by label or by address, see
+   * profiles/production.ts) asks first, or needs --yes; without a terminal and without --yes it
+   * refuses before anything is sent.
    */
   protected async confirmProduction(action: string, yes: boolean): Promise<void> {
-    const {name, profile} = this.profile()
-    if (profile.env !== 'production') return
+    const resolved = this.profile()
+    if (!resolved.production) return
+    const {name} = resolved
+    const why = productionWhy(resolved)
     await this.confirmOrRefuse({
       yes,
-      refusal: `Refusing to ${action} on production profile "${name}" without confirmation.`,
-      question: `This will ${action} on PRODUCTION (profile "${name}", ${profile.base_url}). Continue?`,
+      refusal: `Refusing to ${action} on production profile "${name}" without confirmation${why ? ` (${why})` : ''}.`,
+      question: `This will ${action} on PRODUCTION (profile "${name}", ${productionAddressShown(resolved)}${why ? `; ${why}` : ''}). Continue?`,
       cancelled: 'Cancelled; nothing was sent.',
     })
   }
@@ -316,10 +318,10 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    * A change that needs a yes: --yes gives it; a person at the terminal is asked; otherwise the
    * command refuses (exit 2, naming --yes). A "no" is an input error too.
    */
-  protected async confirmOrRefuse(ask: {yes: boolean; refusal: string; question: string; cancelled: string}): Promise<void> {
+  protected async confirmOrRefuse(ask: {yes: boolean; refusal: string; question: string; cancelled: string; hint?: string}): Promise<void> {
     if (ask.yes) return
     if (!this.interactive()) {
-      throw new InputError(ask.refusal, {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
+      throw new InputError(ask.refusal, ask.hint ? {hint: ask.hint} : {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
     }
     const {confirm} = await import('./terminal/prompts.js')
     if (!(await confirm(ask.question))) throw new InputError(ask.cancelled)

@@ -7,7 +7,9 @@ import {statSync} from 'node:fs'
 
 import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
+import {describeProductionAddress} from '../profiles/production.js'
 import {PROFILE_ENV_OVERRIDES, type ResolvedProfile} from '../profiles/resolve.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {type DoctorCheck, fail, octalMode, ok, warn} from './report.js'
 
 /** Fields a non-local profile needs, and what needs each. */
@@ -28,8 +30,16 @@ export function profileFileMode(path: string): number | undefined {
 }
 
 export function profileCheck(resolved: ResolvedProfile, builtin: boolean): DoctorCheck {
-  const {name, profile} = resolved
-  const where = `"${name}" (${profile.env}, ${profile.base_url})`
+  const {name, profile, production} = resolved
+  const where = `"${name}" (${profile.env}, ${redactUrl(profile.base_url)})`
+  if (production?.by === 'address') {
+    return warn(
+      'profile',
+      'Profile',
+      `${where}: ${describeProductionAddress(production, redactUrl(production.address))}, so every command treats it as production`,
+      `Label it production (\`paytx profile add ${name} --env production\`), or point it at the ${production.label === 'local' ? 'emulator' : 'sandbox'} (--base-url, --h2h-url, or unset PAYTX_BASE_URL / PAYTX_H2H_URL).`,
+    )
+  }
   if (builtin) return ok('profile', 'Profile', `${where}, built in`)
   const missing = NEEDED_FIELDS.filter(({field}) => !profile[field])
   if (missing.length === 0) return ok('profile', 'Profile', where)

@@ -4,7 +4,9 @@
  */
 import {type KeyField, type KeyLocation, keyLocation} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
+import {type ProductionReason, productionReason} from '../profiles/production.js'
 import {PROFILE_ENV_OVERRIDES} from '../profiles/resolve.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {redactKey} from '../secrets/redact.js'
 import {type TableColumn, type TableOptions, renderTable, table} from './table.js'
 
@@ -14,7 +16,12 @@ export interface ProfileView {
   builtin: boolean
   /** Environment variables that replace stored values when this profile is used. */
   env_overrides: string[]
+  /** Where requests go: `production` when an address is a production host, whatever the label. */
   env: string
+  /** The label the profile is stored with, when its addresses make it production all the same. */
+  labelled_env?: string
+  /** The address that makes a profile production against its label. */
+  production_address?: string
   base_url: string
   h2h_url?: string
   proxy_id?: string
@@ -45,16 +52,21 @@ export function profileView(
     envOverrides?: readonly (keyof typeof PROFILE_ENV_OVERRIDES)[]
     /** The profile as stored, when `profile` has environment variables applied: where its keys live. */
     stored?: Profile
+    /** Why the profile is production, when resolution already decided it (else decided here from `profile`). */
+    production?: ProductionReason
   },
 ): ProfileView {
+  const production = options.production ?? productionReason(profile)
   return {
     name,
     active: options.active,
     builtin: options.builtin,
     env_overrides: [...(options.envOverrides ?? [])],
-    env: profile.env,
-    base_url: profile.base_url,
-    ...(profile.h2h_url === undefined ? {} : {h2h_url: profile.h2h_url}),
+    env: production ? 'production' : profile.env,
+    ...(production?.by === 'address' ? {labelled_env: production.label, production_address: redactUrl(production.address)} : {}),
+    // A password or a `?key=` in an address is a secret like the keys: shown redacted, in --json too.
+    base_url: redactUrl(profile.base_url),
+    ...(profile.h2h_url === undefined ? {} : {h2h_url: redactUrl(profile.h2h_url)}),
     ...(profile.proxy_id === undefined ? {} : {proxy_id: profile.proxy_id}),
     ...(profile.organisation === undefined ? {} : {organisation: profile.organisation}),
     ...(profile.payment_profile === undefined ? {} : {payment_profile: profile.payment_profile}),
@@ -80,7 +92,7 @@ export function renderProfile(view: ProfileView): string {
   const show = (field: keyof Profile & keyof ProfileView) => (view[field] === undefined ? '(not set)' : `${view[field]}${fromEnv(view, field)}`)
   return table([
     ['Profile', `${view.name}${view.active ? '  (active)' : ''}${view.builtin ? '  (built-in)' : ''}`],
-    ['Environment', view.env],
+    ['Environment', environmentShown(view)],
     ['Base URL', show('base_url')],
     ['H2H URL', show('h2h_url')],
     ['Proxy id', show('proxy_id')],
@@ -90,6 +102,11 @@ export function renderProfile(view: ProfileView): string {
     ['API key', `${show('api_key')}${storedIn(view.api_key_location)}`],
     ['Proxy key', `${show('proxy_key')}${storedIn(view.proxy_key_location)}`],
   ])
+}
+
+/** `production`, and why when the label says otherwise. */
+function environmentShown(view: ProfileView): string {
+  return view.labelled_env ? `${view.env} (labelled ${view.labelled_env}; ${view.production_address} is a production host)` : view.env
 }
 
 function storedIn(location: ProfileView['api_key_location']): string {
@@ -110,7 +127,7 @@ export function renderProfileList(views: ProfileView[], options: TableOptions): 
   const rows = views.map((view) => [
     view.active ? '*' : '',
     view.name,
-    view.env,
+    view.labelled_env ? `${view.env} (labelled ${view.labelled_env})` : view.env,
     view.base_url,
     view.api_key,
     view.env_overrides.length > 0 ? `[env] ${view.env_overrides.join(', ')}` : '',

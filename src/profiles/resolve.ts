@@ -1,10 +1,12 @@
 /**
  * Which profile a command runs against, and the environment variables that override it for CI:
  * `--profile` beats PAYTX_PROFILE beats the active profile; PAYTX_API_KEY, PAYTX_PROXY_KEY,
- * PAYTX_BASE_URL and PAYTX_H2H_URL override the stored values.
+ * PAYTX_BASE_URL and PAYTX_H2H_URL override the stored values. Then the production rule
+ * (production.ts) is applied to the addresses the command will send to.
  */
 import {InputError} from '../errors.js'
-import type {Profile} from './presets.js'
+import type {Environment, Profile} from './presets.js'
+import {type ProductionReason, productionReason} from './production.js'
 import type {ProfileStore} from './store.js'
 
 export const PROFILE_ENV_OVERRIDES = {
@@ -19,6 +21,14 @@ export interface ResolvedProfile {
   profile: Profile
   /** Environment variables that replaced stored values. */
   overrides: (keyof typeof PROFILE_ENV_OVERRIDES)[]
+  /**
+   * Why the profile is production, when it is. `profile.env` is then `production` whatever the
+   * profile is labelled, so that every check of the environment (the guard, the flow's defaults,
+   * the embedded emulator, verify's refusal) follows where the requests go.
+   */
+  production?: ProductionReason
+  /** The environment the profile is labelled with, when the addresses overrule it. */
+  labelled?: Environment
 }
 
 export function envOverrides(env: NodeJS.ProcessEnv): (keyof typeof PROFILE_ENV_OVERRIDES)[] {
@@ -40,5 +50,13 @@ export function resolveProfile(store: ProfileStore, options: {name?: string; env
   const profile: Profile = {...stored}
   const overrides = envOverrides(env)
   for (const variable of overrides) profile[PROFILE_ENV_OVERRIDES[variable]] = env[variable]!
-  return {name, profile, overrides}
+  return withProductionRule({name, profile, overrides})
+}
+
+/** The resolved profile with the production rule applied to its addresses (see ResolvedProfile.production). */
+export function withProductionRule(resolved: Omit<ResolvedProfile, 'production' | 'labelled'>): ResolvedProfile {
+  const production = productionReason(resolved.profile)
+  if (!production) return resolved
+  if (production.by === 'label') return {...resolved, production}
+  return {...resolved, profile: {...resolved.profile, env: 'production'}, production, labelled: production.label}
 }

@@ -30,9 +30,12 @@ export function redactUrl(address: string | URL): string {
   } catch {
     return String(address)
   }
-  if (url.password) url.password = REDACTED
+  const segments = url.pathname.split('/')
   const query = [...url.searchParams.keys()]
+  // An address with nothing to hide is shown as it was typed, not as the parser spells it.
+  if (!url.password && query.length === 0 && !segments.some(looksLikeToken)) return String(address)
+  if (url.password) url.password = REDACTED
   if (query.length > 0) url.search = `?${query.map((key) => `${encodeURIComponent(key)}=${REDACTED}`).join('&')}`
-  url.pathname = url.pathname.split('/').map((segment) => (looksLikeToken(segment) ? REDACTED : segment)).join('/')
+  url.pathname = segments.map((segment) => (looksLikeToken(segment) ? REDACTED : segment)).join('/')
   return url.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED)
 }

@@ -3,9 +3,13 @@
  * and in `webhook listen`; the rest is in test/commands/production-banner.test.ts.
  */
 
+import {existsSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {runCli, startCli, tempConfigDir} from '../helpers/cli.js'
+import {CUSTOMER_FLAGS} from '../helpers/fixtures.js'
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
 import type {RecordingServer} from '../helpers/recording-server.js'
 import {TX_ID, bannerProfiles, startProductionService} from '../helpers/production-service.js'
@@ -28,6 +32,8 @@ describe('the production line', () => {
   afterAll(() => server.close())
 
   const firstLine = (stderr: string) => stderr.split('\n')[0]
+  /** A terminal's screen as one line: the prompt's own wrapping folded away. */
+  const flat = (screen: string) => screen.replace(/\s*\r?\n\s*/g, ' ').replace(/\s+/g, ' ')
 
   it('webhook listen --fetch on a production profile prints it first; without --fetch it talks to no service and does not', async () => {
     const fetching = startCli(['webhook', 'listen', '--port', '0', '--fetch', '--profile', 'acme-live'], {configDir})
@@ -67,4 +73,42 @@ describe('the production line', () => {
     expect(session.output()).not.toContain('PRODUCTION')
     expect(session.output()).toMatch(/^Profile\s+acme-test \(sandbox\)\r?$/m)
   })
+
+  it.runIf(ptyAvailable)('profile add on a terminal names a label that disagrees with the address and asks: no keeps nothing, yes saves it', async () => {
+    const dir = tempConfigDir()
+    const args = ['profile', 'add', 'acme', '--env', 'sandbox', '--base-url', 'https://API.spryngpayments.com/v1', '--insecure-storage']
+    const declined = runInPty(args, {configDir: dir})
+    await declined.waitFor(/Save it anyway\?/)
+    expect(flat(declined.output())).toContain('Profile "acme": it is labelled sandbox, but its service address https://API.spryngpayments.com/v1 is a production host. Every command will treat it as production')
+    declined.type('n\r')
+    expect(await declined.exited).toBe(2)
+    expect(declined.output()).toContain('Cancelled; profile "acme" was not changed.')
+    expect(existsSync(join(dir, 'profiles.json'))).toBe(false)
+
+    const accepted = runInPty(args, {configDir: dir})
+    await accepted.waitFor(/Save it anyway\?/)
+    accepted.type('y\r')
+    for (const key of [/API key/, /Card proxy key/]) {
+      await accepted.waitFor(key)
+      accepted.type('\r')
+    }
+    expect(await accepted.exited).toBe(0)
+    expect(flat(accepted.output())).toContain('Environment production (labelled sandbox; https://API.spryngpayments.com/v1 is a production host)')
+    expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')).profiles.acme).toMatchObject({env: 'sandbox', base_url: 'https://API.spryngpayments.com/v1'})
+  })
+
+  it.runIf(ptyAvailable)('a write on a terminal to a sandbox-labelled production address asks, saying why, and "no" sends nothing', async () => {
+    const dir = tempConfigDir()
+    const before = server.requests.length
+    const session = runInPty(['customer', 'create', ...CUSTOMER_FLAGS], {configDir: dir, env: {PAYTX_BASE_URL: 'https://api.spryngpayments.com./v1', PAYTX_API_KEY: 'sk_test_0123456789abcdef'}})
+    await session.waitFor(/Continue\?/)
+    expect(flat(session.output())).toContain(
+      'This will create a customer on PRODUCTION (profile "local", https://api.spryngpayments.com./v1; it is labelled local, but its service address https://api.spryngpayments.com./v1 is a production host). Continue?',
+    )
+    session.type('n\r')
+    expect(await session.exited).toBe(2)
+    expect(session.output()).toContain('Cancelled; nothing was sent.')
+    expect(server.requests.length).toBe(before)
+  })
 })
+

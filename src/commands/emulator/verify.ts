@@ -1,8 +1,10 @@
 import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
 import {EXIT, InputError} from '../../errors.js'
 import type {VerifyOptions, VerifyReport} from '../../emulator-verify/run-verify.js'
+import {productionReason} from '../../profiles/production.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import {commandLine} from '../../terminal/invoked-name.js'
+import {productionWhy} from '../../terminal/production-banner.js'
 
 export default class EmulatorVerify extends BaseCommand<typeof EmulatorVerify, VerifyReport> {
   static override summary = 'Send the same small set of requests to a sandbox profile and to a fresh emulator, and show where the answers differ.'
@@ -29,7 +31,7 @@ ${EXIT_CODES_HELP}`
 
 /** What verify runs with: the profile (checked by checkVerifyProfile) and the --timeout of each request. */
 export function toEmulatorVerifyOptions(
-  resolved: Pick<ResolvedProfile, 'name' | 'profile'>,
+  resolved: Pick<ResolvedProfile, 'name' | 'profile' | 'production'>,
   globals: {requestTimeoutMs: number},
 ): Omit<VerifyOptions, 'secrets'> {
   checkVerifyProfile(resolved)
@@ -37,11 +39,14 @@ export function toEmulatorVerifyOptions(
 }
 
 /** The profile verify may run against: a sandbox one with an API key. InputError (exit 2) otherwise, before anything is sent. */
-export function checkVerifyProfile({name, profile}: Pick<ResolvedProfile, 'name' | 'profile'>): void {
-  if (profile.env === 'production') {
-    throw new InputError(`emulator verify creates a customer, a card and a transaction; it refuses production profiles ("${name}" is production).`, {
+export function checkVerifyProfile(resolved: Pick<ResolvedProfile, 'name' | 'profile' | 'production'>): void {
+  const {name, profile} = resolved
+  const production = resolved.production ?? productionReason(profile)
+  if (production) {
+    const why = productionWhy({...resolved, production})
+    throw new InputError(`emulator verify creates a customer, a card and a transaction; it refuses production profiles ("${name}" is production${why ? `: ${why}` : ''}). Nothing was sent.`, {
       flag: '--profile',
-      hint: 'Pass a sandbox profile: --profile <name>.',
+      hint: why ? 'Point the profile at the sandbox (`--base-url`, `--h2h-url`, PAYTX_BASE_URL, PAYTX_H2H_URL), or pass a sandbox profile: --profile <name>.' : 'Pass a sandbox profile: --profile <name>.',
     })
   }
   if (profile.env === 'local') {

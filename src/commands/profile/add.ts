@@ -10,7 +10,9 @@ import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFrom
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'
 import {KEY_NAMES, hasStoredKey} from '../../profiles/key-fields.js'
 import type {KeyPlacement} from '../../profiles/key-storage.js'
+import {describeProductionAddress, productionAddressPhrase, productionReason} from '../../profiles/production.js'
 import {envOverrides} from '../../profiles/resolve.js'
+import {productionAddressShown} from '../../terminal/production-banner.js'
 
 export type ProfileAddResult = ProfileView & {path: string}
 
@@ -68,6 +70,7 @@ left in the file move to the keychain when the profile is written again.`
     const before = store.get(this.args.name)
     const {name, environment, changes} = toProfileAddOptions(flags, this.args, {existing: before, interactive: this.interactive()})
     const env = environment ?? (await this.askEnvironment(name))
+    await this.confirmLabelAgainstAddresses(name, applyProfileChanges(before, env, changes))
 
     const keys = await this.keys(before)
     this.addSecrets(...Object.values(keys))
@@ -95,6 +98,25 @@ left in the file move to the keychain when the profile is written again.`
     const view = profileView(name, {...profile, ...givenKeys}, {active, builtin: false, envOverrides: envOverrides(this.ctx.env), stored: profile})
     this.print(renderProfile(view))
     return {...view, path: store.path}
+  }
+
+  /**
+   * Production is decided by address (profiles/production.ts): a profile labelled sandbox or local
+   * whose service or card proxy address is a production host would be treated as production by
+   * every command. Said before anything is asked or stored; asked on a terminal, refused otherwise.
+   */
+  private async confirmLabelAgainstAddresses(name: string, profile: Profile): Promise<void> {
+    const reason = productionReason(profile)
+    if (reason?.by !== 'address') return
+    const shown = productionAddressShown({name, profile, production: reason})
+    const why = describeProductionAddress(reason, shown)
+    await this.confirmOrRefuse({
+      yes: false,
+      refusal: `Profile "${name}" would be labelled ${reason.label}, but ${productionAddressPhrase(reason, shown)}: every command would treat it as production.`,
+      question: `Profile "${name}": ${why}. Every command will treat it as production (PRODUCTION line, confirmation before writes). Save it anyway?`,
+      cancelled: `Cancelled; profile "${name}" was not changed.`,
+      hint: `Label it production (--env production), or give the ${reason.label === 'local' ? 'emulator' : 'sandbox'} addresses (--base-url, --h2h-url).`,
+    })
   }
 
   private async askEnvironment(name: string): Promise<Environment> {

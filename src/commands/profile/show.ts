@@ -24,6 +24,7 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow, Profile
       builtin: !data.profiles[resolved.name],
       envOverrides: resolved.overrides,
       stored: data.profiles[resolved.name],
+      production: resolved.production,
     })
     this.print(renderProfile(view))
     return {...view, path: store.path}
