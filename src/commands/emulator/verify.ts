@@ -11,7 +11,7 @@ export default class EmulatorVerify extends BaseCommand<typeof EmulatorVerify, V
 
   static override description = `Sends, in order, to the sandbox (--profile) and to a fresh emulator started in this process (in memory, default readings): a sample customer, the test card through the card proxy, a dummy transaction of 1.00, its status and checkoutsuccess, and four requests each side must refuse (amount 0, a customer with no fields, an unknown transaction id, a wrong API key). For each request it shows both status codes and, field by field, where the answers differ: fields only one side sends, JSON types, status codes and error shapes (values are not compared: ids and times differ by nature). Each difference names the listed emulator assumption it touches (\`paytx emulator assumptions\`), or says none does: then the emulator's contract may be wrong there.
 
-Creates one customer, one card and one transaction on the sandbox. Refuses production profiles. Exit 0 when no answer differs, 1 when any does (and for a failed request); --json prints the report for CI.
+Creates one customer, one card and one transaction on the sandbox. Refuses production profiles: those labelled production, and any whose service or card proxy address is a production host, whatever its label (nothing is sent). Exit 0 when no answer differs, 1 when any does (and for a failed request); --json prints the report for CI.
 
 ${EXIT_CODES_HELP}`
 

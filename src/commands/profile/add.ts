@@ -23,6 +23,9 @@ export default class ProfileAdd extends BaseCommand<typeof ProfileAdd, ProfileAd
   sandbox     ${ENVIRONMENT_PRESETS.sandbox.base_url}  ${ENVIRONMENT_PRESETS.sandbox.h2h_url}
   production  ${ENVIRONMENT_PRESETS.production.base_url}  ${ENVIRONMENT_PRESETS.production.h2h_url}
 A profile named sandbox, production or local gets that environment without --env.
+Production is decided by address: a profile labelled sandbox or local whose base URL or card
+proxy URL is a production host is treated as production by every command; profile add says so
+and asks in a terminal, and refuses without one (use --env production, or the sandbox's addresses).
 
 Keys never go on the command line: in a terminal they are asked with hidden prompts (when the
 profile has none yet, or when --api-key-stdin / --proxy-key-stdin is given); otherwise
