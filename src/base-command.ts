@@ -173,12 +173,17 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     if (!this.cachedProfile) {
       this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile, env: this.ctx.env})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
-      // paytx's own line, coloured on purpose: written as it is, not escaped as outside text is.
-      if (this.cachedProfile.production) this.ctx.io.stderr.write(`${productionBanner(this.cachedProfile, {color: colorWanted(this.ctx.io.stderr, this.ctx.env)})}\n`)
+      this.announceProduction(this.cachedProfile)
       // Started now, so that the keychain answers while the command loads what it needs.
       this.keychainKeys = this.fillKeysFromKeychain(this.cachedProfile)
     }
     return this.cachedProfile
+  }
+
+  /** The production line, for a profile that is production by label or by address (profiles/production.ts). */
+  protected announceProduction(resolved: Pick<ResolvedProfile, 'name' | 'profile' | 'production'>): void {
+    // paytx's own line, coloured on purpose: written as it is, not escaped as outside text is.
+    if (resolved.production) this.ctx.io.stderr.write(`${productionBanner(resolved, {color: colorWanted(this.ctx.io.stderr, this.ctx.env)})}\n`)
   }
 
   /** The profile in use with the keys it keeps in the OS keychain read (see profiles/key-storage.ts). */

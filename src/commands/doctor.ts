@@ -1,6 +1,7 @@
 import {EXIT} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
 import type {DoctorReport} from '../doctor/report.js'
+import {resolveProfile} from '../profiles/resolve.js'
 
 export default class Doctor extends BaseCommand<typeof Doctor, DoctorReport> {
   static override summary = 'Check everything paytx depends on, one line each: ✔ fine, ⚠ look at it, ✖ will not work, with what to do.'
@@ -14,6 +15,7 @@ ${EXIT_CODES_HELP}`
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --profile sandbox', '<%= config.bin %> doctor --json']
 
   public async run(): Promise<DoctorReport> {
+    this.announceProductionIfResolvable()
     const [{runDoctor}, {readKeychainKeys}, {renderDoctorReport, withCommandsAsRun}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
     const found = await runDoctor({
       root: this.config.root,
@@ -28,6 +30,17 @@ ${EXIT_CODES_HELP}`
     this.print(renderDoctorReport(report))
     if (!report.ok) this.setOutcomeExitCode(EXIT.service)
     return report
+  }
+
+  /** Doctor reads from the service too: the production line first, when the profile resolves (a profile that does not is one of doctor's ✖ lines). */
+  private announceProductionIfResolvable(): void {
+    let resolved
+    try {
+      resolved = resolveProfile(this.profileStore(), {name: this.globals.profile, env: this.ctx.env})
+    } catch {
+      return
+    }
+    this.announceProduction(resolved)
   }
 }
 

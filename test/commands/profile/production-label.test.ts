@@ -59,9 +59,10 @@ describe('a label that disagrees with the addresses', () => {
     expect(parseJsonOutput(local)).toMatchObject({env: 'production', labelled_env: 'local', production_address: 'https://api.spryngpayments.com./v1'})
   })
 
-  it('doctor warns that a sandbox-labelled profile on a production host is treated as production, with the way out', async () => {
+  it('doctor prints the production line and warns that a sandbox-labelled profile on a production host is treated as production, with the way out', async () => {
     writeFileSync(join(configDir, 'profiles.json'), JSON.stringify({active: 'acme', profiles: {acme: {env: 'sandbox', base_url: 'http://127.0.0.1:9/v1', api_key_header: 'X-APIKEY', api_key: 'sk_test_0123456789abcdef'}}}), {mode: 0o600})
     const result = await runCommand(['doctor', '--json', '--timeout', '1'], {configDir, env: {PAYTX_H2H_URL: 'https://tgapi.tokenex.com'}})
+    expect(result.stderr.split('\n')[0]).toBe('PRODUCTION · profile acme (labelled sandbox) · https://tgapi.tokenex.com')
     const profile = parseJsonOutput(result).checks.find((check: {id: string}) => check.id === 'profile')
     expect(profile).toMatchObject({status: 'warn'})
     expect(profile.detail).toContain('it is labelled sandbox, but its card proxy address https://tgapi.tokenex.com is a production host, so every command treats it as production')
