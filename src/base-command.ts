@@ -113,6 +113,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected secrets: string[] = []
   private services: PaymentService[] = []
   private embeddedEmulators: EmbeddedEmulator[] = []
+  /** Whether --json prints a stream of JSON lines (NDJSON) rather than one document: then an error is one line too. */
+  protected jsonLines = false
   /** The signals that stop this command cleanly (exit 130) once it listens for them. */
   protected stopSignals: readonly StopSignal[] = INTERRUPT_SIGNALS
   private listeningForInterrupt?: Interruption
@@ -357,10 +359,13 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
     const failure = this.describeFailure(err)
     this.ctx.setExitCode(failure.exitCode)
-    if (this.jsonEnabled()) {
+    if (this.jsonEnabled() && !this.jsonLines) {
       this.logJson({error: failure.json})
       return undefined
     }
+    // A stream of JSON lines ends with its error as one more line, which a line reader can parse;
+    // the words go to stderr as without --json.
+    if (this.jsonEnabled()) this.ctx.io.stdout.write(`${JSON.stringify({error: failure.json})}\n`)
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
     this.ctx.io.stderr.write(`${visibleLines(failure.text)}\n`)
     const verbose = this.globals?.verbose || this.ctx.env.DEBUG

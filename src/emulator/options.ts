@@ -2,6 +2,7 @@
  * What an emulator is started with, and what a running one offers. A module of types and
  * defaults only, shared by the entry point (`index.ts`) and the server's wiring.
  */
+import type {OwnerGone} from '../process/owner.js'
 import type {AssumptionSettings} from './assumptions.js'
 import type {Clock} from './time/index.js'
 import type {EmulatorEvent} from './events.js'
@@ -106,4 +107,5 @@ export type EmulatorRunEvent =
   /** A request, a status change, a webhook attempt or a fault, as it happens. */
   | {kind: 'activity'; event: EmulatorEvent}
   | {kind: 'warning'; line: string}
-  | {kind: 'stopped'; signal: string; store: string}
+  /** Stopped by a signal, or because the program that started it is gone (process/owner.ts). */
+  | {kind: 'stopped'; signal?: string; ownerGone?: OwnerGone; store: string}

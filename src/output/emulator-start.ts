@@ -106,6 +106,8 @@ export function renderPointing(emulator: RunningEmulator, invokedAs: string): st
 }
 
 /** One function that draws every event of a run. */
+const OWNER_GONE_WORDS = {'parent-exited': 'the program that started it exited', 'stdin-closed': 'stdin closed'} as const
+
 export function emulatorStartRenderer(options: EmulatorStartRendererOptions): (event: EmulatorRunEvent) => void {
   const {json, write, note, warn, invokedAs} = options
   return (event) => {
@@ -122,9 +124,11 @@ export function emulatorStartRenderer(options: EmulatorStartRendererOptions): (e
       case 'warning':
         // Warnings are for people, with or without --json: stderr, never between the log lines on stdout.
         return note(visibleLines(event.line))
-      case 'stopped':
-        if (json) return write(JSON.stringify({event: 'stopped', signal: event.signal}))
-        return note(`Stopped (${event.signal}).${event.store === ':memory:' ? '' : ` The state is kept in ${event.store}.`}`)
+      case 'stopped': {
+        if (json) return write(JSON.stringify({event: 'stopped', ...(event.signal ? {signal: event.signal} : {}), ...(event.ownerGone ? {reason: event.ownerGone} : {})}))
+        const why = event.ownerGone ? OWNER_GONE_WORDS[event.ownerGone] : event.signal
+        return note(`Stopped (${why}).${event.store === ':memory:' ? '' : ` The state is kept in ${event.store}.`}`)
+      }
     }
   }
 }

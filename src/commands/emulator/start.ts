@@ -9,6 +9,7 @@ import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorEv
 import {dataFolderExposure, isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
+import type {OwnerGone, OwnerWatch} from '../../process/owner.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
@@ -23,7 +24,7 @@ Where the spec is silent it takes the narrowest reading (paytx emulator assumpti
 
 Its root address is a dashboard for a browser: recent transactions, each one's status timeline and webhook deliveries, and forms to trigger a status or resend webhooks (also paytx emulator trigger and resend).
 
-Prints its addresses, the default payment profile and the keys it accepts (emulator test keys), then one line per request, status change and webhook delivery attempt (NDJSON events with --json). Ctrl-C stops it cleanly and exits 130.
+Prints its addresses, the default payment profile and the keys it accepts (emulator test keys), then one line per request, status change and webhook delivery attempt (NDJSON events with --json). Ctrl-C stops it cleanly and exits 130; so does the end of the program that started it (a test harness, a script), unless --no-exit-with-parent, and, with --exit-with-stdin, the end of its stdin.
 
 --faults <file> breaks requests and webhooks on purpose (error statuses, Retry-After, latency, resets, cut bodies; dropped, duplicated, out-of-order and delayed webhooks); rules can also be added and removed while it runs (\`paytx emulator faults\`, /_emulator/faults). Each applied fault is one more line (NDJSON event "fault"). Probabilities come from a seeded generator: --seed repeats a run exactly.
 
@@ -43,6 +44,8 @@ EXIT CODES
 
   // The profile, timeout and prompt flags of the API commands mean nothing here: hidden from help.
   static override baseFlags = hideFlags(BaseCommand.baseFlags)
+
+  protected override jsonLines = true
 
   // Closing the terminal stops it as cleanly as Ctrl-C does.
   protected override stopSignals: readonly StopSignal[] = [...INTERRUPT_SIGNALS, 'SIGHUP']
@@ -86,6 +89,15 @@ EXIT CODES
     }),
     faults: Flags.string({summary: 'A fault file (YAML or JSON): rules that break requests and webhooks on purpose.'}),
     seed: Flags.integer({summary: 'Seed of the fault rules\' probabilities (same seed, same faults); default: the file\'s, else random (printed).', min: 0, max: 2 ** 32 - 1}),
+    'exit-with-parent': Flags.boolean({
+      summary: 'Stop when the program that started it exits; --no-exit-with-parent keeps it running on its own.',
+      default: true,
+      allowNo: true,
+    }),
+    'exit-with-stdin': Flags.boolean({
+      summary: 'Also stop when stdin closes: a harness that holds a pipe to it stops it by ending, even killed, even through npx.',
+      default: false,
+    }),
   }
 
   public async run(): Promise<undefined> {
@@ -120,17 +132,26 @@ EXIT CODES
     const onEvent = (event: EmulatorEvent) => (held ? held.push(event) : render({kind: 'activity', event}))
     const emulator = await startEmulator({...options, onEvent, onWarning: (line) => render({kind: 'warning', line})})
     const interruption = this.interruption()
-    await new Promise((resolveStopped) => {
-      interruption.signal.addEventListener('abort', resolveStopped, {once: true})
+    const owner = await this.watchOwner()
+    const ownerGone = await new Promise<OwnerGone | undefined>((resolveStopped) => {
+      interruption.signal.addEventListener('abort', () => resolveStopped(undefined), {once: true})
+      void owner.gone.then(resolveStopped)
       render({kind: 'listening', emulator, options})
       for (const event of held ?? []) render({kind: 'activity', event})
       held = undefined
     })
+    owner.dispose()
     await emulator.close()
-    render({kind: 'stopped', signal: interruption.received ?? 'SIGINT', store: emulator.store})
+    render({kind: 'stopped', signal: interruption.received ?? (ownerGone ? undefined : 'SIGINT'), ownerGone, store: emulator.store})
     lines.flush()
     this.setOutcomeExitCode(EXIT.interrupted)
     return undefined
+  }
+
+  /** What stops the emulator besides a signal: its owner gone (process/owner.ts), as the flags ask. */
+  private async watchOwner(): Promise<OwnerWatch> {
+    const {watchOwner} = await import('../../process/owner.js')
+    return watchOwner({parent: this.flags['exit-with-parent'], stdin: this.flags['exit-with-stdin'] ? this.ctx.io.stdin : undefined})
   }
 
   /** The fault file's rules and seed (`--seed` wins); checked before anything listens. */

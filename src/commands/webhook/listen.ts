@@ -28,6 +28,8 @@ function parseByteSize(text: string): number | undefined {
 }
 
 export default class WebhookListen extends BaseCommand<typeof WebhookListen, void> {
+  protected override jsonLines = true
+
   static override summary = 'Receive transaction webhooks locally: print, save, re-fetch from the service, forward.'
   static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
 

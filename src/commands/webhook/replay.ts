@@ -10,6 +10,8 @@ import {DURATION_HELP, parseDuration} from '../../duration.js'
 import type {ReplaySelection} from '../../webhooks/replay.js'
 
 export default class WebhookReplay extends BaseCommand<typeof WebhookReplay, undefined> {
+  protected override jsonLines = true
+
   static override summary = 'Send webhooks saved by `webhook listen --save` again, in order, to an address.'
   static override description = `Reads the save file and POSTs each selected webhook to --to, one after the other (the next once the previous one is answered), with the headers it was received with (minus hop-by-hop ones: host, content-length, connection, ...) and its body. A body that was JSON is sent as JSON text (the same values; spacing may differ from what the service sent); one that was not JSON is sent as received. Each is sent once, never retried.
 
