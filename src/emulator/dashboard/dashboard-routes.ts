@@ -19,7 +19,7 @@ import {isAbsoluteHttpUrl} from '../../http/url.js'
 import type {AssumptionSettings} from '../assumptions.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {DASHBOARD_PATHS, type TransactionListItem, renderDashboardError, renderDashboardHome, renderTransactionPage} from './dashboard-pages.js'
-import {ApiError, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from '../http-exchange.js'
+import {ApiError, isFormMediaType, parseFormBody, queryText, readBody, redirect, sendHtml} from '../http-exchange.js'
 import type {Handler, Route} from '../router.js'
 import type {EmulatorStore, TransactionPages} from '../store/index.js'
 import {resendWebhooks, triggerStatus} from '../admin/index.js'
@@ -87,8 +87,8 @@ class Dashboard {
   readonly home: Handler = async (request, response) => {
     this.requireOwnHost(request)
     const query = new URLSearchParams(request.url?.split('?')[1] ?? '')
-    const search = (query.get('q') ?? '').trim().slice(0, 200)
-    const before = query.get('before')?.slice(0, 200) || undefined
+    const search = (queryText(query, 'q') ?? '').trim()
+    const before = queryText(query, 'before')
     // Read off this thread (store/query-thread.ts): requests that come meanwhile are answered.
     const page = await this.settings.pages.page({limit: LISTED, ...(search ? {search} : {}), ...(before ? {before} : {})})
     // A page often shows one customer many times: each is read once.
