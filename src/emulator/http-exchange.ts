@@ -92,6 +92,32 @@ export function parseFormBody(text: string): Record<string, string> {
   return form
 }
 
+/** Characters no search, id or cursor holds: C0 controls (NUL among them) and DEL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+function invalidQuery(name: string, allowed: string): ApiError {
+  return new ApiError(400, `The query parameter ${name} is not valid: it ${allowed}.`, {[`query.${name}`]: allowed})
+}
+
+/**
+ * A text query parameter, cut to `maxLength` characters; undefined when absent or empty. A
+ * control character is a 400 naming the parameter: the store's search would fail on a NUL.
+ */
+export function queryText(query: URLSearchParams, name: string, maxLength = 200): string | undefined {
+  const value = query.get(name)?.slice(0, maxLength)
+  if (value && CONTROL_CHARACTER.test(value)) throw invalidQuery(name, 'must not contain control characters')
+  return value || undefined
+}
+
+/** A whole-number query parameter from `min` to `max`, written in digits; `fallback` when absent or empty, else a 400 naming it. */
+export function queryInteger(query: URLSearchParams, name: string, {min, max, fallback}: {min: number; max: number; fallback: number}): number {
+  const value = query.get(name)
+  if (value === null || value === '') return fallback
+  const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN
+  if (!(number >= min && number <= max)) throw invalidQuery(name, `must be a whole number from ${min} to ${max}`)
+  return number
+}
+
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body)
   response.writeHead(status, {

@@ -1,5 +1,8 @@
 /**
- * The emulator's routing: route tables of `{method, pattern, handler}`, matched by path segment
+ * The emulator's routing: each request's path is normalised once (`requestTarget`), and every
+ * layer that decides by path (the request faults, the admin Host guard, the route tables) is
+ * handed that same target, so that no spelling of a path can mean one thing to a guard and
+ * another to the router. Route tables are `{method, pattern, handler}`, matched by path segment
  * (`:` matches any one segment, passed to the handler in order). A path whose first matching
  * pattern has no route for the method is a 405 listing the allowed ones; no match is a 404.
  */
@@ -15,7 +18,61 @@ export interface Route {
   handler: Handler
 }
 
-function matches(pattern: string[], segments: string[]): string[] | undefined {
+/** A request's path as every layer sees it: decoded, dot segments resolved, empty segments dropped. */
+export interface RequestTarget {
+  /** The decoded segments (`/a%2Fb/c` is `['a/b', 'c']`). */
+  segments: readonly string[]
+  /** The segments as one path, `%` and `/` within a segment encoded again so that it reads back the same. */
+  path: string
+  /** The query string without its `?` (not decoded). */
+  query: string
+}
+
+/** A handler that is given the request's one normalised target. */
+export type TargetHandler = (request: IncomingMessage, response: ServerResponse, target: RequestTarget) => Promise<void>
+
+function invalidPath(reason: string): ApiError {
+  return new ApiError(400, `The request path is not valid (${reason}).`, {path: reason})
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw invalidPath('bad percent-encoding')
+  }
+}
+
+/**
+ * The one normaliser of request paths. Segments are decoded before dot segments are resolved, as
+ * a browser treats `%2e` as `.`; empty segments (`//`, a trailing `/`) are dropped. Only the
+ * origin form (`/path?query`) is accepted: an absolute URL as the target would carry a host of
+ * its own beside the Host header. Throws a 400 ApiError naming what is wrong.
+ */
+export function requestTarget(rawUrl: string): RequestTarget {
+  if (!rawUrl.startsWith('/')) throw invalidPath('must start with /')
+  const queryAt = rawUrl.indexOf('?')
+  const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt)
+  const segments: string[] = []
+  for (const raw of rawPath.split('/')) {
+    const segment = decodeSegment(raw)
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') segments.pop()
+    else segments.push(segment)
+  }
+  const path = `/${segments.map((segment) => segment.replaceAll('%', '%25').replaceAll('/', '%2F')).join('/')}`
+  return {segments, path, query: queryAt === -1 ? '' : rawUrl.slice(queryAt + 1)}
+}
+
+/**
+ * Whether the target is under /_emulator/ (the emulator's own routes and the dashboard). Any case
+ * counts, so that what guards these routes still covers them should matching ever ignore case.
+ */
+export function isAdminTarget(target: RequestTarget): boolean {
+  return target.segments[0]?.toLowerCase() === '_emulator'
+}
+
+function matches(pattern: string[], segments: readonly string[]): string[] | undefined {
   if (pattern.length !== segments.length) return undefined
   const params: string[] = []
   for (let i = 0; i < pattern.length; i++) {
@@ -25,23 +82,9 @@ function matches(pattern: string[], segments: string[]): string[] | undefined {
   return params
 }
 
-function pathSegments(rawUrl: string): string[] | undefined {
-  const path = rawUrl.split('?')[0].replace(/\/+$/, '')
-  try {
-    return path
-      .split('/')
-      .slice(1)
-      .map((segment) => decodeURIComponent(segment))
-  } catch {
-    return undefined
-  }
-}
-
-/** The request handler over the given route tables. */
-export function routeRequests(routes: readonly Route[]): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
-  return async (request, response) => {
-    const segments = pathSegments(request.url ?? '/')
-    if (!segments) throw new ApiError(400, 'The request path is not valid (bad percent-encoding).')
+/** The request handler over the given route tables, routing by the request's normalised target. */
+export function routeRequests(routes: readonly Route[]): TargetHandler {
+  return async (request, response, {segments, path}) => {
     // The first pattern that matches decides, as in a table read top to bottom: a literal
     // segment (`/transaction/start`) listed before a parameter takes precedence over it.
     const first = routes.find((route) => matches(route.pattern, segments))
@@ -55,6 +98,6 @@ export function routeRequests(routes: readonly Route[]): (request: IncomingMessa
       const list = samePattern.map((candidate) => candidate.method).join(', ')
       throw new ApiError(405, `${request.method} is not allowed here; use ${list}.`, {method: `allowed: ${list}`}, {allow: list})
     }
-    throw new ApiError(404, `Nothing is at ${request.method} ${request.url?.split('?')[0]}.`, {path: 'unknown path'})
+    throw new ApiError(404, `Nothing is at ${request.method} ${path}.`, {path: 'unknown path'})
   }
 }

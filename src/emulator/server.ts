@@ -5,7 +5,7 @@
  * behaviour of its own beyond turning an unexpected failure into a 500. Started through
  * `startEmulator` in `index.ts`.
  */
-import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
+import {type Server, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
@@ -30,7 +30,7 @@ import {
   type RunningEmulator,
 } from './options.js'
 import {WebhookOutbox} from './webhooks/index.js'
-import {routeRequests} from './router.js'
+import {type TargetHandler, requestTarget, routeRequests} from './router.js'
 import {DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull} from '../storage/disk-full.js'
 
 /** Opens the store, importing a 0.1 JSON state file found at its path, and puts the defaults and given ids in it. */
@@ -181,7 +181,7 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
 }
 
 /** The HTTP server: each request is logged when answered; an unexpected failure is a 500 with the service's error object. */
-function httpServer(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, clock: Clock, {report, warn}: Reporters): Server {
+function httpServer(handle: TargetHandler, clock: Clock, {report, warn}: Reporters): Server {
   const server: Server = createServer((request, response) => {
     const started = clock.now()
     const startedAt = performance.now()
@@ -195,7 +195,9 @@ function httpServer(handle: (request: IncomingMessage, response: ServerResponse)
         duration_ms: Math.round(performance.now() - startedAt),
       }),
     )
-    handle(request, response).catch((error: unknown) => {
+    // The path is normalised here, once: the faults, the admin Host guard and the router all decide on this one target.
+    const answer = async () => handle(request, response, requestTarget(request.url ?? '/'))
+    answer().catch((error: unknown) => {
       // Drain what the client still sends, so that it reads the answer instead of a reset.
       request.resume()
       if (response.headersSent) {

@@ -95,6 +95,11 @@ export function webhookListenRenderer(options: ListenRendererOptions): (event: L
         return warn(`listening on ${event.host}: anyone who can reach port ${event.port} from the network can post to it${event.tokenRequired ? ' if they know the URL' : ''}.`)
       case 'tokenless':
         return warn(`--no-token: webhooks are accepted on any path, from anyone who can reach port ${event.port}.`)
+      case 'weak-token':
+        return warn(
+          `--token is ${event.length} character${event.length === 1 ? '' : 's'} long: a token shorter than ${event.minimum} can be guessed. ` +
+            'Leave --token out for a random one each run, or give a random one of your own (openssl rand -hex 16 makes one).',
+        )
       case 'ready':
         if (!json) return renderListening(event).forEach((line) => note(line))
         write(readyLine(event))

@@ -29,6 +29,8 @@ export type ListenEvent =
   | {kind: 'exposed'; host: string; port: number; tokenRequired: boolean}
   /** --no-token: any path is accepted. */
   | {kind: 'tokenless'; port: number}
+  /** --token shorter than `minimum` characters: guessable. */
+  | {kind: 'weak-token'; length: number; minimum: number}
   | {kind: 'webhook'; report: WebhookReport}
   /** The first webhook that names no status, without --fetch to read it. */
   | {kind: 'status-missing'}

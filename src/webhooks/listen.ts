@@ -8,7 +8,7 @@ import {redactUrl} from '../secrets/redact-url.js'
 import type {PaymentService} from '../api/service.js'
 import type {ListenEvent, StopReason} from './listen-events.js'
 import type {WebhookForwarder} from './forwarder.js'
-import {WEBHOOK_PATH, type WebhookCounts, type WebhookListener, isLoopbackHost, startWebhookListener} from './listener.js'
+import {MIN_TOKEN_LENGTH, WEBHOOK_PATH, type WebhookCounts, type WebhookListener, isLoopbackHost, startWebhookListener} from './listener.js'
 import type {WebhookRecorder} from './recorder.js'
 import type {TunnelRequest} from '../tunnel/tunnel-program.js'
 import {type RunningTunnel, startTunnel, tunnelLostError} from '../tunnel/run-tunnel.js'
@@ -127,7 +127,9 @@ async function startTunnelIfAsked(request: TunnelRequest | undefined, listener: 
 function announceReady(options: WebhookListenOptions, deps: WebhookListenDeps, listener: WebhookListener, tunnel: RunningTunnel | undefined, forwardTo: string | undefined): void {
   const tokenRequired = options.token !== undefined
   if (!isLoopbackHost(options.host)) deps.onEvent({kind: 'exposed', host: options.host, port: listener.port, tokenRequired})
-  if (!tokenRequired) deps.onEvent({kind: 'tokenless', port: listener.port})
+  const {token} = options
+  if (token === undefined) deps.onEvent({kind: 'tokenless', port: listener.port})
+  else if (token.length < MIN_TOKEN_LENGTH) deps.onEvent({kind: 'weak-token', length: token.length, minimum: MIN_TOKEN_LENGTH})
   const listenerUrl = new URL(listener.url)
   deps.onEvent({
     kind: 'ready',

@@ -11,6 +11,7 @@ import {type IncomingMessage, type Server, type ServerResponse, createServer} fr
 import type {Transaction} from '../api/schemas.js'
 import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {listen} from '../http/listen.js'
+import {crossSiteRequest, isOwnHost, listensOnLoopbackOnly} from '../http/own-host.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {maskBodyInPlace, redactHeaders, redactText} from '../secrets/redact.js'
 import {DuplicateDetector} from './duplicates.js'
@@ -21,6 +22,11 @@ import {DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull} from '../storage/disk-full.js
 
 export const WEBHOOK_PATH = '/webhooks'
 export const DEFAULT_WEBHOOK_PORT = 4020
+/**
+ * The shortest --token that is not warned about: 16 characters of a random token are out of
+ * reach of guessing; a word such as `dev-token` is the first thing a hostile page would try.
+ */
+export const MIN_TOKEN_LENGTH = 16
 /** How many re-fetches and forwards run at the same time; the rest wait their turn. */
 const FOLLOW_UP_CONCURRENCY = 8
 
@@ -37,7 +43,7 @@ export interface WebhookListenerOptions {
   forward?: (rawBody: Buffer, rawHeaders: readonly string[]) => Promise<ForwardResult>
   /** Each webhook, malformed ones included, in the order they arrived, once their follow-ups ended. */
   onWebhook: (report: WebhookReport) => void
-  /** Requests refused before they were read as webhooks: wrong path or token, method, size. */
+  /** Requests refused before they were read as webhooks: from a web page, wrong path or token, method, size. */
   onRejected: (rejection: Rejection) => void
   /** Recording failed: the sender was answered 503 (a full disk) or 500, so that it sends again. */
   onRecordFailure?: (error: Error, answer: {status: 500 | 503; diskFull: boolean}) => void
@@ -76,7 +82,7 @@ export interface MalformedWebhook {
 export type WebhookReport = AcknowledgedWebhook | MalformedWebhook
 
 export interface Rejection {
-  status: 404 | 405 | 413
+  status: 403 | 404 | 405 | 413
   method: string
   /** The request path without its query string. */
   path: string
@@ -314,6 +320,8 @@ class WebhookReceiver {
   readonly counts: WebhookCounts = {received: 0, duplicates: 0, malformed: 0, rejected: 0, rejectedByStatus: {}}
   /** Set when the listener stops: new requests are refused with 503. */
   closing = false
+  /** Where it listens, set once listening: what a request's Origin and (without a token) Host must name. */
+  address = {url: '', loopbackOnly: true}
   readonly followUps: FollowUps
   private readonly accepts: (path: string, query: string) => boolean
   private readonly arrivals: ArrivalOrder
@@ -336,9 +344,12 @@ class WebhookReceiver {
     req.on('error', () => {})
     const {path, query} = splitTarget(req.url ?? '/')
     if (this.closing) return refuseWhileClosing(res)
+    // The token must not end up in the save file or a report when it came in the path.
+    const shownPath = this.options.token !== undefined && path.startsWith(`${WEBHOOK_PATH}/`) ? `${WEBHOOK_PATH}/{token}` : path
+    // Before the token is looked at: a web page learns nothing from the answer, whatever it guessed.
+    const fromWebPage = this.fromWebPage(req)
+    if (fromWebPage) return this.reject(req, res, shownPath, 403, fromWebPage)
     if (!this.accepts(path, query)) return this.reject(req, res, path, 404, 'no webhook endpoint here (wrong path or token)')
-    // The token must not end up in the save file when it came in the path.
-    const shownPath = this.options.token !== undefined && path !== WEBHOOK_PATH ? `${WEBHOOK_PATH}/{token}` : path
     if (req.method !== 'POST') return this.reject(req, res, shownPath, 405, `method ${req.method} not allowed; webhooks are POSTed`, {allow: 'POST'})
     const limit = this.options.maxBodyBytes
     readCappedBody(req, limit).then(
@@ -347,6 +358,23 @@ class WebhookReceiver {
         if (error instanceof BodyTooLargeError) this.reject(req, res, shownPath, 413, `body larger than ${limit} bytes`)
       },
     )
+  }
+
+  /**
+   * Why the request is refused as one a web page sent, or undefined. A webhook comes from a
+   * server, which sends no Origin and no Sec-Fetch-Site: any request naming another site is
+   * refused, token or not (a weak token can be guessed). Without a token, the Host must also
+   * name this listener while it listens on loopback, against a page reaching it by DNS
+   * rebinding in a browser that sends no Origin. With a token the Host is not checked: a tunnel
+   * of the user's own brings its public name, which only the token admits.
+   */
+  private fromWebPage(req: IncomingMessage): string | undefined {
+    const crossSite = crossSiteRequest(req.headers, this.address.url)
+    if (crossSite) return crossSite
+    if (this.options.token === undefined && this.address.loopbackOnly && !isOwnHost(req.headers.host, this.address.url)) {
+      return 'its Host is not this listener\'s address (a web page reaching it under another name?)'
+    }
+    return undefined
   }
 
   private reject(req: IncomingMessage, res: ServerResponse, path: string, status: Rejection['status'], reason: string, extra: Record<string, string> = {}): void {
@@ -434,9 +462,11 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
   })
   const address = await listen(server, {host: options.host, port: options.port})
   const host = options.host === 'localhost' ? 'localhost' : address.address
+  const url = webhookUrl(host, address.port, options.token)
+  receiver.address = {url, loopbackOnly: listensOnLoopbackOnly(options.host)}
 
   return {
-    url: webhookUrl(host, address.port, options.token),
+    url,
     host,
     port: address.port,
     counts: () => receiver.snapshot(),

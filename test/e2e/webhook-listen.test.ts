@@ -254,6 +254,22 @@ describe('webhook listen', () => {
     expect(result.stdout + result.stderr).not.toContain('someone-elses-secret')
   })
 
+  it('--token dev-token (as the README once showed) warns naming --token, and a page of another site cannot post through it to the app', async () => {
+    const app = await startRecordingServer(() => ({status: 200, json: {}}))
+    servers.push(app)
+    const {cli, url} = await listen(['--token', 'dev-token', '--forward-to', `${app.url}/webhooks`])
+    expect(cli.stderr()).toContain('Warning: --token is 9 characters long: a token shorter than 16 can be guessed.')
+    // What a page elsewhere can send without asking: a text/plain POST, its Origin set by the browser.
+    const fromPage = await send(url, webhook('SETTLEMENT_COMPLETED'), {headers: {'content-type': 'text/plain', origin: 'https://attacker.example', 'sec-fetch-site': 'cross-site'}})
+    expect(fromPage.status).toBe(403)
+    await cli.waitFor('stderr', /Rejected POST \/webhooks with 403: a web page of another site sent it/)
+    expect((await send(url, webhook('PENDING'))).status).toBe(200)
+    await cli.waitFor('stdout', /forwarded: 200/)
+    const result = await cli.stop()
+    expect(app.requests.map((forwarded) => forwarded.body.status)).toEqual(['PENDING'])
+    expect(result.stderr).toContain('1 rejected (403: 1)')
+  })
+
   it('--forward-to reports an endpoint that is down and keeps listening', async () => {
     const closed = await startRecordingServer()
     const deadUrl = `${closed.url}/hooks`

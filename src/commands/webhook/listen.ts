@@ -31,7 +31,7 @@ export default class WebhookListen extends BaseCommand<typeof WebhookListen, voi
   protected override jsonLines = true
 
   static override summary = 'Receive transaction webhooks locally: print, save, re-fetch from the service, forward.'
-  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
+  static override description = `Starts a receiver on 127.0.0.1 (port ${DEFAULT_PORT} unless --port; --port 0 picks a free one) at /webhooks?key=<token>. The token is generated for each run unless --token gives one, so that only whoever you gave the URL to can post; requests without it are answered 404 and counted; a --token shorter than 16 characters is warned about (it can be guessed). A request that a web page sent (an Origin of another site, Sec-Fetch-Site cross-site or same-site; with --no-token, also a Host that is not the listener's address) is answered 403: webhooks come from servers, which send neither. Give the printed URL to the service as webhook_transaction_update, on the payment profile (for the emulator: \`emulator start --webhook-url <url>\`) or in a transaction's start request. The emulator reaches 127.0.0.1 directly; the real service needs a public HTTPS address, so run a tunnel of your own to this port and give the service the tunnel's address with the same path and key (pass --token so that it stays the same between runs).
 
 Each webhook is answered 200 at once and printed as one line: time, type, transaction id and status; with --json, one NDJSON object per webhook on stdout, after a "ready" object that says when to start sending and before a "stopped" object with the counts. Webhooks repeating a (transaction id, status) already seen are marked as duplicates. A body that is not JSON is answered 400 and still recorded and printed; a body over --max-body is answered 413; any method but POST 405.
 
@@ -61,7 +61,7 @@ ${EXIT_CODES_HELP}`
       default: '127.0.0.1',
     }),
     token: Flags.string({
-      summary: 'The secret the URL must carry as ?key= (default: a random one for this run).',
+      summary: 'The secret the URL must carry as ?key= (default: a random one for this run); 16 characters or more.',
       exclusive: ['no-token'],
     }),
     'no-token': Flags.boolean({

@@ -3,11 +3,13 @@
  * dashboard does: a web page on another name reaching 127.0.0.1 through DNS rebinding would
  * otherwise read the delivery log (with each receiver's ?key= token) and drive the emulator. An
  * emulator started to listen beyond loopback is reached by other names on purpose: it answers all.
+ *
+ * The guard decides on the request's normalised target (router.ts), the one the router routes
+ * by, never on the raw path: `/%5Femulator/webhooks` is the delivery log to both.
  */
-import type {IncomingMessage, ServerResponse} from 'node:http'
-
 import {isOwnHost, listensOnLoopbackOnly} from '../../http/own-host.js'
 import {ApiError} from '../http-exchange.js'
+import {type TargetHandler, isAdminTarget} from '../router.js'
 
 export interface AdminHostSettings {
   /** The address the emulator listens on (`--host`). */
@@ -16,19 +18,13 @@ export interface AdminHostSettings {
   baseUrl(): string
 }
 
-const ADMIN_PREFIX = '/_emulator/'
-
 /** The handler, with /_emulator/ requests under a foreign Host refused (403) while the emulator listens on loopback only. */
-export function guardAdminHost(
-  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
-  settings: AdminHostSettings,
-): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function guardAdminHost(handle: TargetHandler, settings: AdminHostSettings): TargetHandler {
   if (!listensOnLoopbackOnly(settings.listenHost)) return handle
-  return async (request, response) => {
-    const path = (request.url ?? '').split('?')[0]
-    if ((path.startsWith(ADMIN_PREFIX) || path === ADMIN_PREFIX.slice(0, -1)) && !isOwnHost(request.headers.host, settings.baseUrl())) {
+  return async (request, response, target) => {
+    if (isAdminTarget(target) && !isOwnHost(request.headers.host, settings.baseUrl())) {
       throw new ApiError(403, `The emulator's /_emulator/ routes answer only at ${settings.baseUrl()}.`, {host: "not this emulator's address"})
     }
-    await handle(request, response)
+    await handle(request, response, target)
   }
 }

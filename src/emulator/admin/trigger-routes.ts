@@ -8,7 +8,7 @@ import type {IncomingMessage} from 'node:http'
 import type {AssumptionSettings} from '../assumptions.js'
 import {type EmulatorKeys, requireApiKey} from '../api/index.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
-import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
+import {ApiError, queryInteger, queryText, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'
 import type {EmulatorStore, TransactionPages, TransactionQuery} from '../store/index.js'
 import {parseResendRequest, parseTriggerRequest, resendWebhooks, triggerStatus} from './trigger.js'
@@ -29,10 +29,9 @@ export const MAX_LISTED_TRANSACTIONS = 200
 
 /** A list's query string: `limit`, `search`, `status`, `product`, `customer`, and `before` (the previous page's `next`). */
 function listQuery(query: URLSearchParams): TransactionQuery {
-  const text = (name: string) => query.get(name)?.slice(0, 200) || undefined
-  const [search, status, product, customer, before] = ['search', 'status', 'product', 'customer', 'before'].map(text)
+  const [search, status, product, customer, before] = ['search', 'status', 'product', 'customer', 'before'].map((name) => queryText(query, name))
   return {
-    limit: Math.min(MAX_LISTED_TRANSACTIONS, Math.max(1, Number(query.get('limit')) || 50)),
+    limit: queryInteger(query, 'limit', {min: 1, max: MAX_LISTED_TRANSACTIONS, fallback: 50}),
     ...(search ? {search} : {}),
     ...(status ? {status} : {}),
     ...(product ? {product} : {}),

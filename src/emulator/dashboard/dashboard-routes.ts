@@ -14,12 +14,12 @@ import {randomBytes, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
 import {type TransactionStatus, isKnownStatus} from '../../api/contract.js'
-import {isOwnHost, ownHostNames} from '../../http/own-host.js'
+import {crossSiteRequest, isOwnHost} from '../../http/own-host.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import type {AssumptionSettings} from '../assumptions.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {DASHBOARD_PATHS, type TransactionListItem, renderDashboardError, renderDashboardHome, renderTransactionPage} from './dashboard-pages.js'
-import {ApiError, isFormMediaType, parseFormBody, readBody, redirect, sendHtml} from '../http-exchange.js'
+import {ApiError, isFormMediaType, parseFormBody, queryText, readBody, redirect, sendHtml} from '../http-exchange.js'
 import type {Handler, Route} from '../router.js'
 import type {EmulatorStore, TransactionPages} from '../store/index.js'
 import {resendWebhooks, triggerStatus} from '../admin/index.js'
@@ -38,14 +38,6 @@ export interface DashboardRouteSettings {
 
 /** How many transactions the root page lists. */
 const LISTED = 50
-
-function isOwnOrigin(origin: string, baseUrl: string): boolean {
-  try {
-    return ownHostNames(baseUrl).has(new URL(origin).host)
-  } catch {
-    return false
-  }
-}
 
 function sameToken(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given ?? '')
@@ -87,8 +79,8 @@ class Dashboard {
   readonly home: Handler = async (request, response) => {
     this.requireOwnHost(request)
     const query = new URLSearchParams(request.url?.split('?')[1] ?? '')
-    const search = (query.get('q') ?? '').trim().slice(0, 200)
-    const before = query.get('before')?.slice(0, 200) || undefined
+    const search = (queryText(query, 'q') ?? '').trim()
+    const before = queryText(query, 'before')
     // Read off this thread (store/query-thread.ts): requests that come meanwhile are answered.
     const page = await this.settings.pages.page({limit: LISTED, ...(search ? {search} : {}), ...(before ? {before} : {})})
     // A page often shows one customer many times: each is read once.
@@ -139,10 +131,7 @@ class Dashboard {
   /** The form's fields, once the POST is shown to come from this emulator's own page. */
   private async readForm(request: IncomingMessage): Promise<Record<string, string>> {
     this.requireOwnHost(request)
-    const origin = request.headers.origin
-    const fetchSite = request.headers['sec-fetch-site']
-    const crossSite = (origin !== undefined && !isOwnOrigin(origin, this.settings.baseUrl())) || (fetchSite !== undefined && !['same-origin', 'none'].includes(String(fetchSite)))
-    if (crossSite || !isFormMediaType(request)) {
+    if (crossSiteRequest(request.headers, this.settings.baseUrl()) !== undefined || !isFormMediaType(request)) {
       request.resume()
       throw new ApiError(403, 'This form is accepted only from the dashboard\'s own page.', {form: 'cross-site or not a form post'})
     }

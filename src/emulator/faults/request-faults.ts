@@ -13,6 +13,7 @@ import {isJsonMediaType, readBody} from '../http-exchange.js'
 import type {EmulatorStore} from '../store/index.js'
 import {FAULT_KIND_TABLE, type RequestHandler} from './fault-kinds.js'
 import {bodyHash} from './seeded-random.js'
+import {type RequestTarget, type TargetHandler, isAdminTarget} from '../router.js'
 import {type ActiveFaultRule, type FaultRules, type RequestFacts, type TransactionFacts, transactionKey} from './fault-rules.js'
 
 export interface RequestFaultSettings {
@@ -61,14 +62,13 @@ function replay(request: IncomingMessage, body: string): IncomingMessage {
  * matches on it; and the request's key (see `RequestFacts.key`). The body is read only when
  * that needs it, and then handed on as a request that gives the same bytes again.
  */
-async function requestFacts(request: IncomingMessage, path: string, faults: FaultRules, settings: RequestFaultSettings): Promise<{facts: RequestFacts; forwarded: IncomingMessage}> {
+async function requestFacts(request: IncomingMessage, {path, segments}: RequestTarget, faults: FaultRules, settings: RequestFaultSettings): Promise<{facts: RequestFacts; forwarded: IncomingMessage}> {
   const method = request.method ?? ''
   const base: RequestFacts = {method, path, key: `${method} ${path}`}
-  const segments = path.split('/').filter(Boolean)
   const onTransactions = segments[0] === 'v1' && segments[1] === 'transaction' && segments.length >= 3
   if (onTransactions && segments[2] !== 'start') {
     if (!faults.needsRequestTransactionFacts && !faults.needsRequestKeys) return {facts: base, forwarded: request}
-    const facts = factsOfTransaction(settings.store, decodeURIComponent(segments[2]))
+    const facts = factsOfTransaction(settings.store, segments[2])
     const route = `${method} /${[...segments.slice(0, 2), '<transaction>', ...segments.slice(3)].join('/')}`
     return {facts: {...base, ...facts, key: `${route} ${transactionKey(facts)}`}, forwarded: request}
   }
@@ -88,11 +88,13 @@ function requestEffect({rule}: ActiveFaultRule): string {
   return kind.on === 'request' ? kind.effect(rule as never) : rule.fault
 }
 
-export function withRequestFaults(handle: RequestHandler, faults: FaultRules, settings: RequestFaultSettings): RequestHandler {
-  return async (request, response) => {
-    const path = (request.url ?? '').split('?')[0]
-    if (faults.isEmpty || path === '/_emulator' || path.startsWith('/_emulator/')) return handle(request, response)
-    const {facts, forwarded} = await requestFacts(request, path, faults, settings)
+/** The handler behind the request faults; the path rules match on is the request's normalised target, the one the router routes by. */
+export function withRequestFaults(next: TargetHandler, faults: FaultRules, settings: RequestFaultSettings): TargetHandler {
+  return async (request, response, target) => {
+    if (faults.isEmpty || isAdminTarget(target)) return next(request, response, target)
+    const handle: RequestHandler = (forwardedRequest, forwardedResponse) => next(forwardedRequest, forwardedResponse, target)
+    const {path} = target
+    const {facts, forwarded} = await requestFacts(request, target, faults, settings)
     const active = faults.forRequest(facts)
     if (!active) return handle(forwarded, response)
     const {rule} = active

@@ -163,6 +163,31 @@ describe('GET /_emulator/transactions', () => {
     expect(await list('?search=no-such-thing-anywhere')).toEqual([])
     expect((await api.get('/_emulator/transactions', {})).status).toBe(401)
   })
+
+  it.each([
+    ['limit=1.5', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=-1', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=0', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=201', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=1e9', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=99999999999999999999', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=0x10', 'limit', 'must be a whole number from 1 to 200'],
+    ['limit=ten', 'limit', 'must be a whole number from 1 to 200'],
+    ['search=a%00b', 'search', 'must not contain control characters'],
+    ['search=%00%00%00', 'search', 'must not contain control characters'],
+    ['search=x%0Ay', 'search', 'must not contain control characters'],
+    ['customer=%00', 'customer', 'must not contain control characters'],
+    ['before=%7F', 'before', 'must not contain control characters'],
+  ])('answers ?%s with 400 naming the parameter and what it allows', async (query, name, allowed) => {
+    const answer = await api.get(`/_emulator/transactions?${query}`)
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({code: '400', message: `The query parameter ${name} is not valid: it ${allowed}.`, details: {[`query.${name}`]: allowed}})
+  })
+
+  it('takes an empty limit as the default, and 200 as the most', async () => {
+    expect((await api.get('/_emulator/transactions?limit=')).status).toBe(200)
+    expect((await api.get('/_emulator/transactions?limit=200')).status).toBe(200)
+  })
 })
 
 describe('docs/emulator.md', () => {

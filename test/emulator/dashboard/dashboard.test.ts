@@ -78,6 +78,21 @@ describe('the dashboard', () => {
     expect(rows(await (await fetch(`${emulator.url}${more}`)).text())).toEqual(['&lt;script&gt;alert(1)&lt;/script&gt;'])
   })
 
+  it.each([
+    ['q=a%00b', 'q'],
+    ['q=%00%00%00', 'q'],
+    ['q=x%1By', 'q'],
+    ['before=%00', 'before'],
+  ])('answers a search ?%s with 400 naming the parameter', async (query, name) => {
+    const answer = await fetch(`${emulator.url}/?${query}`)
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toEqual({
+      code: '400',
+      message: `The query parameter ${name} is not valid: it must not contain control characters.`,
+      details: {[`query.${name}`]: 'must not contain control characters'},
+    })
+  })
+
   it('answers only to its own address (no DNS rebinding)', async () => {
     expect(await getWithHost('/', `127.0.0.1:${emulator.port}`)).toBe(200)
     expect(await getWithHost('/', `localhost:${emulator.port}`)).toBe(200)
