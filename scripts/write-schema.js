@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run schema`: writes the JSON Schemas under schemas/ from the zod schemas the loaders check
 // against (scenario files: src/smoke/scenario-schema.ts; fault files:
-// src/emulator/faults/, through its index.ts), each bundled in memory.
-import {writeFileSync} from 'node:fs'
+// src/emulator/faults/, through its index.ts), and the service's contract as an OpenAPI document
+// (src/api/openapi.ts, for this package's version), each bundled in memory.
+import {readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -25,3 +26,5 @@ const {scenarioJsonSchema} = await importBundled('src/smoke/scenario-schema.ts')
 writeSchema('smoke-scenario.schema.json', scenarioJsonSchema())
 const {faultFileJsonSchema} = await importBundled('src/emulator/faults/index.ts')
 writeSchema('emulator-faults.schema.json', faultFileJsonSchema())
+const {openApiDocument} = await importBundled('src/api/openapi.ts')
+writeSchema('openapi.json', openApiDocument(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version))

@@ -95,16 +95,22 @@ function buildCustomerRequestSchema(mode: CustomerCheckMode) {
 
 const customerRequestSchemas = new Map<CustomerCheckMode, ReturnType<typeof buildCustomerRequestSchema>>()
 
-export function validateCustomerRequest(body: unknown, {mode = 'emulator'}: {mode?: CustomerCheckMode} = {}): ValidationIssue[] {
+/** The customer request as `mode` checks it; `emulator` (the default) is the service's own reading. */
+export function customerRequestSchema(mode: CustomerCheckMode = 'emulator'): ReturnType<typeof buildCustomerRequestSchema> {
   let schema = customerRequestSchemas.get(mode)
   if (!schema) {
     schema = buildCustomerRequestSchema(mode)
     customerRequestSchemas.set(mode, schema)
   }
-  return issuesOf(schema, body)
+  return schema
 }
 
-const cardRequestFields = once(() =>
+export function validateCustomerRequest(body: unknown, {mode = 'emulator'}: {mode?: CustomerCheckMode} = {}): ValidationIssue[] {
+  return issuesOf(customerRequestSchema(mode), body)
+}
+
+/** The card request's fields (the expiry's check against today is added per call). */
+export const cardRequestSchema = once(() =>
   z.looseObject({
     customer: requiredString('id of an existing customer'),
     expiry_month: requiredString('01-12').refine((v) => /^(0?[1-9]|1[0-2])$/.test(v), {error: 'must be a month from 01 to 12'}),
@@ -120,7 +126,7 @@ const cardRequestFields = once(() =>
 export function validateCardRequest(body: unknown, options: {now?: Date} = {}): ValidationIssue[] {
   const now = options.now ?? new Date()
   // The expiry check depends on today, so this refinement is added per call over the kept fields.
-  const schema = cardRequestFields().superRefine((card, ctx) => {
+  const schema = cardRequestSchema().superRefine((card, ctx) => {
     const issue = cardExpiryIssue(card.expiry_month, card.expiry_year, now)
     if (issue) ctx.addIssue({code: 'custom', path: [issue.path], message: issue.message})
   })
@@ -131,7 +137,7 @@ export type CardAnswerField = 'expiry_month' | 'expiry_year' | 'holder_name' | '
 
 /** One field of a card request checked alone, as a prompt's answer is: the problem, if any. */
 export function cardFieldIssue(field: CardAnswerField, value: string): string | undefined {
-  const result = cardRequestFields().shape[field].safeParse(value)
+  const result = cardRequestSchema().shape[field].safeParse(value)
   return result.success ? undefined : result.error.issues[0]?.message
 }
 
@@ -148,7 +154,8 @@ export function cardExpiryIssue(monthText: string, yearText: string, now: Date =
 
 const minorUnitsError = 'must be an integer amount in minor units, e.g. 14 for 0.14 EUR'
 
-const transactionStartFields = once(() =>
+/** The transaction start request's fields (the product-dependent checks are added by the request schema). */
+export const transactionStartRequestFields = once(() =>
   z.looseObject({
     payment_profile: optionalString(),
     amount: z.number({error: minorUnitsError}).int({error: minorUnitsError}).positive({error: 'must be greater than 0 (minor units)'}),
@@ -176,7 +183,7 @@ const transactionStartFields = once(() =>
 )
 
 const transactionStartRequestSchema = once(() =>
-  transactionStartFields().superRefine((tx, ctx) => {
+  transactionStartRequestFields().superRefine((tx, ctx) => {
     if (tx.payment_product === 'card' && !tx.card) {
       ctx.addIssue({code: 'custom', path: ['card'], message: 'is required for the card product (id of a tokenized card)'})
     }
@@ -258,8 +265,8 @@ export const serviceErrorBodySchema = once(() =>
 export const transactionWebhookSchema = once(() => transactionSchema().partial().extend({type: z.string()}))
 
 export type CustomerRequest = z.infer<ReturnType<typeof buildCustomerRequestSchema>>
-export type CardRequest = z.infer<ReturnType<typeof cardRequestFields>>
-export type TransactionStartRequest = z.infer<ReturnType<typeof transactionStartFields>>
+export type CardRequest = z.infer<ReturnType<typeof cardRequestSchema>>
+export type TransactionStartRequest = z.infer<ReturnType<typeof transactionStartRequestFields>>
 export type TransactionDetailsRequest = TransactionStartRequest['details']
 export type Customer = z.infer<ReturnType<typeof customerSchema>>
 export type Card = z.infer<ReturnType<typeof cardSchema>>
