@@ -46,10 +46,10 @@ describe('input caps', () => {
   afterEach(() => server.close())
   const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'})
 
-  it('status - </dev/zero stops at the line cap with exit 2, in bounded memory, sending nothing', async () => {
+  it('status - </dev/zero stops at the longest line it reads through, with exit 2, in bounded memory, sending nothing', async () => {
     const result = await runWithStdinFrom('/dev/zero', ['status', '-'], env())
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('(stdin line 1) is not a transaction id: it is longer than 1 MiB; the rest of stdin was not read.')
+    expect(result.stderr).toContain('(stdin line 1) is not a transaction id: it is longer than 64 MiB; the rest of stdin was not read.')
     expect(result.peakRssKiB).toBeGreaterThan(0)
     expect(result.peakRssKiB).toBeLessThan(300 * 1024)
     expect(server.requests).toEqual([])
@@ -148,7 +148,7 @@ describe('files that never end', () => {
     [['emulator', 'start', '--port', '0', '--store', ':memory:', '--faults', '/dev/zero'], '--faults: /dev/zero is larger than 10 MiB'],
     [['smoke', 'run', '/dev/zero'], '/dev/zero is larger than 10 MiB'],
     [['customer', 'create', '--data', '/dev/zero'], '--data: /dev/zero is larger than 10 MiB'],
-    [['status', '--from-file', '/dev/zero'], '(/dev/zero line 1) is not a transaction id: it is longer than 1 MiB'],
+    [['status', '--from-file', '/dev/zero'], '(/dev/zero line 1) is not a transaction id: it is longer than 64 MiB; the rest of /dev/zero was not read.'],
   ])('%j is exit 2 at the cap', async (args, message) => {
     const result = await runCli(args, {env: {PAYTX_BASE_URL: 'http://127.0.0.1:9/v1', PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'}})
     expect(result.code).toBe(2)
