@@ -55,6 +55,19 @@ describe('input caps', () => {
     expect(server.requests).toEqual([])
   })
 
+  it('a 60 MB junk line between two ids is reported, both ids are sent, and the line is never held whole', async () => {
+    const file = join(tempConfigDir(), 'ids-with-junk.txt')
+    writeFileSync(file, `tx-before\n${'J'.repeat(60 * 1024 * 1024)}\ntx-after\n`)
+    const result = await runWithStdinFrom(file, ['status', '-'], env())
+    expect(result.code).toBe(1)
+    expect(server.requests.map((request) => request.path).sort()).toEqual(['/v1/transaction/tx-after', '/v1/transaction/tx-before'])
+    expect(result.stderr).toContain(`"${'J'.repeat(40)}… (62914560 bytes)" (stdin line 2) is not a transaction id: it is longer than 1 MiB (62914560 bytes)`)
+    expect(result.stderr.length).toBeLessThan(4000)
+    // A Node process doing this measures about 100 MiB; holding the line (and its text) would add 120 MiB and more.
+    expect(result.peakRssKiB).toBeGreaterThan(0)
+    expect(result.peakRssKiB).toBeLessThan(180 * 1024)
+  })
+
   it('api --input - </dev/zero is refused at 10 MiB with exit 2 naming --input', async () => {
     const result = await runWithStdinFrom('/dev/zero', ['api', '/v1/customer', '--input', '-'], env())
     expect(result.code).toBe(2)
