@@ -15,7 +15,6 @@ export type {IdTarget} from '../api/lookup-many.js'
 
 export {MAX_ID_LENGTH, idShapeProblem, shownId} from '../api/transaction-id.js'
 
-
 function target(raw: string, where: string): IdTarget {
   const id = raw.trim()
   const problem = idShapeProblem(id)
@@ -95,8 +94,9 @@ export async function* idsFromStream(stream: AsyncIterable<Buffer | string>, sou
     for await (const line of readLines(stream, {flag, source, longLines: 'skip'})) {
       number = line.number
       const text = line.text.trim()
-      if (line.longBytes !== undefined) yield longLineTarget(line, `${source} line ${number}`)
-      else if (text !== '' && !text.startsWith('#')) yield target(text, `${source} line ${number}`)
+      // A long line's start tells a comment, not a blank line: what follows its first bytes is unread.
+      if ((text === '' && line.longBytes === undefined) || text.startsWith('#')) continue
+      yield line.longBytes === undefined ? target(text, `${source} line ${number}`) : longLineTarget(line, `${source} line ${number}`)
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error

@@ -122,6 +122,15 @@ describe('reading ids as they come', () => {
     expect(counter.read).toBe(10 * 1024 * 1024)
   })
 
+  it('skips a comment longer than the cap like any comment', async () => {
+    async function* stdin() {
+      yield Buffer.from('a\n  # pasted log: ')
+      yield* filler(3 * 1024 * 1024, 0x4a, {read: 0})
+      yield Buffer.from('\nb\n')
+    }
+    expect((await allOf((await toLookupOptions({ids: ['-']}, {stdin: stdin()})).targets)).map((target) => target.id)).toEqual(['a', 'b'])
+  })
+
   it('one line over the cap alone is refused as not an id, with what an id looks like', async () => {
     async function* stdin() {
       yield* filler(2 * 1024 * 1024, 0x78, {read: 0})
