@@ -289,6 +289,8 @@ function router(parts: {redirectPath: string; webhookPath: string; redirects: Re
     if (raw.length > MAX_URL_LENGTH) return reject(req, res, 414, `The address is too long (at most ${MAX_URL_LENGTH} characters are read).`)
     const url = requestTarget(raw)
     if (!url) return reject(req, res, 400, 'The request target is not a path.')
+    // HTTP/1.1 requires it; Node would answer 400 itself, without a page and without the log of refusals.
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return reject(req, res, 400, 'The request has no Host header.')
     if (url.pathname === redirectPath) {
       redirects.handle(req, res, url).catch(() => answerServerError(res))
     } else if (url.pathname === webhookPath) {
@@ -326,7 +328,7 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
   const redirects = new RedirectCatcher(reject, options.describeOutcome, options.landingWaitMs ?? 5_000)
   const inbox = new WebhookInbox(reject, options.onWebhook, options.readStatus)
 
-  const server: Server = createServer(router({redirectPath, webhookPath, redirects, inbox, reject}))
+  const server: Server = createServer({requireHostHeader: false}, router({redirectPath, webhookPath, redirects, inbox, reject}))
   answerParseErrors(server, ({method, status, reason}) => record({method, path: '(not read)', status, reason}))
   const {port} = await listen(server, {host: LISTENER_HOST, port: options.port ?? 0, freePortHint: 'Leave --port out to use a free one.'})
   const base = `http://${LISTENER_HOST}:${port}`
