@@ -22,7 +22,8 @@ import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, 
 const PROGRESS_FROM = 10
 
 export const LOOKUP_EXIT_CODES_HELP = (command: 'status' | 'checkoutsuccess') => `EXIT CODES WITH SEVERAL IDS
-  1    any lookup failed (network, service, 404) or a line was not an id
+  2    no line is an id, or a flag is wrong: nothing was sent
+  1    else: any lookup failed (network, service, 404) or a line was not an id
 ${
   command === 'status'
     ? `  0    else: every transaction was read

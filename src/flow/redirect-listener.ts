@@ -3,9 +3,11 @@
  * the approval page and, on the same port, the transaction's webhooks.
  *
  * Both paths carry a random token, so no other redirect or webhook is accepted: a request on any
- * other path gets 404, a redirect without the expected `transaction_id` gets 400; each is counted
+ * other path gets 404, a redirect without the expected `transaction_id` gets 400, and whatever is
+ * not a request the listener can read gets its 4xx too (request-shape.ts: 405, 414, 431, 400 for
+ * a query or a body a redirect does not have); each is counted, answered with a short plain page,
  * and the listener keeps waiting. The browser is answered with a small page saying the payment
- * finished and where the result is.
+ * finished and where the result is. Every answer closes its connection: one request each.
  */
 import {randomBytes} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
@@ -16,8 +18,11 @@ import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {listen} from '../http/listen.js'
 import {DuplicateDetector} from '../webhooks/duplicates.js'
 import {WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
+import {MAX_URL_LENGTH, answerParseErrors, queryProblem} from './request-shape.js'
 
 export const LISTENER_HOST = '127.0.0.1'
+/** How much of a refused request's path the log of refusals shows. */
+const SHOWN_PATH_LENGTH = 120
 
 export interface RedirectReceived {
   transactionId?: string
@@ -115,7 +120,12 @@ ${problem}${status}<p>Transaction <code id="transaction">${escapeHtml(redirect.t
   )
 }
 
-type Rejecter = (req: IncomingMessage, res: ServerResponse, status: number, reason: string) => void
+type Rejecter = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, headers?: Record<string, string>) => void
+
+/** A request that says it carries a body (a redirect has none). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+}
 
 /**
  * The redirect side: which transaction's redirect is accepted, the first one accepted, those
@@ -142,7 +152,10 @@ class RedirectCatcher {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return this.reject(req, res, 405, 'Only GET is accepted on the redirect address.')
+    if (req.method !== 'GET' && req.method !== 'HEAD') return this.reject(req, res, 405, 'Only GET is accepted on the redirect address.', {allow: 'GET, HEAD'})
+    if (hasBody(req)) return this.reject(req, res, 400, 'A redirect carries no body.')
+    const problem = queryProblem(url.search)
+    if (problem) return this.reject(req, res, 400, `The query is not one the payment page sends: ${problem}.`)
     const query = Object.fromEntries(url.searchParams)
     const transactionId = query.transaction_id || undefined
     const error = query.error === undefined ? undefined : decodeErrorParam(query.error)
@@ -219,7 +232,7 @@ class WebhookInbox {
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') return this.reject(req, res, 405, 'Only POST is accepted on the webhook address.')
+    if (req.method !== 'POST') return this.reject(req, res, 405, 'Only POST is accepted on the webhook address.', {allow: 'POST'})
     let body: unknown
     try {
       const text = (await readCappedBody(req, WEBHOOK_BODY_LIMIT_BYTES)).toString('utf8')
@@ -232,7 +245,7 @@ class WebhookInbox {
     }
     const event = readWebhookEvent(body)
     const webhook: FlowListenerWebhook = {...event, receivedAt: new Date().toISOString(), duplicate: false}
-    res.writeHead(200, {'content-type': 'application/json'})
+    res.writeHead(200, {'content-type': 'application/json', connection: 'close'})
     res.end('{"received":true}')
     if (event.status !== undefined) webhook.statusFrom = 'webhook'
     else if (event.transactionId !== undefined && this.readStatus) {
@@ -247,8 +260,23 @@ class WebhookInbox {
 }
 
 function answerServerError(res: ServerResponse): void {
-  if (!res.headersSent) res.writeHead(500)
+  if (!res.headersSent) res.writeHead(500, {connection: 'close'})
   res.end()
+}
+
+/**
+ * The request's target as a URL: a path (origin form), or a whole http address (absolute form,
+ * which HTTP/1.1 servers must take too); undefined for anything else (`*`, `//host/...` read as
+ * a host, a bare word).
+ */
+function requestTarget(raw: string): URL | undefined {
+  try {
+    if (raw.startsWith('/')) return new URL(`http://${LISTENER_HOST}${raw}`)
+    if (/^http:\/\//i.test(raw)) return new URL(raw)
+  } catch {
+    // Not a URL at all: refused below like any other target.
+  }
+  return undefined
 }
 
 /** Sends the redirect to its catcher, webhooks to the inbox, and refuses any other path. */
@@ -256,12 +284,13 @@ function router(parts: {redirectPath: string; webhookPath: string; redirects: Re
   const {redirectPath, webhookPath, redirects, inbox, reject} = parts
   return (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => undefined)
-    let url: URL
-    try {
-      url = new URL(req.url ?? '/', `http://${LISTENER_HOST}`)
-    } catch {
-      return reject(req, res, 400, 'Bad request.')
-    }
+    const raw = req.url ?? '/'
+    // Node reads addresses up to its whole head's limit (16 KiB); the listener's own is shorter.
+    if (raw.length > MAX_URL_LENGTH) return reject(req, res, 414, `The address is too long (at most ${MAX_URL_LENGTH} characters are read).`)
+    const url = requestTarget(raw)
+    if (!url) return reject(req, res, 400, 'The request target is not a path.')
+    // HTTP/1.1 requires it; Node would answer 400 itself, without a page and without the log of refusals.
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return reject(req, res, 400, 'The request has no Host header.')
     if (url.pathname === redirectPath) {
       redirects.handle(req, res, url).catch(() => answerServerError(res))
     } else if (url.pathname === webhookPath) {
@@ -269,7 +298,7 @@ function router(parts: {redirectPath: string; webhookPath: string; redirects: Re
     } else if (url.pathname === '/favicon.ico') {
       // Browsers ask for it along with the landing page; not a stray redirect worth reporting.
       req.resume()
-      res.writeHead(204).end()
+      res.writeHead(204, {connection: 'close'}).end()
     } else {
       req.resume()
       reject(req, res, 404, 'Not found.')
@@ -285,19 +314,22 @@ export async function startRedirectListener(options: RedirectListenerOptions = {
   const rejected: RejectedRequest[] = []
   let closed = false
 
-  const reject: Rejecter = (req, res, status, reason) => {
-    const path = (req.url ?? '/').split('?')[0].split(token).join('<token>')
-    const entry = {method: req.method ?? '', path, status, reason}
+  const record = (entry: RejectedRequest) => {
     rejected.push(entry)
     options.onRejected?.(entry)
-    res.writeHead(status, {'content-type': 'text/plain; charset=utf-8', connection: 'close'})
+  }
+  const reject: Rejecter = (req, res, status, reason, headers = {}) => {
+    const path = (req.url ?? '/').split('?')[0].split(token).join('<token>')
+    // An address of kilobytes is shown by its start: the log is for people.
+    record({method: req.method ?? '', path: path.length > SHOWN_PATH_LENGTH ? `${path.slice(0, SHOWN_PATH_LENGTH)}… (${path.length} characters)` : path, status, reason})
+    res.writeHead(status, {'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close', ...headers})
     res.end(`${reason}\n`)
   }
   const redirects = new RedirectCatcher(reject, options.describeOutcome, options.landingWaitMs ?? 5_000)
   const inbox = new WebhookInbox(reject, options.onWebhook, options.readStatus)
 
-  const server: Server = createServer(router({redirectPath, webhookPath, redirects, inbox, reject}))
-  server.on('clientError', (_error, socket) => socket.destroy())
+  const server: Server = createServer({requireHostHeader: false}, router({redirectPath, webhookPath, redirects, inbox, reject}))
+  answerParseErrors(server, ({method, status, reason}) => record({method, path: '(not read)', status, reason}))
   const {port} = await listen(server, {host: LISTENER_HOST, port: options.port ?? 0, freePortHint: 'Leave --port out to use a free one.'})
   const base = `http://${LISTENER_HOST}:${port}`
 

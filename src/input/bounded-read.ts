@@ -68,42 +68,99 @@ export interface Line {
   text: string
   /** 1 for the first line. */
   number: number
+  /**
+   * Set only when the line was longer than the cap and the read skips such lines: its length in
+   * bytes. `text` then holds only its first KEPT_OF_LONG_LINE bytes, enough to show which it was.
+   */
+  longBytes?: number
+}
+
+export interface LineLimit extends ReadLimit {
+  /**
+   * What a line over `maxBytes` does: `refuse` (the default) ends the read with an input error;
+   * `skip` yields its first bytes with its length and reads on after its end, so that one junk
+   * line in a list is reported and the rest still read. A skipped line is read to its end in
+   * constant memory, up to MAX_SKIPPED_LINE_BYTES: past that the input is no list of lines at
+   * all (stdin from /dev/zero, a binary file) and the read ends with the input error.
+   */
+  longLines?: 'refuse' | 'skip'
+}
+
+/** How much of a skipped line is kept to show it: more than any message shows of it. */
+export const KEPT_OF_LONG_LINE = 256
+/** The longest line a `skip` read reads to its end: past this it is no list of lines (see LineLimit). */
+export const MAX_SKIPPED_LINE_BYTES = 64 * 1024 * 1024
+
+/** The line being read: its parts up to the cap, and past it only its first bytes and its length. */
+class LineAssembler {
+  private parts: Buffer[] = []
+  private bytes = 0
+  private long = false
+  private number = 0
+  private readonly maxBytes: number
+
+  constructor(private readonly limit: LineLimit) {
+    this.maxBytes = limit.maxBytes ?? MAX_LINE_BYTES
+  }
+
+  /** Some of the line has been read (an input that ends without a line end still has a last line). */
+  get started(): boolean {
+    return this.bytes > 0
+  }
+
+  /** More of the line; `copy` when the stream may reuse the chunk's memory (and so a small slice does not pin a large chunk). */
+  add(part: Buffer, copy: boolean): void {
+    if (part.length === 0) return
+    this.bytes += part.length
+    if (this.long) {
+      if (this.bytes > MAX_SKIPPED_LINE_BYTES) throw lineTooLong(this.limit, this.number + 1, MAX_SKIPPED_LINE_BYTES)
+      return
+    }
+    if (this.bytes > this.maxBytes) {
+      if (this.limit.longLines !== 'skip') throw lineTooLong(this.limit, this.number + 1, this.maxBytes)
+      this.long = true
+      // Buffer.concat copies, and cut to this length it copies no more than is kept.
+      this.parts = [Buffer.concat([...this.parts, part], KEPT_OF_LONG_LINE)]
+      return
+    }
+    this.parts.push(copy ? Buffer.from(part) : part)
+  }
+
+  /** The line read so far, ended; the next one starts empty. */
+  end(): Line {
+    this.number += 1
+    let text = (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts)).toString('utf8')
+    if (text.endsWith('\r')) text = text.slice(0, -1)
+    if (this.number === 1 && text.startsWith('\uFEFF')) text = text.slice(1)
+    const line: Line = this.long ? {text, number: this.number, longBytes: this.bytes} : {text, number: this.number}
+    this.parts = []
+    this.bytes = 0
+    this.long = false
+    return line
+  }
 }
 
 /**
  * The stream's lines, one at a time, holding at most one line in memory. A line longer than
  * `maxBytes` (stdin from /dev/zero has no line end at all) ends the read with an input error
- * naming the line, so a caller can stream any input without a total ceiling.
+ * naming the line, or with `longLines: 'skip'` is reported cut and passed over, so a caller can
+ * stream any input without a total ceiling.
  */
-export async function* readLines(stream: AsyncIterable<Buffer | string>, limit: ReadLimit): AsyncGenerator<Line> {
-  const maxBytes = limit.maxBytes ?? MAX_LINE_BYTES
-  let pending: Buffer[] = []
-  let pendingSize = 0
-  let number = 0
-  const lineOf = (bytes: Buffer): Line => {
-    number += 1
-    let text = bytes.toString('utf8')
-    if (text.endsWith('\r')) text = text.slice(0, -1)
-    if (number === 1 && text.startsWith('\uFEFF')) text = text.slice(1)
-    return {text, number}
-  }
+export async function* readLines(stream: AsyncIterable<Buffer | string>, limit: LineLimit): AsyncGenerator<Line> {
+  const line = new LineAssembler(limit)
   for await (const chunk of stream) {
     let buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     let end = buffer.indexOf(0x0a)
     while (end !== -1) {
-      if (pendingSize + end > maxBytes) throw lineTooLong(limit, number + 1, maxBytes)
-      yield lineOf(pending.length === 0 ? buffer.subarray(0, end) : Buffer.concat([...pending, buffer.subarray(0, end)]))
-      pending = []
-      pendingSize = 0
+      // Not copied: the line is decoded before the next chunk is read.
+      line.add(buffer.subarray(0, end), false)
+      yield line.end()
       buffer = buffer.subarray(end + 1)
       end = buffer.indexOf(0x0a)
     }
-    pendingSize += buffer.length
-    if (pendingSize > maxBytes) throw lineTooLong(limit, number + 1, maxBytes)
-    // A copy: the stream may reuse the chunk's memory, and a small slice would pin a large chunk.
-    if (buffer.length > 0) pending.push(Buffer.from(buffer))
+    line.add(buffer, true)
   }
-  if (pendingSize > 0) yield lineOf(Buffer.concat(pending))
+  if (line.started) yield line.end()
 }
 
 function lineTooLong({flag, source}: ReadLimit, number: number, maxBytes: number): InputError {

@@ -91,6 +91,14 @@ describe('requests through a proxy', () => {
     expect(proxy.asked.length).toBe(asked)
   })
 
+  it.each(['.internal.example.com,10.0.0.5,hooks.example.com:8080,*', 'paytx.test.', '*.PAYTX.test'])('NO_PROXY=%s connects directly too', async (noProxy) => {
+    const asked = proxy.asked.length
+    const result = await runCli(['status', TX_ID], {env: https({HTTPS_PROXY: proxy.url, NO_PROXY: noProxy})})
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Could not resolve the host api.paytx.test')
+    expect(proxy.asked.length).toBe(asked)
+  })
+
   it('NO_PROXY for another port of the host still goes through the proxy', async () => {
     const result = await runCli(['status', TX_ID, '--json'], {env: https({HTTPS_PROXY: proxy.url, NO_PROXY: 'api.paytx.test:443'})})
     expect(result.code, result.stderr).toBe(0)

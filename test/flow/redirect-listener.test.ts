@@ -1,3 +1,5 @@
+import {connect} from 'node:net'
+
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RedirectListener, startRedirectListener} from '../../src/flow/redirect-listener.js'
@@ -120,5 +122,89 @@ describe('redirect listener', () => {
   it('names --port when the port is taken', async () => {
     listener = await startRedirectListener()
     await expect(startRedirectListener({port: listener.port})).rejects.toMatchObject({flag: '--port', exitCode: 2})
+  })
+})
+
+/** Sends `request` as raw bytes and reads the answer until the listener closes the connection (at most 10 s). */
+function rawExchange(port: number, request: string | Buffer): Promise<{statusLine: string; headers: string; body: string}> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    const chunks: Buffer[] = []
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')))
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    // The listener may close while a long request is still being written: what it answered counts.
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)))
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1')
+      const [head, body = ''] = text.split('\r\n\r\n')
+      const [statusLine, ...headers] = head.split('\r\n')
+      resolve({statusLine, headers: headers.join('\n').toLowerCase(), body})
+    })
+    socket.write(request)
+  })
+}
+
+describe('redirect listener, malformed requests over raw sockets', () => {
+  let listener: RedirectListener | undefined
+  afterEach(async () => {
+    await listener?.close()
+    listener = undefined
+  })
+
+  it('answers each with its 4xx and a short plain page, counts it, and keeps waiting for the real redirect', async () => {
+    listener = await startRedirectListener()
+    listener.expectTransaction('tx-1')
+    const {port} = listener
+    const redirect = new URL(listener.redirectUrl).pathname
+    const webhook = new URL(listener.webhookUrl).pathname
+    let settled = false
+    const waiting = listener.waitForRedirect().then((received) => {
+      settled = true
+      return received
+    })
+    waiting.catch(() => undefined) // awaited at the end; closed early only when an expectation failed
+    const head = (line: string, ...headers: string[]) => `${line}\r\nHost: 127.0.0.1:${port}\r\n${headers.map((header) => `${header}\r\n`).join('')}\r\n`
+
+    const cases: [string, string | Buffer, number, RegExp][] = [
+      ['a method HTTP does not know', head(`FROB ${redirect}?transaction_id=tx-1 HTTP/1.1`), 405, /only get, head, post/i],
+      ['a lower-case method', head(`get ${redirect}?transaction_id=tx-1 HTTP/1.1`), 405, /only/i],
+      ['PUT on the redirect', head(`PUT ${redirect}?transaction_id=tx-1 HTTP/1.1`, 'Content-Length: 0'), 405, /only get/i],
+      ['GET on the webhook', head(`GET ${webhook} HTTP/1.1`), 405, /only post/i],
+      ['a wrong token', head('GET /flow/not-the-token/redirect?transaction_id=tx-1 HTTP/1.1'), 404, /not found/i],
+      ['no token', head('GET /flow//redirect?transaction_id=tx-1 HTTP/1.1'), 404, /not found/i],
+      ['the token behind a host-like path', head(`GET //evil.example${redirect}?transaction_id=tx-1 HTTP/1.1`), 404, /not found/i],
+      ['a target that is not a path', head('OPTIONS * HTTP/1.1'), 400, /not a path/i],
+      ['HTTP/1.1 without Host', `GET ${redirect}?transaction_id=tx-1 HTTP/1.1\r\n\r\n`, 400, /no Host header/],
+      ['an HTTP version that does not exist', head(`GET ${redirect}?transaction_id=tx-1 HTTP/9.9`), 400, /not an HTTP request/],
+      ['a header name with a space', head(`GET ${redirect}?transaction_id=tx-1 HTTP/1.1`, 'Bad Header: y'), 400, /not an HTTP request/],
+      ['a space in the path', head('GET /a b HTTP/1.1'), 400, /not an HTTP request/],
+      ['a bad percent escape', head(`GET ${redirect}?transaction_id=tx-1&error=100%zz HTTP/1.1`), 400, /two hex digits/],
+      ['escapes that are not UTF-8', head(`GET ${redirect}?transaction_id=tx-1&error=%FF%FE HTTP/1.1`), 400, /UTF-8/],
+      ['transaction_id twice', head(`GET ${redirect}?transaction_id=tx-1&transaction_id=tx-2 HTTP/1.1`), 400, /twice/],
+      ['a body on the redirect', `${head(`GET ${redirect}?transaction_id=tx-1 HTTP/1.1`, 'Content-Length: 5').slice(0, -2)}\r\nhello`, 400, /no body/],
+      ['a chunked body on the redirect', `${head(`GET ${redirect}?transaction_id=tx-1 HTTP/1.1`, 'Transfer-Encoding: chunked').slice(0, -2)}\r\n5\r\nhello\r\n0\r\n\r\n`, 400, /no body/],
+      ['a URL over 8 KiB', head(`GET ${redirect}?transaction_id=tx-1&pad=${'a'.repeat(9000)} HTTP/1.1`), 414, /too long/],
+      ['a URL over the whole head limit', head(`GET ${redirect}?transaction_id=tx-1&pad=${'a'.repeat(20_000)} HTTP/1.1`), 414, /too long/],
+      ['a URL of 200 KB', head(`GET /${'a'.repeat(200_000)} HTTP/1.1`), 414, /too long/],
+      ['a header of 20 KB', head(`GET ${redirect}?transaction_id=tx-1 HTTP/1.1`, `X-Pad: ${'b'.repeat(20_000)}`), 431, /header fields are too large/],
+      ['headers of 200 KB', head(`GET ${redirect}?transaction_id=tx-1 HTTP/1.1`, ...Array.from({length: 2000}, (_, n) => `X-Pad-${n}: ${'c'.repeat(100)}`)), 431, /too large/],
+      ['both Content-Length and chunked', `${head('POST /x HTTP/1.1', 'Content-Length: 5', 'Transfer-Encoding: chunked').slice(0, -2)}\r\n0\r\n\r\n`, 400, /not an HTTP request/],
+      ['no HTTP at all', Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03, 0x0d, 0x0a, 0x0d, 0x0a]), 400, /not an HTTP request/],
+    ]
+    for (const [name, request, status, reason] of cases) {
+      const answer = await rawExchange(port, request)
+      expect(answer.statusLine, name).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+      expect(answer.headers, name).toContain('content-type: text/plain; charset=utf-8')
+      if (status === 405) expect(answer.headers, name).toMatch(/^allow: /m)
+      expect(answer.body, name).toMatch(reason)
+      expect(answer.body.length, name).toBeLessThan(200)
+      expect(settled, name).toBe(false)
+    }
+    expect(listener.rejected().map((entry) => entry.status)).toEqual(cases.map(([, , status]) => status))
+    expect(listener.rejected().every((entry) => entry.path.length < 200)).toBe(true)
+
+    const real = await rawExchange(port, head(`GET ${redirect}?transaction_id=tx-1 HTTP/1.1`))
+    expect(real.statusLine).toBe('HTTP/1.1 200 OK')
+    await expect(waiting).resolves.toMatchObject({transactionId: 'tx-1'})
   })
 })

@@ -53,6 +53,62 @@ describe('proxyFor', () => {
   })
 })
 
+describe('NO_PROXY forms (docs/cli.md, as curl reads them)', () => {
+  // The example docs/cli.md showed, `*` last: it was read as a host named "*".
+  const DOCS_EXAMPLE = '.internal.example.com,10.0.0.5,hooks.example.com:8080,*'
+  it.each([
+    // NO_PROXY, target, reached directly?
+    ['*', 'https://api.paytx.example/v1', true],
+    [DOCS_EXAMPLE, 'https://api.paytx.example/v1', true],
+    ['.internal.example.com,10.0.0.0/8,hooks.example.com:8080', 'https://db.internal.example.com/v1', true],
+    ['.internal.example.com,10.0.0.0/8,hooks.example.com:8080', 'https://10.1.2.3/v1', true],
+    ['.internal.example.com,10.0.0.0/8,hooks.example.com:8080', 'https://api.paytx.example/v1', false],
+    ['other.example,*', 'https://api.paytx.example/v1', true],
+    ['other.example, *', 'https://api.paytx.example/v1', true],
+    ['other.example *', 'https://api.paytx.example/v1', true],
+    ['*.other.example', 'https://api.paytx.example/v1', false],
+    ['paytx.example', 'https://api.paytx.example/v1', true],
+    ['.paytx.example', 'https://api.paytx.example/v1', true],
+    ['.paytx.example', 'https://paytx.example/v1', true],
+    ['*.paytx.example', 'https://deep.api.paytx.example/v1', true],
+    ['paytx.example', 'https://notpaytx.example/v1', false],
+    ['PAYTX.Example', 'https://Api.PAYTX.example/v1', true],
+    // A trailing dot is the same name, on either side.
+    ['paytx.example.', 'https://api.paytx.example/v1', true],
+    ['paytx.example', 'https://api.paytx.example./v1', true],
+    ['.paytx.example.', 'https://api.paytx.example./v1', true],
+    ['api.paytx.example.:443', 'https://api.paytx.example./v1', true],
+    ['api.paytx.example:443', 'https://api.paytx.example/v1', true],
+    ['api.paytx.example:443', 'https://api.paytx.example:8443/v1', false],
+    ['hooks.example.com:8080', 'http://hooks.example.com:8080/in', true],
+    ['hooks.example.com:8080', 'http://hooks.example.com/in', false],
+    // IP addresses, CIDR blocks (curl 7.86+), IPv6 with and without brackets and ports.
+    ['10.0.0.5', 'https://10.0.0.5/v1', true],
+    ['10.0.0.5', 'https://10.0.0.50/v1', false],
+    ['0.0.5', 'https://10.0.0.5/v1', false],
+    ['10.0.0.0/8', 'https://10.200.3.4/v1', true],
+    ['10.0.0.0/8', 'https://11.0.0.1/v1', false],
+    ['192.168.0.0/16:8443', 'https://192.168.7.7:8443/v1', true],
+    ['192.168.0.0/16:8443', 'https://192.168.7.7/v1', false],
+    ['10.0.0.0/33', 'https://10.0.0.1/v1', false],
+    ['paytx.example/16', 'https://api.paytx.example/v1', false],
+    ['fd00::/8', 'https://[fd12::1]/v1', true],
+    ['fd00::/8', 'https://[fe80::1]/v1', false],
+    ['2001:db8::5', 'https://[2001:db8:0:0::5]/v1', true],
+    ['[2001:db8::5]', 'https://[2001:db8::5]/v1', true],
+    ['[2001:db8::5]:8443', 'https://[2001:db8::5]:8443/v1', true],
+    ['[2001:db8::5]:8443', 'https://[2001:db8::5]/v1', false],
+    ['', 'https://api.paytx.example/v1', false],
+    [' , ,', 'https://api.paytx.example/v1', false],
+  ])('NO_PROXY=%j: %s is reached directly: %s', (noProxy, target, direct) => {
+    expect(proxyFor(new URL(target), {httpsProxy: PROXY, httpProxy: PROXY, noProxy})).toBe(direct ? undefined : PROXY)
+  })
+
+  it('never proxies loopback, also written with a trailing dot', () => {
+    expect(proxyFor(new URL('http://localhost.:4010/v1'), {httpsProxy: PROXY, httpProxy: PROXY, noProxy: ''})).toBeUndefined()
+  })
+})
+
 describe('isLoopbackHost', () => {
   it.each([
     ['127.0.0.1', true],

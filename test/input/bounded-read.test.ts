@@ -56,6 +56,25 @@ describe('readLines', () => {
   })
 })
 
+describe('readLines with longLines: skip', () => {
+  it('yields a long line cut to its first bytes with its length, and reads the lines after it', async () => {
+    const stream = Readable.from([Buffer.from('ok\nab'), Buffer.alloc(3 * 1024 * 1024, 0x78), Buffer.from('cd\nnext\nlong'), Buffer.alloc(1024, 0x79)])
+    const lines = await collect(readLines(stream, {flag: 'id', source: 'stdin', maxBytes: 1024, longLines: 'skip'}))
+    expect(lines).toEqual([
+      {text: 'ok', number: 1},
+      {text: `ab${'x'.repeat(254)}`, number: 2, longBytes: 3 * 1024 * 1024 + 4},
+      {text: 'next', number: 3},
+      {text: `long${'y'.repeat(252)}`, number: 4, longBytes: 1028},
+    ])
+  })
+
+  it('ends with the input error at a line longer than 64 MiB, having pulled little more', async () => {
+    const stream = zeros(1024 * 1024 * 1024)
+    await expect(collect(readLines(stream, {flag: 'id', source: 'stdin', maxBytes: 1024, longLines: 'skip'}))).rejects.toThrow('id: line 1 of stdin is longer than 64 MiB')
+    expect(stream.pulled).toBeLessThan(65 * 1024 * 1024)
+  })
+})
+
 describe('readStreamCapped and readFileCapped', () => {
   it('read up to the cap and refuse beyond it, naming the flag, the source and the cap', async () => {
     expect(await readStreamCapped(Readable.from([Buffer.from('{"a":'), Buffer.from('1}')]), {flag: '--input', source: 'stdin'})).toBe('{"a":1}')

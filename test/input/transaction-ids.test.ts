@@ -96,15 +96,81 @@ describe('reading ids as they come', () => {
     expect((await iterator.next()).done).toBe(true)
   })
 
-  it('reports a line over the 1 MiB cap as not an id and reads no further', async () => {
+  /** `bytes` of `fill` in 64 KiB chunks of one reused buffer, as a pipe hands them over. */
+  function* filler(bytes: number, fill: number, counter: {read: number}): Generator<Buffer> {
+    const chunk = Buffer.alloc(64 * 1024, fill)
+    for (let at = 0; at < bytes; at += chunk.length) {
+      counter.read += Math.min(chunk.length, bytes - at)
+      yield chunk.subarray(0, Math.min(chunk.length, bytes - at))
+    }
+  }
+
+  it('reports a 10 MB line by its first characters and its length, and reads the ids after it', async () => {
+    const counter = {read: 0}
+    async function* stdin() {
+      yield Buffer.from('a\n  ')
+      yield* filler(10 * 1024 * 1024, 0x4a, counter)
+      yield Buffer.from('\nb\n')
+    }
+    const options = await toLookupOptions({ids: ['-']}, {stdin: stdin()})
+    const targets = await allOf(options.targets)
+    expect(targets.map((target) => target.problem === undefined)).toEqual([true, false, true])
+    expect(targets.map((target) => target.where)).toEqual(['stdin line 1', 'stdin line 2', 'stdin line 3'])
+    expect(targets[1].id).toBe(`${'J'.repeat(40)}… (10485762 bytes)`)
+    expect(targets[1].problem).toBe('it is longer than 1 MiB (10485762 bytes); an id is at most 200 characters')
+    expect(targets[2].id).toBe('b')
+    expect(counter.read).toBe(10 * 1024 * 1024)
+  })
+
+  it('skips a comment longer than the cap like any comment', async () => {
+    async function* stdin() {
+      yield Buffer.from('a\n  # pasted log: ')
+      yield* filler(3 * 1024 * 1024, 0x4a, {read: 0})
+      yield Buffer.from('\nb\n')
+    }
+    expect((await allOf((await toLookupOptions({ids: ['-']}, {stdin: stdin()})).targets)).map((target) => target.id)).toEqual(['a', 'b'])
+  })
+
+  it('one line over the cap alone is refused as not an id, with what an id looks like', async () => {
+    async function* stdin() {
+      yield* filler(2 * 1024 * 1024, 0x78, {read: 0})
+    }
+    const caught = await toLookupOptions({ids: ['-']}, {stdin: stdin()}).catch((error: unknown) => error)
+    expect(caught).toBeInstanceOf(InputError)
+    expect((caught as InputError).message).toMatch(/^"x{40}… \(2097152 bytes\)" \(stdin line 1\) is not a transaction id: it is longer than 1 MiB/)
+    expect((caught as InputError).hint).toMatch(/one word of at most 200 characters, such as 9a2e4b7c-/)
+  })
+
+  it('ends at a line with no end in sight (stdin from /dev/zero) after 64 MiB, keeping the ids before it', async () => {
+    const counter = {read: 0}
     async function* stdin() {
       yield Buffer.from('a\nb\n')
-      for (let mib = 0; mib < 4; mib++) yield Buffer.alloc(512 * 1024, 0x78)
-      throw new Error('read past the cap')
+      yield* filler(Number.MAX_SAFE_INTEGER, 0, counter)
     }
     const targets = await allOf((await toLookupOptions({ids: ['-']}, {stdin: stdin()})).targets)
     expect(targets.map((target) => target.id)).toEqual(['a', 'b', ''])
-    expect(targets[2]).toMatchObject({where: 'stdin line 3', problem: 'it is longer than 1 MiB; the rest of stdin was not read'})
+    expect(targets[2]).toMatchObject({where: 'stdin line 3', problem: 'it is longer than 64 MiB; the rest of stdin was not read'})
+    expect(counter.read).toBeLessThanOrEqual(64 * 1024 * 1024 + 64 * 1024)
+  })
+
+  it('refuses a list in which no line is an id, however long, naming its first lines and how many', async () => {
+    const caught = await lookupOptions({ids: ['-']}, {stdin: 'a b\n'.repeat(100_000)}).catch((error: unknown) => error)
+    expect(caught).toBeInstanceOf(InputError)
+    const message = (caught as InputError).message
+    expect(message).toMatch(/^None of the 100000 lines is a transaction id; nothing was sent; the first 10:\n/)
+    expect(message).toContain('  stdin line 10: "a b": it contains whitespace')
+    expect(message).not.toContain('stdin line 11:')
+    expect(message).toMatch(/\n {2}… and 99990 more$/)
+    expect((caught as InputError).hint).toMatch(/such as 9a2e4b7c-/)
+  })
+
+  it('past 1000 lines that are not ids before the first id, the rest of them stand as one row', async () => {
+    const options = await lookupOptions({ids: ['-']}, {stdin: `${'a b\n'.repeat(1500)}good\nalso-good\n`})
+    const targets = await allOf(options.targets)
+    expect(targets).toHaveLength(1003)
+    expect(targets[999]).toMatchObject({where: 'stdin line 1000', problem: expect.stringContaining('whitespace')})
+    expect(targets[1000]).toMatchObject({id: '(500 lines)', where: 'stdin line 1001 to stdin line 1500', problem: expect.stringContaining('none of these 500 lines')})
+    expect(targets.slice(1001).map((target) => target.id)).toEqual(['good', 'also-good'])
   })
 
   it('looks past lines that are not ids for the first id before it decides', async () => {

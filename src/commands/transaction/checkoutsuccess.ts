@@ -18,7 +18,7 @@ export default class TransactionCheckoutSuccess extends TransactionLookupCommand
 a status paytx does not know is shown as such, with a warning. --json prints the service's answer
 with the transaction id added as "id".
 
-Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal (ID, STATUS, FINAL, SUCCESS, REASON), tab-separated under a header line in a pipe, CSV with --csv, or with --json an array of {id, checkoutsuccess} or {id, error} in input order. A line that is not an id is reported and not sent. A 429 pauses every lookup for its Retry-After.
+Several ids (as arguments, one per line on stdin with -, or in a file with --from-file; blank lines and # comments skipped, ids trimmed) are looked up --concurrency at a time, in a table on a terminal (ID, STATUS, FINAL, SUCCESS, REASON), tab-separated under a header line in a pipe, CSV with --csv, or with --json an array of {id, checkoutsuccess} or {id, error} in input order. A line that is not an id is reported with its line number and not sent, and the others are looked up; when no line is an id, nothing is sent (exit 2). A 429 pauses every lookup for its Retry-After.
 
 ${EXIT_CODES_HELP}
 

@@ -87,6 +87,19 @@ describe('several transaction ids at once', () => {
     expect(result.stderr).toMatch(/"has\/slash" \(stdin line 6\) is not a transaction id: it contains "\/"/)
   })
 
+  it('reports a 10 MB junk line beside an id and looks the id up (exit 1, not 2)', async () => {
+    const input = `${'J'.repeat(10 * 1024 * 1024)}\npaid-1\n`
+    const result = await runCommand(['status', '-', '--json'], {env: env(), input})
+    expect(result.exitCode).toBe(1)
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1'])
+    const array = parseJsonOutput<{id: string; transaction?: {status: string}; error?: {kind: string}}[]>(result)
+    expect(array.map((entry) => entry.id)).toEqual([`${'J'.repeat(40)}… (10485760 bytes)`, 'paid-1'])
+    expect(array[0].error?.kind).toBe('input')
+    expect(array[1].transaction?.status).toBe('SETTLEMENT_COMPLETED')
+    expect(result.stderr).toMatch(/\(stdin line 1\) is not a transaction id: it is longer than 1 MiB \(10485760 bytes\); an id is at most 200 characters/)
+    expect(result.stderr.length).toBeLessThan(2000)
+  })
+
   it('reads ids from --from-file after the arguments', async () => {
     const file = join(tempConfigDir(), 'ids.txt')
     writeFileSync(file, 'requested-2\n# done\npaid-3\n')
@@ -99,6 +112,7 @@ describe('several transaction ids at once', () => {
     {name: 'a file that does not exist', args: ['status', '--from-file', '/nonexistent/ids.txt'], input: undefined, message: /--from-file \/nonexistent\/ids.txt cannot be read: it does not exist/},
     {name: 'only comments on stdin', args: ['status', '-'], input: '# nothing\n\n', message: /No transaction id to look up/},
     {name: 'no line is an id', args: ['status', '-'], input: 'a b\nc/d\n', message: /None of the 2 lines is a transaction id; nothing was sent/},
+    {name: '100,000 lines, none an id', args: ['status', '-'], input: 'a b\n'.repeat(100_000), message: /None of the 100000 lines is a transaction id; nothing was sent; the first 10:[^]*… and 99990 more/},
     {name: 'one id that is not one', args: ['checkoutsuccess', ' a b '], input: undefined, message: /"a b" \(the id argument\) is not a transaction id/},
     {name: '--wait-timeout that is not a duration', args: ['status', 'paid-1', 'paid-2', '--wait', '--wait-timeout', 'soon'], input: undefined, message: /--wait-timeout/},
     {name: '--concurrency 0', args: ['status', 'paid-1', 'paid-2', '--concurrency', '0'], input: undefined, message: /--concurrency must be a whole number from 1 to 32/},
