@@ -257,21 +257,22 @@ export function openDatabase(path: string): Database {
 
 /**
  * Checks the store on a connection that writes nothing (read-only.ts): what it is, its version,
- * SQLite's quick check; whether it could tell. With nothing beside it, the file is read alone; if
- * that finds it damaged and another emulator has opened it meanwhile (a -wal is there now), the
- * file alone may have been read half-way through that emulator's copy of its log: it is read
- * again, with its neighbours. A store the read-only connection cannot read at all (a rollback
- * journal left by a crash is SQLite's to roll back, which takes writing) is checked by the open
- * for writing, as before.
+ * SQLite's quick check; whether it could tell. While nothing lies beside it, the file is read
+ * alone; if that finds it damaged and its -wal or -journal changed meanwhile (another emulator
+ * opened it), the file may have been read half-way through that emulator's copy of its -wal:
+ * it is read again, with its neighbours. A store the read-only connection cannot read at all (a
+ * rollback journal left by a crash is SQLite's to roll back, which takes writing) is checked by
+ * the open for writing, as before.
  */
 function checkWritingNothing(path: string): boolean {
-  let fileAlone = storeNeighbours(path).length === 0
+  const before = storeNeighbours(path)
+  let fileAlone = before.fileAlone
   for (;;) {
     try {
       withReadOnly(path, fileAlone, (db) => retryWhileBusy(() => checkContents(db, path, {integrity: true})))
       return true
     } catch (error) {
-      if (fileAlone && storeNeighbours(path).length > 0) fileAlone = false
+      if (fileAlone && storeNeighbours(path).signature !== before.signature) fileAlone = false
       else if (error instanceof StoreError || isDamage(error)) throw asStoreError(error, path)
       else return false
     }

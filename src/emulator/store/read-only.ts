@@ -2,11 +2,12 @@
  * Reading a store without writing anything of it or beside it. SQLite writes beside a store in WAL
  * mode even to read it: it creates the -wal and -shm files, and marks its reads in the -shm. So a
  * store is judged before it is opened for writing, on a connection that writes nothing: while no
- * -wal, -shm or -journal lies beside it (no emulator uses it, and the last one closed it), SQLite
- * is told the file is immutable and reads it alone, with no lock and no file of its own. Beside
- * one of them, the file alone may miss what the -wal holds, so an emulator reads it read-only
- * (`mode=ro`), which writes to the -shm only: a reader must, and an emulator over the store does
- * so anyway. `paytx doctor` reads the file alone always, and says what it did not read.
+ * -wal or -journal with something in it lies beside it (no emulator is writing it, and the last
+ * one copied its -wal back as it stopped), SQLite is told the file is immutable and reads it
+ * alone, with no lock and no file of its own. Beside such a -wal, the file alone misses what the
+ * -wal holds, so an emulator reads it read-only (`mode=ro`), which writes to the -shm only (an
+ * index of the -wal, rebuilt from it): a reader must, and an emulator over the store does so
+ * anyway. `paytx doctor` reads the file alone always, and says what it did not read.
  *
  * libsql's `readonly` option is not passed on to SQLite (the connection writes): the read-only
  * opens go through SQLite URIs (`file:…?immutable=1`, `?mode=ro`) instead.
@@ -24,19 +25,28 @@ export function loadLibsql(): typeof LibsqlDatabase {
   return createRequire(import.meta.url)('libsql') as typeof LibsqlDatabase
 }
 
-/** The files SQLite keeps beside a store while it is used (WAL) or written (rollback journal). */
-export const NEIGHBOUR_SUFFIXES = ['-wal', '-shm', '-journal'] as const
+/**
+ * What lies beside a store, as far as reading the file alone depends on it: a -wal or -journal
+ * with something in it (the -shm only indexes the -wal, and a stopped emulator leaves an empty
+ * -wal and its -shm). `signature` changes whenever either of them does.
+ */
+export interface Neighbours {
+  fileAlone: boolean
+  signature: string
+}
 
-/** The neighbours of the store at `path` that exist, as paths. */
-export function storeNeighbours(path: string): string[] {
-  return NEIGHBOUR_SUFFIXES.map((suffix) => `${path}${suffix}`).filter((neighbour) => {
+export function storeNeighbours(path: string): Neighbours {
+  let fileAlone = true
+  const parts = ['-wal', '-journal'].map((suffix) => {
     try {
-      lstatSync(neighbour)
-      return true
+      const info = lstatSync(`${path}${suffix}`)
+      if (info.size > 0) fileAlone = false
+      return `${suffix} ${info.ino} ${info.size} ${info.mtimeMs}`
     } catch {
-      return false
+      return `${suffix} none`
     }
   })
+  return {fileAlone, signature: parts.join(', ')}
 }
 
 /**
@@ -60,8 +70,6 @@ export interface StoreReading {
   tables: number
   /** SQLite's quick check: empty when it finds nothing. */
   problems: string[]
-  /** The neighbours beside it: the -wal among them holds changes that were not read. */
-  neighbours: string[]
 }
 
 /** SQLite's quick check (the structure of every page, without the slower index cross-checks): what it finds wrong. */
@@ -75,7 +83,6 @@ export function quickCheckProblems(db: Database, limit = 5): string[] {
  * `paytx doctor` does). Throws SQLite's error for a file SQLite cannot read at all.
  */
 export function readStoreFileAlone(path: string): StoreReading {
-  const neighbours = storeNeighbours(path)
   const db = openReadOnly(path, true)
   try {
     return {
@@ -83,7 +90,6 @@ export function readStoreFileAlone(path: string): StoreReading {
       version: Number(scalar(db, 'PRAGMA user_version')),
       tables: Number(scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'")),
       problems: quickCheckProblems(db),
-      neighbours,
     }
   } finally {
     db.close()

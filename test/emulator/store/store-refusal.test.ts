@@ -35,8 +35,11 @@ function wholeStore(): Buffer {
 
 let whole: Buffer
 let pageSize: number
+/** The -shm a stopped emulator leaves beside its store (with an empty -wal). */
+let stoppedShm: Buffer
 beforeAll(() => {
   whole = wholeStore()
+  stoppedShm = readFileSync(join(work, 'whole.db-shm'))
   pageSize = whole.readUInt16BE(16)
   expect(whole.length).toBeGreaterThan(6 * pageSize)
 })
@@ -56,19 +59,27 @@ const BAD_STORES: [string, (bytes: Buffer) => Buffer, RegExp][] = [
 ]
 
 let folders = 0
-/** `bytes` as emulator.db, 0644, alone in a folder of its own. */
-function storeCopy(bytes: Buffer): string {
+/**
+ * `bytes` as emulator.db, 0644, in a folder of its own: alone, or with the empty -wal and the -shm
+ * a stopped emulator leaves beside it.
+ */
+function storeCopy(bytes: Buffer, beside: 'alone' | 'as a stopped emulator leaves it' = 'alone'): string {
   const dir = join(work, `case-${folders++}`)
   mkdirSync(dir)
   const path = join(dir, 'emulator.db')
   writeFileSync(path, bytes)
   chmodSync(path, 0o644)
+  if (beside !== 'alone') {
+    writeFileSync(`${path}-wal`, '')
+    writeFileSync(`${path}-shm`, stoppedShm)
+  }
   return path
 }
 
 describe('a refused store keeps its contents, mode, time and neighbours', () => {
-  it.each(BAD_STORES)('%s: emulator start refuses it with exit 2, and nothing in its folder changes', async (_, damage, message) => {
-    const path = storeCopy(damage(whole))
+  const cases = BAD_STORES.flatMap(([name, damage, message]) => (['alone', 'as a stopped emulator leaves it'] as const).map((beside) => [name, beside, damage, message] as const))
+  it.each(cases)('%s, %s: emulator start refuses it with exit 2, and nothing in its folder changes', async (_, beside, damage, message) => {
+    const path = storeCopy(damage(whole), beside)
     const dir = join(path, '..')
     const before = folderSnapshot(dir)
     await expect(startEmulator({port: 0, store: path})).rejects.toMatchObject({name: 'StoreError', exitCode: 2, message: expect.stringMatching(message)})
