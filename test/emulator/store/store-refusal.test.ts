@@ -4,7 +4,8 @@
  * stores here are copies with the mode a copy gets (0644), as a user hands one to --store: opened
  * for writing, SQLite made a -wal and a -shm beside each, and the file became 0600.
  */
-import {chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -135,3 +136,27 @@ describe('a store with a -wal beside it (an emulator was killed over it)', () =>
   })
 })
 
+
+describe('--store on a FIFO, a link to one, or a folder, for every command that takes it', () => {
+  it.each([
+    ['emulator reset --yes', ['emulator', 'reset', '--yes']],
+    ['emulator add-organisation', ['emulator', 'add-organisation', '0c6f8b2e-4d1a-4f3b-9a7c-0000000000ff']],
+    ['emulator add-payment-profile', ['emulator', 'add-payment-profile', '0c6f8b2e-4d1a-4f3b-9a7c-0000000000fe']],
+    ['emulator start --port 0', ['emulator', 'start', '--port', '0']],
+  ])('%s: exit 2 naming the path and what it should be, the FIFO never opened (it would block)', async (_, argv) => {
+    const dir = join(work, `special-${folders++}`)
+    mkdirSync(dir)
+    const fifo = join(dir, 'pipe')
+    execFileSync('mkfifo', ['-m', '0644', fifo])
+    symlinkSync(fifo, join(dir, 'link'))
+    mkdirSync(join(dir, 'folder'))
+    const before = folderSnapshot(dir)
+    for (const [name, what] of [['pipe', 'is a FIFO (named pipe)'], ['link', 'is a FIFO (named pipe)'], ['folder', 'is a folder']]) {
+      const result = await runCommand([...argv, '--store', join(dir, name)])
+      expect(result.exitCode, result.stderr).toBe(2)
+      expect(result.stderr).toContain(`The emulator store ${join(dir, name)} ${what}, not a store file.`)
+      expect(result.stderr).toContain('Pass the path of a file (a new one is created)')
+    }
+    expect(folderSnapshot(dir)).toEqual(before)
+  })
+})
