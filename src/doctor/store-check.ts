@@ -14,6 +14,9 @@ import {type DoctorCheck, fail, ok, warn} from './report.js'
 const LABEL = 'Emulator store'
 const MOVE_AWAY = 'Move it away; the next emulator makes a fresh store (or pass --store to use another file).'
 const DAMAGED = 'Move it away and start the emulator again for a fresh store (the transactions in it are lost).'
+/** The file alone may be caught half-way through an emulator's copy of its -wal into it. */
+const NOT_WHOLE = 'an emulator may have been copying its -wal into it'
+const STOP_AND_AGAIN = 'Stop the emulators over it (the last one to stop copies its -wal into the file) and run doctor again.'
 /** Said of every store doctor reads: it does not write, not even beside the store. */
 const READ_ONLY = 'read-only, nothing written'
 
@@ -42,7 +45,9 @@ export function storeCheck(path: string): DoctorCheck {
   try {
     reading = readStoreFileAlone(path)
   } catch (error) {
-    return fail('store', LABEL, `${path}: SQLite cannot read it (${(error as Error).message}); ${READ_ONLY}`, DAMAGED)
+    const unreadable = `${path}: SQLite cannot read the file alone (${(error as Error).message})`
+    if (sizeOf(`${path}-wal`) > 0) return warn('store', LABEL, `${unreadable}; ${NOT_WHOLE}; ${READ_ONLY}`, STOP_AND_AGAIN)
+    return fail('store', LABEL, `${unreadable}; ${READ_ONLY}`, DAMAGED)
   }
   return readingCheck(path, reading)
 }
@@ -59,8 +64,7 @@ function readingCheck(path: string, reading: StoreReading): DoctorCheck {
   }
   if (reading.problems.length > 0) {
     const found = `SQLite's quick check finds the file damaged (${reading.problems.join('; ')})`
-    // The file alone may be caught half-way through an emulator's copy of its -wal into it.
-    if (walBytes > 0) return warn('store', LABEL, `${shown}: ${found}${unread}; ${READ_ONLY}`, 'Stop the emulators over it (the last one to stop copies its -wal into the file) and run doctor again.')
+    if (walBytes > 0) return warn('store', LABEL, `${shown}: ${found}; ${NOT_WHOLE}${unread}; ${READ_ONLY}`, STOP_AND_AGAIN)
     return fail('store', LABEL, `${shown}: ${found}; ${READ_ONLY}`, DAMAGED)
   }
   if (reading.version > SCHEMA_VERSION) return fail('store', LABEL, `${shown}, written by a newer paytx (this one knows up to ${SCHEMA_VERSION}); ${READ_ONLY}`, 'Upgrade paytx, or use another --store.')

@@ -4,7 +4,7 @@
  * line, and doctor goes on with its other checks.
  */
 import {execFileSync} from 'node:child_process'
-import {chmodSync, copyFileSync, mkdirSync, mkdtempSync} from 'node:fs'
+import {chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -98,5 +98,23 @@ describe('a store path that is no store file is a ✖ line, not an abort', () =>
     expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stdout).toMatch(/^✖ Emulator store\s+.*emulator\.db is a FIFO \(named pipe\), not a store file$/m)
     for (const label of ['Node', 'Config folder', 'Data folder', 'Webhook listen port', 'Browser']) expect(result.stdout).toMatch(new RegExp(`^[✔⚠✖] ${label} `, 'm'))
+  })
+})
+
+describe('a store file damaged beside a -wal that holds changes', () => {
+  it('is a ⚠, not a ✖: the file alone may have been read half-way through an emulator copying its -wal into it', () => {
+    const made = join(tempDir(), 'emulator.db')
+    storeWithOrganisations(made, 400).close()
+    const dir = tempDir()
+    const path = join(dir, 'emulator.db')
+    writeFileSync(path, readFileSync(made).subarray(0, 3 * 4096 + 100))
+    writeFileSync(`${path}-wal`, Buffer.alloc(8192, 1))
+    const before = folderSnapshot(dir)
+    const check = storeCheck(path)
+    expect(check).toMatchObject({status: 'warn', detail: expect.stringContaining('an emulator may have been copying its -wal into it'), remedy: expect.stringContaining('run doctor again')})
+    expect(folderSnapshot(dir)).toEqual(before)
+    // Without the -wal, the same file is ✖.
+    rmSync(`${path}-wal`)
+    expect(storeCheck(path).status).toBe('fail')
   })
 })
