@@ -1,18 +1,19 @@
 /**
  * The emulator's SQLite database: opening it (0600, WAL), recognising it as an emulator store,
  * and bringing its schema up to date. A file that is not an emulator store (corrupt, another
- * program's database) is refused and left exactly as it was: nothing is written to it.
+ * program's database, a newer paytx's) is refused and left exactly as it was: nothing is written
+ * to it, its mode is kept, and nothing is created or changed beside it (read-only.ts).
  *
  * libsql is used for its better-sqlite3 API with prebuilt N-API binaries: one node_modules loads
  * under every supported Node version, with no compiler and no download outside the npm registry.
  */
 import {chmodSync, closeSync, existsSync, openSync, statSync} from 'node:fs'
-import {createRequire} from 'node:module'
 
 import type LibsqlDatabase from 'libsql'
 
+import {loadLibsql, openReadOnly, quickCheckProblems, scalar, storeNeighbours} from './read-only.js'
 import {StoreError} from './store-error.js'
-import {EMULATOR_APPLICATION_ID, checkSqliteIdentity, checkWritable, storeFileKind} from './store-file.js'
+import {EMULATOR_APPLICATION_ID, checkHeaderVersion, checkSqliteIdentity, checkWritable, newerStoreError, storeFileKind} from './store-file.js'
 
 export type Database = LibsqlDatabase.Database
 export type Statement = LibsqlDatabase.Statement<unknown[]>
@@ -224,31 +225,68 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length
 
-function loadLibsql(): typeof LibsqlDatabase {
-  // libsql is a CommonJS package with a native binding; loaded only when a store is opened.
-  return createRequire(import.meta.url)('libsql') as typeof LibsqlDatabase
-}
-
-function scalar(db: Database, sql: string): unknown {
-  return (db.prepare(sql).raw().get() as unknown[] | undefined)?.[0]
-}
-
 /**
  * Opens (or creates) the store at `path`, or an in-memory one for `:memory:`, with the schema
  * at the current version. Throws StoreError (exit 2) for anything but a missing path, an empty
- * regular file or an emulator store, before changing anything of it.
+ * regular file or an emulator store, before changing anything of it or beside it.
  */
 export function openDatabase(path: string): Database {
-  if (path === IN_MEMORY_STORE) return openChecked(path)
+  if (path === IN_MEMORY_STORE) return openChecked(path, {checked: false})
   const kind = storeFileKind(path)
   if (kind === 'other') throw new StoreError(path, 'is not an emulator store (not an SQLite database).')
   if (kind === 'json') throw new StoreError(path, 'is a JSON file, not an emulator store.')
-  if (kind === 'sqlite') checkSqliteIdentity(path)
+  if (kind === 'sqlite') {
+    checkSqliteIdentity(path)
+    checkHeaderVersion(path, SCHEMA_VERSION)
+  }
   checkWritable(path, kind)
+  const checked = kind === 'sqlite' && checkWritingNothing(path)
   if (kind === 'missing') createStoreFile(path)
-  // Known now to be an emulator store (or a new, empty file): only its owner may read it.
-  else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600)
-  return openChecked(path)
+  // Known now to be an emulator store (or a new, empty file): only its owner may read it. Made so
+  // before SQLite opens it, since its -wal and -shm take the file's mode when SQLite creates them.
+  const {mode} = statSync(path)
+  if ((mode & 0o077) !== 0) chmodSync(path, 0o600)
+  try {
+    return openChecked(path, {checked})
+  } catch (error) {
+    // Refused after all (changed meanwhile by another process): the mode it had is given back.
+    if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o7777)
+    throw error
+  }
+}
+
+/**
+ * Checks the store on a connection that writes nothing (read-only.ts): what it is, its version,
+ * SQLite's quick check; whether it could tell. While nothing lies beside it, the file is read
+ * alone; if that finds it damaged and its -wal or -journal changed meanwhile (another emulator
+ * opened it), the file may have been read half-way through that emulator's copy of its -wal:
+ * it is read again, with its neighbours. A store the read-only connection cannot read at all (a
+ * rollback journal left by a crash is SQLite's to roll back, which takes writing) is checked by
+ * the open for writing, as before.
+ */
+function checkWritingNothing(path: string): boolean {
+  const before = storeNeighbours(path)
+  let fileAlone = before.fileAlone
+  for (;;) {
+    try {
+      withReadOnly(path, fileAlone, (db) => retryWhileBusy(() => checkContents(db, path, {integrity: true})))
+      return true
+    } catch (error) {
+      if (fileAlone && storeNeighbours(path).signature !== before.signature) fileAlone = false
+      else if (error instanceof StoreError || isDamage(error)) throw asStoreError(error, path)
+      else return false
+    }
+  }
+}
+
+function withReadOnly(path: string, fileAlone: boolean, use: (db: Database) => void): void {
+  const db = openReadOnly(path, fileAlone)
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    use(db)
+  } finally {
+    db.close()
+  }
 }
 
 /** What a worker's own connection to the store is for. */
@@ -300,7 +338,8 @@ function createStoreFile(path: string): void {
   }
 }
 
-function openChecked(path: string): Database {
+/** Opens the store for writing, checks it (`checked`: all but its identity and version were, by checkWritingNothing) and migrates it. */
+function openChecked(path: string, {checked}: {checked: boolean}): Database {
   const Libsql = loadLibsql()
   let db: Database
   try {
@@ -311,15 +350,23 @@ function openChecked(path: string): Database {
   try {
     // Another emulator may hold the lock for a moment (creating the same store, say): wait for it.
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-    prepare(db, path)
+    retryWhileBusy(() => checkAndMigrate(db, path, {integrity: !checked}))
     return db
   } catch (error) {
     db.close()
-    if (error instanceof StoreError) throw error
-    const code = (error as {code?: string}).code
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new StoreError(path, 'is not an emulator store (the database file is damaged or not SQLite).')
-    throw new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
+    throw asStoreError(error, path)
   }
+}
+
+function isDamage(error: unknown): boolean {
+  const code = (error as {code?: string}).code
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+}
+
+function asStoreError(error: unknown, path: string): StoreError {
+  if (error instanceof StoreError) return error
+  if (isDamage(error)) return new StoreError(path, 'is not an emulator store (the database file is damaged or not SQLite).')
+  return new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
 }
 
 function isBusy(error: unknown): boolean {
@@ -327,12 +374,12 @@ function isBusy(error: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || /database is locked/.test(message ?? '')
 }
 
-/** Checks what the file is, then sets WAL and migrates; retried while another emulator holds the lock. */
-function prepare(db: Database, path: string): void {
+/** Runs `work` again while another emulator holds the lock, up to the busy timeout. */
+function retryWhileBusy(work: () => void): void {
   const deadline = Date.now() + BUSY_TIMEOUT_MS
   for (;;) {
     try {
-      checkAndMigrate(db, path)
+      work()
       return
     } catch (error) {
       if (!isBusy(error) || Date.now() > deadline) throw error
@@ -341,17 +388,24 @@ function prepare(db: Database, path: string): void {
   }
 }
 
-function checkAndMigrate(db: Database, path: string): void {
-  // Read before anything is written, so that a foreign or corrupt file stays untouched.
+/**
+ * Refuses a file that is no emulator store this paytx knows, reading only (so that a foreign,
+ * corrupt or newer file stays untouched); the schema version found.
+ */
+function checkContents(db: Database, path: string, {integrity}: {integrity: boolean}): number {
   const applicationId = Number(scalar(db, 'PRAGMA application_id'))
   const version = Number(scalar(db, 'PRAGMA user_version'))
   const tables = Number(scalar(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"))
   const fresh = applicationId === 0 && version === 0 && tables === 0
   if (!fresh && applicationId !== EMULATOR_APPLICATION_ID) throw new StoreError(path, 'is an SQLite database of another program, not an emulator store.')
-  if (!fresh) checkIntegrity(db, path)
-  if (version > SCHEMA_VERSION) {
-    throw new StoreError(path, `was written by a newer paytx (store version ${version}; this paytx knows up to ${SCHEMA_VERSION}).`, 'Upgrade paytx, or pass another --store.')
-  }
+  if (!fresh && integrity) checkIntegrity(db, path)
+  if (version > SCHEMA_VERSION) throw newerStoreError(path, version, SCHEMA_VERSION)
+  return version
+}
+
+/** Checks what the file is, then sets WAL and migrates. */
+function checkAndMigrate(db: Database, path: string, {integrity}: {integrity: boolean}): void {
+  const version = checkContents(db, path, {integrity})
   if (path !== IN_MEMORY_STORE) {
     db.exec('PRAGMA journal_mode = WAL')
     // In WAL mode, NORMAL commits survive a crash of the process (kill -9); only a power loss
@@ -366,8 +420,7 @@ function checkAndMigrate(db: Database, path: string): void {
  * quick check (the structure of every page, without the slower index cross-checks) finds it now.
  */
 function checkIntegrity(db: Database, path: string): void {
-  const rows = db.prepare('PRAGMA quick_check(5)').raw().all() as unknown[][]
-  const problems = rows.map((row) => String(row[0])).filter((line) => line !== 'ok')
+  const problems = quickCheckProblems(db)
   if (problems.length === 0) return
   throw new StoreError(
     path,

@@ -5,6 +5,9 @@
  * only; the files beside it are the room's own.
  */
 export {IN_MEMORY_STORE, SCHEMA_VERSION} from './database.js'
+export {readStoreFileAlone} from './read-only.js'
+export type {StoreReading} from './read-only.js'
+export {StoreError} from './store-error.js'
 export {EMULATOR_APPLICATION_ID, checkSqliteIdentity, storeFileKind} from './store-file.js'
 export {isUuid, parsePaymentProfileSetting, timeOrderedUuid} from './ids.js'
 export {importLegacyStateFile} from './legacy-state-import.js'

@@ -105,6 +105,21 @@ export function checkSqliteIdentity(path: string, read: (path: string) => Buffer
   if (refusal) throw new StoreError(path, refusal)
 }
 
+/**
+ * Refuses a store written by a newer paytx from the schema version in its header
+ * (`PRAGMA user_version`), before SQLite opens it; read again before refusing, as for the identity.
+ * The version a -wal beside the file may hold is SQLite's to read (database.ts checks it again).
+ */
+export function checkHeaderVersion(path: string, newest: number, read: (path: string) => Buffer = readHeader): void {
+  if (readSqliteHeader(read(path)).userVersion <= newest) return
+  const {userVersion} = readSqliteHeader(read(path))
+  if (userVersion > newest) throw newerStoreError(path, userVersion, newest)
+}
+
+export function newerStoreError(path: string, version: number, newest: number): StoreError {
+  return new StoreError(path, `was written by a newer paytx (store version ${version}; this paytx knows up to ${newest}).`, 'It was left untouched: upgrade paytx, or pass another --store.')
+}
+
 /** Why a store with this header is refused, or '' if it is not. */
 function headerRefusal(header: SqliteHeader): string {
   if (!header.wellFormed) return 'is not an emulator store (the database file is damaged or not SQLite).'

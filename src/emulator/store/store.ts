@@ -285,7 +285,24 @@ export class EmulatorStore {
 
   close(): void {
     this.statements.clear()
+    if (this.location !== IN_MEMORY_STORE) this.copyLogBackWhole()
     this.db.close()
+  }
+
+  /**
+   * libsql closes a connection only once its statements are collected, so SQLite's copy of the
+   * write-ahead log back at close may never come, and the -wal kept the store's latest changes
+   * after every emulator stopped. Copied here, without waiting for another emulator's readers (it
+   * copies what none still reads), so that the file alone is the store once no emulator runs:
+   * what `paytx doctor` reads, writing nothing.
+   */
+  private copyLogBackWhole(): void {
+    try {
+      this.db.exec('PRAGMA busy_timeout = 0')
+      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    } catch {
+      // A full disk, a transaction still open, or another emulator writing: the next one copies it.
+    }
   }
 
   /** Closes with everything in the database file itself (no WAL beside it), so that the file can be moved. */
