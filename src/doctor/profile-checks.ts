@@ -8,6 +8,7 @@ import {statSync} from 'node:fs'
 import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
 import {PROFILE_ENV_OVERRIDES, type ResolvedProfile} from '../profiles/resolve.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {type DoctorCheck, fail, octalMode, ok, warn} from './report.js'
 
 /** Fields a non-local profile needs, and what needs each. */
@@ -29,7 +30,7 @@ export function profileFileMode(path: string): number | undefined {
 
 export function profileCheck(resolved: ResolvedProfile, builtin: boolean): DoctorCheck {
   const {name, profile} = resolved
-  const where = `"${name}" (${profile.env}, ${profile.base_url})`
+  const where = `"${name}" (${profile.env}, ${redactUrl(profile.base_url)})`
   if (builtin) return ok('profile', 'Profile', `${where}, built in`)
   const missing = NEEDED_FIELDS.filter(({field}) => !profile[field])
   if (missing.length === 0) return ok('profile', 'Profile', where)

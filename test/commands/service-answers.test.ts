@@ -186,6 +186,22 @@ describe('answers of a broken or hostile service', () => {
       expect(result.stderr).toMatch(/Hint: paytx does not follow redirects.*base URL is probably wrong/)
     })
 
+    it('a 3xx pointing at an address with credentials, and a body that is not JSON from an address with them: both redacted', async () => {
+      server.answer((_req, res) => {
+        res.writeHead(302, {location: 'https://u:l0cati0n-pa55@api.example.com/v1?key=l0cati0n-k3y'})
+        res.end()
+      })
+      const redirected = await cli(['status', TX_ID])
+      expect(redirected.stderr).toContain('pointing at https://u:…@api.example.com/v1?key=…')
+      server.answer((_req, res) => {
+        res.writeHead(200, {'content-type': 'text/plain'})
+        res.end('not json')
+      })
+      const notJson = await cli(['status', TX_ID], {PAYTX_BASE_URL: `${server.url.replace('http://', 'http://u:bas3-pa55@')}/v1`})
+      expect(notJson.stderr).toMatch(/to GET http:\/\/u:…@127\.0\.0\.1:\d+\/v1\/transaction\/\S+, but the body is not JSON: not json/)
+      for (const result of [redirected, notJson]) expect(result.stderr).not.toMatch(/l0cati0n|bas3-pa55/)
+    })
+
     it('nested details are printed as path: message lines, never [object Object]', async () => {
       server.answer(
         json(400, {
