@@ -1,7 +1,7 @@
 /** `webhook listen`'s core in-process: what it reports, as typed events, from ready to stopped. */
 import {describe, expect, it} from 'vitest'
 
-import {renderListening, renderStopped} from '../../src/output/webhook-listen.js'
+import {renderListening, renderStopped, webhookListenRenderer} from '../../src/output/webhook-listen.js'
 import type {ListenEvent, StopReason} from '../../src/webhooks/listen-events.js'
 import {listenForWebhooks} from '../../src/webhooks/listen.js'
 import {postJson} from '../helpers/post-json.js'
@@ -45,5 +45,16 @@ describe('listenForWebhooks', () => {
     expect(events.map((event) => event.kind)).toEqual(['ready', 'webhook', 'status-missing', 'webhook', 'stopped'])
     const last = events.at(-1) as Extract<ListenEvent, {kind: 'stopped'}>
     expect(renderStopped(last)).toBe('Stopped. 2 webhooks received (0 duplicates), 0 malformed, 0 rejected.')
+  })
+})
+
+describe('webhookListenRenderer and text from outside', () => {
+  it('shows a rejected request’s method and path, and a tunnel’s address, as escapes on their own line', () => {
+    const notes: string[] = []
+    const render = webhookListenRenderer({json: false, stdout: {add: () => undefined, flush: () => undefined}, note: (text) => notes.push(text), warn: (text) => notes.push(text), secrets: []})
+    render({kind: 'rejected', rejection: {status: 404, method: 'POST\u009b2J', path: '/hooks\nRejected nothing', reason: 'no such path'}})
+    render({kind: 'ready', url: 'http://127.0.0.1:4020/webhooks', host: '127.0.0.1', port: 4020, path: '/webhooks', tokenRequired: false, publicUrl: 'https://a.example/webhooks\u001b]52;c;eA==\u0007\u202e', tunnel: 'cloudflared'})
+    expect(notes[0]).toBe('Rejected POST\\x9b2J /hooks\\nRejected nothing with 404: no such path')
+    expect(notes).toContain('Public address (through cloudflared): https://a.example/webhooks\\x1b]52;c;eA==\\x07\\u202e')
   })
 })
