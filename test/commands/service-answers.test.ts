@@ -132,6 +132,13 @@ describe('answers of a broken or hostile service', () => {
       expect(parseJsonOutput(result).error.message).toMatch(/does not understand .*status is missing/)
     })
 
+    it('a status outside the ten holding a line break: the warning stays one line', async () => {
+      server.answer(json(200, {status: 'WEIRD\nError: forged\u202e', success: false, status_reason: ''}))
+      const result = await cli(['checkoutsuccess', TX_ID])
+      expect(result.stderr).toContain('Warning: the service reported the status "WEIRD\\nError: forged\\u202e", which is none')
+      expect(result.stderr).not.toMatch(/^Error: forged/m)
+    })
+
     it('a status outside the ten is shown as unknown with a warning; the success field decides, nothing says both', async () => {
       server.answer(json(200, {status: 'WEIRD_STATE', success: true, status_reason: ''}))
       const result = await cli(['checkoutsuccess', TX_ID])

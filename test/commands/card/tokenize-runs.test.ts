@@ -132,6 +132,15 @@ describe('card tokenize', () => {
     for (const result of [text, json]) expectNoSecrets(result, [PAN, '4111111111111111', '7391'])
   })
 
+  it('a card id from the proxy with a line break stays on the line of the next step', async () => {
+    server.reply(() => true, {json: {token: 'c4rd\nError: forged\u001b[2J'}})
+    const result = await tokenize([...CARD_FLAGS, '--pan-stdin'], `${PAN}\n`)
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/^Next: paytx transaction start --product card --card c4rd\\nError: forged\\x1b\[2J --customer /m)
+    expect(result.stderr).not.toMatch(/^Error: forged/m)
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
+
   it('an answer without any id is exit 1 and says the card may exist', async () => {
     server.reply(() => true, {json: {ok: true}})
     const result = await tokenize([...CARD_FLAGS, '--pan-stdin', '--json'], `${PAN}\n`)
