@@ -30,7 +30,7 @@ export function profileFileMode(path: string): number | undefined {
 
 export function profileCheck(resolved: ResolvedProfile, builtin: boolean): DoctorCheck {
   const {name, profile} = resolved
-  const where = `"${name}" (${profile.env}, ${redactUrl(profile.base_url)})`
+  const where = `"${name}" (${profile.env}, ${redactUrl(profile.base_url, {asWritten: true})})`
   if (builtin) return ok('profile', 'Profile', `${where}, built in`)
   const missing = NEEDED_FIELDS.filter(({field}) => !profile[field])
   if (missing.length === 0) return ok('profile', 'Profile', where)

@@ -64,7 +64,7 @@ function answered(probeResult: Probe): string {
 
 /** The address first in the line (redacted: a profile's URL can hold credentials), so that the check says what it reached. */
 function at(url: string, check: DoctorCheck): DoctorCheck {
-  return {...check, detail: `${redactUrl(url)}: ${check.detail}`}
+  return {...check, detail: `${redactUrl(url, {asWritten: true})}: ${check.detail}`}
 }
 
 export async function serviceCheck(resolved: ResolvedProfile, timeoutMs: number): Promise<{check: DoctorCheck; skew?: number}> {

@@ -1,11 +1,13 @@
 /**
  * Profiles as shown to a person or a script: keys always redacted (first 4 and last 4 at most),
- * and which values environment variables replace.
+ * addresses through redactUrl (a base URL can carry `user:password@` or `?key=`), and which
+ * values environment variables replace.
  */
 import {type KeyField, type KeyLocation, keyLocation} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
 import {PROFILE_ENV_OVERRIDES} from '../profiles/resolve.js'
 import {redactKey} from '../secrets/redact.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {type TableColumn, type TableOptions, renderTable, table} from './table.js'
 
 export interface ProfileView {
@@ -53,8 +55,8 @@ export function profileView(
     builtin: options.builtin,
     env_overrides: [...(options.envOverrides ?? [])],
     env: profile.env,
-    base_url: profile.base_url,
-    ...(profile.h2h_url === undefined ? {} : {h2h_url: profile.h2h_url}),
+    base_url: redactUrl(profile.base_url, {asWritten: true}),
+    ...(profile.h2h_url === undefined ? {} : {h2h_url: redactUrl(profile.h2h_url, {asWritten: true})}),
     ...(profile.proxy_id === undefined ? {} : {proxy_id: profile.proxy_id}),
     ...(profile.organisation === undefined ? {} : {organisation: profile.organisation}),
     ...(profile.payment_profile === undefined ? {} : {payment_profile: profile.payment_profile}),

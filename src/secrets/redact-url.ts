@@ -104,10 +104,15 @@ function redactByShape(text: string): string {
 
 /**
  * The address with its credentials, query and fragment values and token-like path segments
- * redacted; text that does not parse as an absolute URL is redacted by its shape.
+ * redacted; text that does not parse as an absolute URL is redacted by its shape. A parsed address
+ * is written as URLs are (`http://host:8080/`); with `asWritten`, one that holds nothing to hide
+ * comes back exactly as it was given (a profile's address as its owner typed it).
  */
-export function redactUrl(address: string | URL): string {
+export function redactUrl(address: string | URL, options: {asWritten?: boolean} = {}): string {
   if (address instanceof URL) return redactParsed(new URL(address.href))
   const url = absoluteUrl(address)
-  return url ? redactParsed(url) : redactByShape(address)
+  if (!url) return redactByShape(address)
+  const written = url.href
+  const shown = redactParsed(url)
+  return options.asWritten && shown === written ? address : shown
 }

@@ -2,6 +2,7 @@
  * The line every command that talks to a production profile prints on stderr before anything
  * else, so that support staff always see which service they are reading from or writing to.
  */
+import {redactUrl} from '../secrets/redact-url.js'
 import {visibleText} from './visible-text.js'
 
 const RED_BOLD = '\u001B[1;97;41m'
@@ -14,5 +15,5 @@ export function colorWanted(stream: {isTTY?: boolean}, env: NodeJS.ProcessEnv = 
 
 export function productionBanner(profileName: string, baseUrl: string, options: {color: boolean}): string {
   const label = options.color ? `${RED_BOLD} PRODUCTION ${RESET}` : 'PRODUCTION'
-  return `${label} · profile ${visibleText(profileName)} · ${visibleText(baseUrl)}`
+  return `${label} · profile ${visibleText(profileName)} · ${visibleText(redactUrl(baseUrl, {asWritten: true}))}`
 }

@@ -42,4 +42,11 @@ describe('redactUrl', () => {
     expect(redactUrl(input)).toBe(shown)
     expect(redactUrl(new URL(input))).toBe(shown)
   })
+
+  it('asWritten: an address with nothing to hide comes back as it was typed; one with something is redacted', () => {
+    expect(redactUrl('https://API.example.com', {asWritten: true})).toBe('https://API.example.com')
+    expect(redactUrl('https://API.example.com')).toBe('https://api.example.com/')
+    expect(redactUrl('https://u:pw@API.example.com', {asWritten: true})).toBe('https://u:…@api.example.com/')
+    expect(redactUrl('http://u:pw@h:99999', {asWritten: true})).toBe('http://u:…@h:99999')
+  })
 })

@@ -62,7 +62,7 @@ EXIT CODES
       store.close()
     }
     const {organisation, webhook_transaction_update: webhook} = stored
-    this.print(`The emulator store ${location} accepts payment profile ${setting.id} (organisation ${organisation}; webhooks to ${webhook ? redactUrl(webhook) : 'none set'}).`)
+    this.print(`The emulator store ${location} accepts payment profile ${setting.id} (organisation ${organisation}; webhooks to ${webhook ? redactUrl(webhook, {asWritten: true}) : 'none set'}).`)
     return {store: location, payment_profile: setting.id, organisation, webhook_transaction_update: webhook}
   }
 }
