@@ -193,7 +193,7 @@ describe('answers of a broken or hostile service', () => {
       expect(result.stderr).toMatch(/Hint: paytx does not follow redirects.*base URL is probably wrong/)
     })
 
-    it('a 3xx pointing at an address with credentials, and a body that is not JSON from an address with them: both redacted', async () => {
+    it('a 3xx pointing at an address with credentials, and a body that is not JSON or the --verbose log from an address with them: all redacted', async () => {
       server.answer((_req, res) => {
         res.writeHead(302, {location: 'https://u:l0cati0n-pa55@api.example.com/v1?key=l0cati0n-k3y'})
         res.end()
@@ -206,7 +206,9 @@ describe('answers of a broken or hostile service', () => {
       })
       const notJson = await cli(['status', TX_ID], {PAYTX_BASE_URL: `${server.url.replace('http://', 'http://u:bas3-pa55@')}/v1`})
       expect(notJson.stderr).toMatch(/to GET http:\/\/u:…@127\.0\.0\.1:\d+\/v1\/transaction\/\S+, but the body is not JSON: not json/)
-      for (const result of [redirected, notJson]) expect(result.stderr).not.toMatch(/l0cati0n|bas3-pa55/)
+      const verbose = await cli(['status', TX_ID, '--verbose'], {PAYTX_BASE_URL: `${server.url.replace('http://', 'http://u:bas3-pa55@')}/v1`})
+      expect(verbose.stderr).toMatch(/^→ GET http:\/\/u:…@127\.0\.0\.1:\d+\/v1\/transaction\//m)
+      for (const result of [redirected, notJson, verbose]) expect(result.stderr).not.toMatch(/l0cati0n|bas3-pa55/)
     })
 
     it('nested details are printed as path: message lines, never [object Object]', async () => {
