@@ -369,7 +369,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
     this.ctx.io.stderr.write(`${visibleLines(failure.text)}\n`)
     const verbose = this.globals?.verbose || this.ctx.env.DEBUG
-    if (verbose && err.stack && !(err instanceof PaytxError)) this.ctx.io.stderr.write(`${scrubSecrets(err.stack, this.secrets)}\n`)
+    if (verbose && err.stack && !(err instanceof PaytxError)) this.ctx.io.stderr.write(`${visibleLines(scrubSecrets(err.stack, this.secrets))}\n`)
     return undefined
   }
 

@@ -16,6 +16,7 @@ import type {LookupResult, LookupsSink} from './api/lookup-many.js'
 import type {PaymentService} from './api/service.js'
 import type {IdTarget} from './input/transaction-ids.js'
 import type {WaitResult, WaitUntil} from './flow/wait-for-status.js'
+import {visibleText} from './terminal/visible-text.js'
 import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, checkLookupFlags, toLookupOptions} from './input/transaction-ids.js'
 
 /** From this many ids on, a progress line is shown on stderr. */
@@ -103,13 +104,13 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
           ...wait,
           signal,
           onStatus: (transaction, previous, elapsedMs) =>
-            this.note(`${id}: ${previous ? `${previous.status} → ` : ''}${describeStatus(transaction.status)}${previous ? `  (after ${formatDuration(elapsedMs)})` : ''}`),
+            this.note(`${id}: ${previous ? `${visibleText(previous.status)} → ` : ''}${describeStatus(transaction.status)}${previous ? `  (after ${formatDuration(elapsedMs)})` : ''}`),
           onReadError: (error) => this.note(`${id}: reading the status failed (${error.message}); trying again.`),
         }),
       {concurrency: targets.length, sink: collect, onFailure: (result) => this.note(`${result.id}: ${result.error?.message}`)},
     )
     for (const result of waited) {
-      if (result.value && !result.value.conclusive) this.warnUser(`transaction ${result.id} is still ${result.value.status} after ${formatDuration(wait.timeoutMs)}; not conclusive.`)
+      if (result.value && !result.value.conclusive) this.warnUser(`transaction ${result.id} is still ${visibleText(result.value.status)} after ${formatDuration(wait.timeoutMs)}; not conclusive.`)
     }
     const sink = await this.lookupsSink(options, 'status')
     for (const result of waited) sink.add(result.error ? result : {id: result.id, value: result.value.reading})

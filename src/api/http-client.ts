@@ -8,6 +8,7 @@ import {InputError, type ServiceError} from '../errors.js'
 import {Connections, OUTGOING_ERROR, OutgoingError} from '../http/outgoing.js'
 import {headerValueProblem} from '../http/header-value.js'
 import {redactedJson, redactHeaders, redactText, scrubSecrets} from '../secrets/redact.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {type Answer, type Failure, readAnswer, readCappedText, statusLine, verboseText} from './answer.js'
 import type {HttpRequest, HttpResponse} from './http-message.js'
 import type {RequestGate} from './request-gate.js'
@@ -157,7 +158,7 @@ export class HttpClient {
   }
 
   private logRequest(req: HttpRequest, headers: Record<string, string>, attempt: number): void {
-    this.log(`→ ${req.method} ${req.url}${attempt > 1 ? ` (try ${attempt} of ${this.options.maxTries})` : ''}`)
+    this.log(`→ ${req.method} ${redactUrl(req.url)}${attempt > 1 ? ` (try ${attempt} of ${this.options.maxTries})` : ''}`)
     for (const [name, value] of Object.entries(redactHeaders(headers, this.options.secretHeaderNames))) this.log(`  ${name}: ${value}`)
     if (req.rawBody !== undefined) this.log(`  ${redactText(req.rawBody)}`)
     else if (req.body !== undefined) this.log(`  ${redactedJson(req.body)}`)

@@ -8,6 +8,7 @@ import {OUTGOING_ERROR, OutgoingError, type ProxyFailure} from '../http/outgoing
 import {MAX_JSON_NESTING} from '../http/json-nesting.js'
 import type {Remedy} from '../remedy.js'
 import {redactedJson, scrubSecrets} from '../secrets/redact.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {type Answer, type Failure, bodySnippet, flattenDetails, formatBytes, headerValue, htmlHeadline, isHtml, statusLine} from './answer.js'
 import type {HttpMethod, HttpRequest} from './http-message.js'
@@ -75,7 +76,7 @@ export function unreadableAnswerError(req: HttpRequest, answer: Answer, settings
   }
   if (!answer.isJson) {
     return new ResponseError(
-      `The service answered ${statusLine(answer.status)} to ${req.method} ${req.url}, but the body is not JSON: ${scrubSecrets(bodySnippet(answer.text), settings.secrets)}`,
+      `The service answered ${statusLine(answer.status)} to ${req.method} ${redactUrl(req.url)}, but the body is not JSON: ${visibleText(scrubSecrets(bodySnippet(answer.text), settings.secrets))}`,
       undefined,
       {kind: 'check-profile', concern: 'not-a-web-server'},
     )
@@ -110,7 +111,7 @@ export function serviceError(req: HttpRequest, answer: Answer, settings: ErrorSe
   const code = object?.code === undefined ? undefined : String(object.code)
   const details = object?.details && typeof object.details === 'object' ? flattenDetails(object.details) : undefined
   const scrub = (s: string) => scrubSecrets(s, settings.secrets)
-  const pointedAt = location === undefined ? '' : `, pointing at ${new URL(location, req.url).href}`
+  const pointedAt = location === undefined ? '' : `, pointing at ${redactUrl(new URL(location, req.url))}`
   const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
     serviceMessage ? `: ${visibleText(scrub(serviceMessage))}` : ''
   }`

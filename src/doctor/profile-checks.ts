@@ -31,12 +31,12 @@ export function profileFileMode(path: string): number | undefined {
 
 export function profileCheck(resolved: ResolvedProfile, builtin: boolean): DoctorCheck {
   const {name, profile, production} = resolved
-  const where = `"${name}" (${profile.env}, ${redactUrl(profile.base_url)})`
+  const where = `"${name}" (${profile.env}, ${redactUrl(profile.base_url, {asWritten: true})})`
   if (production?.by === 'address') {
     return warn(
       'profile',
       'Profile',
-      `${where}: ${describeProductionAddress(production, redactUrl(production.address))}, so every command treats it as production`,
+      `${where}: ${describeProductionAddress(production, redactUrl(production.address, {asWritten: true}))}, so every command treats it as production`,
       `Label it production (\`paytx profile add ${name} --env production\`), or point it at the ${production.label === 'local' ? 'emulator' : 'sandbox'} (--base-url, --h2h-url, or unset PAYTX_BASE_URL / PAYTX_H2H_URL).`,
     )
   }

@@ -8,6 +8,7 @@ import {API_PATHS} from '../api/contract.js'
 import {HttpClient, joinUrl} from '../api/http-client.js'
 import {PaytxError} from '../errors.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {type ReachSteps, clockSkewSeconds, describeSteps, reachSteps} from './reach.js'
 import {type DoctorCheck, fail, ok, warn} from './report.js'
 
@@ -61,9 +62,9 @@ function answered(probeResult: Probe): string {
   return `${steps ? `${steps}; ` : ''}GET answered ${probeResult.status} in ${probeResult.ms} ms`
 }
 
-/** The address first in the line, so that the check says what it reached. */
+/** The address first in the line (redacted: a profile's URL can hold credentials), so that the check says what it reached. */
 function at(url: string, check: DoctorCheck): DoctorCheck {
-  return {...check, detail: `${url}: ${check.detail}`}
+  return {...check, detail: `${redactUrl(url, {asWritten: true})}: ${check.detail}`}
 }
 
 export async function serviceCheck(resolved: ResolvedProfile, timeoutMs: number): Promise<{check: DoctorCheck; skew?: number}> {

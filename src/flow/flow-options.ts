@@ -4,6 +4,7 @@
  */
 import type {Product} from '../api/contract.js'
 import {normalizePan} from '../secrets/card-number.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import type {CustomerRequest, TransactionStartRequest} from '../api/schemas.js'
 import {InputError, InputErrors} from '../errors.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
@@ -95,7 +96,7 @@ export async function validateFlowOptions(profile: ResolvedProfile, options: Flo
     throw new InputError(`A card is used only with --product card (got --product ${options.product}).`, {flag: '--card'})
   }
   if (options.webhook.mode === 'url' && !isAbsoluteHttpUrl(options.webhook.url)) {
-    throw new InputError(`--webhook-url must be an absolute http(s) URL (got "${options.webhook.url}").`, {flag: '--webhook-url'})
+    throw new InputError(`--webhook-url must be an absolute http(s) URL (got "${redactUrl(options.webhook.url)}").`, {flag: '--webhook-url'})
   }
 
   const {validateCardRequest, validateCustomerRequest, validateTransactionStartRequest} = await import('../api/schemas.js')

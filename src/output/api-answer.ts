@@ -1,11 +1,14 @@
 /**
  * `paytx api`'s answer as shown: secrets scrubbed from body and headers, then the status line and
  * headers (--include) and the body, pretty JSON on a terminal and one compact line in a pipe.
+ * The body is the service's, byte for byte (what `api` is for); a header line is paytx's
+ * rendering, so its value is made visible (a header may carry C1 controls as Latin-1 bytes).
  */
 import {STATUS_CODES} from 'node:http'
 
 import type {Answer} from '../api/http-client.js'
 import {redactedJson, redactHeaders, scrubSecrets} from '../secrets/redact.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export interface ShownAnswer {
   status: number
@@ -35,7 +38,7 @@ export function scrubAnswer(answer: Answer, secrets: readonly (string | undefine
 export function renderApiAnswer(answer: ShownAnswer, options: {include: boolean; pretty: boolean}): string {
   const lines: string[] = []
   if (options.include) {
-    lines.push(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd(), ...answer.headers.map(([name, value]) => `${name}: ${value}`), '')
+    lines.push(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd(), ...answer.headers.map(([name, value]) => `${name}: ${visibleText(value)}`), '')
   }
   if (answer.json !== undefined) lines.push(options.pretty ? JSON.stringify(answer.json, null, 2) : JSON.stringify(answer.json))
   else if (answer.text !== '') lines.push(answer.text.replace(/\n$/, ''))

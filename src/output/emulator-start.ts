@@ -8,6 +8,7 @@ import {formatExactDuration} from '../duration.js'
 import {type EmulatorOptions, type EmulatorRunEvent, type RunningEmulator, formatEvent} from '../emulator/index.js'
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {visibleLines} from '../terminal/visible-text.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {table} from './table.js'
 
 export interface EmulatorStartRendererOptions {
@@ -61,14 +62,14 @@ function faultCount(options: EmulatorOptions): string {
 export function renderListening(emulator: RunningEmulator, options: EmulatorOptions, invokedAs: string): string {
   const accepts = [
     ...(options.organisations?.length ? [['Also accepts', `organisation ${options.organisations.join(', ')}`] as [string, string]] : []),
-    ...(options.paymentProfiles ?? []).map((profile): [string, string] => ['Also accepts', `payment profile ${profile.id}${profile.webhookUrl ? `  (webhooks to ${profile.webhookUrl})` : ''}`]),
+    ...(options.paymentProfiles ?? []).map((profile): [string, string] => ['Also accepts', `payment profile ${profile.id}${profile.webhookUrl ? `  (webhooks to ${redactUrl(profile.webhookUrl, {asWritten: true})})` : ''}`]),
   ]
   const {assumptions} = emulator
   const rows: [string, string][] = [
     ['API', `${emulator.url}  (paths under /v1)`],
     ['Card proxy', `${emulator.proxyUrl}  (proxy id ${emulator.proxyId})`],
     ['Dashboard', `${emulator.dashboardUrl}  (transactions, timelines, webhooks; trigger and resend)`],
-    ['Payment profile', `${emulator.paymentProfileId}  (default; webhooks to ${options.webhookUrl ?? 'none set'})`],
+    ['Payment profile', `${emulator.paymentProfileId}  (default; webhooks to ${options.webhookUrl ? redactUrl(options.webhookUrl, {asWritten: true}) : 'none set'})`],
     ['Organisation', emulator.organisation],
     ...accepts,
     ['API key', `${emulator.apiKeyHeader}: ${emulator.apiKey}`],

@@ -1,6 +1,7 @@
 /**
  * Profiles as shown to a person or a script: keys always redacted (first 4 and last 4 at most),
- * and which values environment variables replace.
+ * addresses through redactUrl (a base URL can carry `user:password@` or `?key=`), and which
+ * values environment variables replace.
  */
 import {type KeyField, type KeyLocation, keyLocation} from '../profiles/key-fields.js'
 import type {Profile} from '../profiles/presets.js'
@@ -63,10 +64,10 @@ export function profileView(
     builtin: options.builtin,
     env_overrides: [...(options.envOverrides ?? [])],
     env: production ? 'production' : profile.env,
-    ...(production?.by === 'address' ? {labelled_env: production.label, production_address: redactUrl(production.address)} : {}),
+    ...(production?.by === 'address' ? {labelled_env: production.label, production_address: redactUrl(production.address, {asWritten: true})} : {}),
     // A password or a `?key=` in an address is a secret like the keys: shown redacted, in --json too.
-    base_url: redactUrl(profile.base_url),
-    ...(profile.h2h_url === undefined ? {} : {h2h_url: redactUrl(profile.h2h_url)}),
+    base_url: redactUrl(profile.base_url, {asWritten: true}),
+    ...(profile.h2h_url === undefined ? {} : {h2h_url: redactUrl(profile.h2h_url, {asWritten: true})}),
     ...(profile.proxy_id === undefined ? {} : {proxy_id: profile.proxy_id}),
     ...(profile.organisation === undefined ? {} : {organisation: profile.organisation}),
     ...(profile.payment_profile === undefined ? {} : {payment_profile: profile.payment_profile}),

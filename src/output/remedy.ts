@@ -3,6 +3,7 @@
  * remedy becomes text: errors on stderr, their `hint` under --json, smoke reports, lookups.
  */
 import type {EmulatorSituation, LookUpSituation, ProfileConcern, Remedy} from '../remedy.js'
+import {redactUrl} from '../secrets/redact-url.js'
 
 const CHECK_PROFILE: Record<ProfileConcern, (show: string) => string> = {
   'api-key': (show) => `Check the API key of the profile (${show}) or PAYTX_API_KEY, and that the key belongs to this environment.`,
@@ -27,7 +28,7 @@ const LOOK_UP: Record<LookUpSituation, (status: string, id: string) => string> =
 const START_EMULATOR: Record<EmulatorSituation, (start: string, remedy: {profile?: string; baseUrl?: string}) => string> = {
   'nothing-listens': (start) => `Start the emulator with ${start}, or pick another profile with --profile.`,
   'not-an-emulator': (start) => `Start one with ${start}, or point the profile at it.`,
-  'fault-rules': (start, {profile, baseUrl}) => `Fault rules live in a running emulator: start one with ${start} (profile "${profile}" points at ${baseUrl}).`,
+  'fault-rules': (start, {profile, baseUrl}) => `Fault rules live in a running emulator: start one with ${start} (profile "${profile}" points at ${baseUrl === undefined ? 'no address' : redactUrl(baseUrl, {asWritten: true})}).`,
   'local-only': (start) => `Then run ${start}.`,
 }
 

@@ -3,12 +3,15 @@
  * flow's current step, elapsed time), redrawn in place, with each finished case printed above
  * for good. Elsewhere (CI logs): one line per finished case and the notes a person needs, such
  * as the approval URL of a manual case. The flow's events arrive as data and are worded here.
+ * Case names (from the scenario file) and what the service said (statuses, reasons) are made
+ * visible before they are drawn or cut: a status cannot act on the terminal or start a line.
  */
 import {formatDuration} from '../duration.js'
 import type {FlowEvent} from '../flow/events.js'
 import type {SmokeCaseResult, SmokeProgress} from '../smoke/runner.js'
 import {MANUAL_OUTCOME} from '../smoke/scenario-schema.js'
 import type {SmokeCase} from '../smoke/scenario.js'
+import {visibleText, visibleTextCut} from '../terminal/visible-text.js'
 import {describeFlowEvent, formatCompactLine, stepActivity} from './flow-event-lines.js'
 
 export interface ProgressStream {
@@ -64,7 +67,7 @@ export class LiveProgress implements SmokeProgress {
     }
     const forPerson = smokeCase.outcome === MANUAL_OUTCOME && (event.kind.startsWith('approval-') || event.kind === 'waiting')
     for (const line of describeFlowEvent(event)) {
-      if (forPerson || line.tone === 'warning') this.print([`  ${smokeCase.name}: ${formatCompactLine(line)}`])
+      if (forPerson || line.tone === 'warning') this.print([`  ${visibleText(smokeCase.name)}: ${visibleText(formatCompactLine(line))}`])
       else this.showStep(smokeCase, formatCompactLine(line))
     }
   }
@@ -74,7 +77,8 @@ export class LiveProgress implements SmokeProgress {
     const duration = result.verdict === 'skipped' ? '' : ` (${formatDuration(result.durationMs)})`
     const what = result.verdict === 'passed' ? (result.got ?? '') : result.reason
     const mark = this.paint(COLOR[result.verdict], MARK[result.verdict])
-    this.print([`${mark} ${result.name}  ${this.fit(`${what}${duration}`, result.name.length + 4)}`])
+    const name = visibleText(result.name)
+    this.print([`${mark} ${name}  ${this.fit(`${what}${duration}`, name.length + 4)}`])
   }
 
   /** A line for the person (e.g. "Interrupted"), printed above the live lines so that none is left behind. */
@@ -93,7 +97,7 @@ export class LiveProgress implements SmokeProgress {
   private showStep(smokeCase: SmokeCase, text: string): void {
     const entry = this.active.get(smokeCase.name)
     if (!entry) return
-    entry.text = text
+    entry.text = visibleText(text)
     this.redraw([])
   }
 
@@ -106,10 +110,12 @@ export class LiveProgress implements SmokeProgress {
     return this.options.color ? `${color}${text}${RESET}` : text
   }
 
-  /** Cut to the terminal's width so that no line wraps (a wrapped line breaks the redraw). */
+  /**
+   * Made visible, then cut to the terminal's width so that no line wraps (a wrapped line breaks
+   * the redraw); the cut never falls inside an escape.
+   */
   private fit(text: string, used = 0): string {
-    const width = (this.stream.columns || 80) - 1 - used
-    return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text
+    return visibleTextCut(text, Math.max(1, (this.stream.columns || 80) - 1 - used))
   }
 
   private redraw(permanent: string[]): void {
@@ -121,7 +127,7 @@ export class LiveProgress implements SmokeProgress {
     this.frame = (this.frame + 1) % SPINNER.length
     for (const [name, {text, startedAt}] of shown) {
       const elapsed = formatDuration(this.now() - startedAt)
-      out += `${this.paint(COLOR.dim, SPINNER[this.frame])} ${this.fit(`${name}  ${text}  ${elapsed}`, 2)}\n`
+      out += `${this.paint(COLOR.dim, SPINNER[this.frame])} ${this.fit(`${visibleText(name)}  ${text}  ${elapsed}`, 2)}\n`
     }
     if (shown.length < entries.length) out += `  … and ${entries.length - shown.length} more running\n`
     this.drawnLines = shown.length + (shown.length < entries.length ? 1 : 0)

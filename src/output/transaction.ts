@@ -6,14 +6,18 @@ import {table} from './table.js'
 import type {ProfileLabel} from '../profiles/presets.js'
 import {formatMinorUnits, isFinalStatus, isKnownStatus, isSuccessStatus, readId} from '../api/contract.js'
 import type {CheckoutSuccess, Transaction} from '../api/schemas.js'
+import {visibleText} from '../terminal/visible-text.js'
 
 export {table} from './table.js'
 
 const UNKNOWN_CRITICAL = 'UNKNOWN (critical: the state cannot be determined at present; not final)'
 
-/** A status outside the contract's ten: shown as such, never called a success or a failure. */
+/**
+ * A status outside the contract's ten: shown as such, never called a success or a failure, and
+ * made visible (it goes into notes, where a line break in it would draw a line of its own).
+ */
 function unlistedStatus(status: string): string {
-  return `${status} (a status paytx does not know)`
+  return `${visibleText(status)} (a status paytx does not know)`
 }
 
 /** The warning for an answer whose status is none of the ten, or undefined when it is one of them. */

@@ -5,6 +5,7 @@
  */
 import type {ListenEvent} from '../webhooks/listen-events.js'
 import {scrubSecrets} from '../secrets/redact.js'
+import {visibleText} from '../terminal/visible-text.js'
 import {type ReadyLine, renderWebhookLine, stoppedLine, webhookLine} from './webhook.js'
 
 export interface ListenRendererOptions {
@@ -43,7 +44,8 @@ export function renderListening(event: Extract<ListenEvent, {kind: 'ready'}>): s
     return [
       `Listening for webhooks at ${event.url}`,
       ...(doing.length > 0 ? [`  ${doing.join('; ')}`] : []),
-      `Public address (through ${event.tunnel}): ${event.publicUrl}`,
+      // The tunnel printed this address: shown whole (it is what to give the service), made visible.
+      `Public address (through ${event.tunnel}): ${visibleText(event.publicUrl)}`,
       'Give the public address to the service as webhook_transaction_update; the tunnel stops with this command.',
       'Ready. Press Ctrl-C to stop.',
     ]
@@ -84,7 +86,7 @@ export function webhookListenRenderer(options: ListenRendererOptions): (event: L
       case 'status-missing':
         return note('This webhook names no status (the service\'s clients re-fetch the transaction): add --fetch to read it from the service.')
       case 'rejected':
-        return note(`Rejected ${event.rejection.method} ${event.rejection.path} with ${event.rejection.status}: ${event.rejection.reason}`)
+        return note(`Rejected ${visibleText(event.rejection.method)} ${visibleText(event.rejection.path)} with ${event.rejection.status}: ${event.rejection.reason}`)
       case 'record-failed':
         return warn(
           event.diskFull

@@ -4,7 +4,7 @@
  */
 import type {ForwardResult} from '../webhooks/forwarder.js'
 import type {WebhookCounts, WebhookReport} from '../webhooks/listener.js'
-import {visibleText} from '../terminal/visible-text.js'
+import {visibleText, visibleTextCut} from '../terminal/visible-text.js'
 
 export interface WebhookLine {
   event: 'webhook'
@@ -91,10 +91,12 @@ export function stoppedLine(counts: WebhookCounts): StoppedLine {
   }
 }
 
-/** Control characters made visible, and long bodies cut, so a bad body cannot garble the terminal. */
+/**
+ * Control characters, C1, direction marks and line separators made visible, then long bodies cut
+ * (never inside an escape), so a bad body cannot garble the terminal.
+ */
 function preview(raw: string, max = 80): string {
-  const visible = JSON.stringify(raw).slice(1, -1)
-  return visible.length > max ? `${visible.slice(0, max)}…` : visible
+  return visibleTextCut(raw, max)
 }
 
 function describeForward(forward: ForwardResult): string {
@@ -108,7 +110,7 @@ function describeForward(forward: ForwardResult): string {
  */
 export function renderWebhookLine(line: WebhookLine | MalformedLine): string {
   if (line.event === 'malformed') {
-    return `${line.received_at}  malformed  answered 400, ${line.bytes} bytes: ${preview(line.raw)}`
+    return `${visibleText(line.received_at)}  malformed  answered 400, ${line.bytes} bytes: ${preview(line.raw)}`
   }
   const parts = [line.received_at, line.type, line.transaction_id ?? '(no id)']
   if (line.service_status !== undefined) {

@@ -6,6 +6,7 @@
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
 import {InputError} from '../errors.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
+import {redactUrl} from '../secrets/redact-url.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 import {PROFILE_NAME_PATTERN, type StoreData} from './store.js'
 
@@ -35,7 +36,7 @@ export function checkProfileUrls(changes: ProfileChanges): void {
     const value = changes[field]
     if (value === undefined) continue
     if (!isAbsoluteHttpUrl(value)) {
-      throw new InputError(`${flag} must be an absolute http(s) URL, e.g. https://sandbox.example.com/v1 (got "${value}").`, {flag})
+      throw new InputError(`${flag} must be an absolute http(s) URL, e.g. https://sandbox.example.com/v1 (got "${redactUrl(value)}").`, {flag})
     }
   }
   if (changes.api_key_header !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(changes.api_key_header)) {

@@ -9,7 +9,7 @@
  */
 import {firstDigit, maskCardNumbers, noteCardNumbers} from './card-numbers-in-text.js'
 import {maskCardFieldsInText} from './fields-in-text.js'
-import {CVV_MASK, type FieldKind, fieldKind, maskPan, redactKey, redactString} from './secret-fields.js'
+import {CVV_MASK, type FieldKind, fieldKind, maskCvvsInWords, maskPan, redactKey, redactString} from './secret-fields.js'
 
 export {maskCardNumbers} from './card-numbers-in-text.js'
 export {maskPan, redactKey} from './secret-fields.js'
@@ -263,7 +263,8 @@ export function secretValuesOf(value: unknown, depth = 0): string[] {
 /**
  * The last safety net for text leaving the process: replaces every occurrence of a known secret
  * (keys, PANs, CVVs), then masks what `redactText` finds by shape and by field name, such as a
- * service's error message that echoes the card back in groups.
+ * service's error message that echoes the card back in groups, and a CVV named in words
+ * (`cvv 7391`): a command such as `card tokenize` knows no CVV to look for.
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text
@@ -278,5 +279,5 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
     const replacement = /^\d+$/.test(secret) ? maskPan(secret) : redactKey(secret)
     out = out.split(secret).join(replacement)
   }
-  return redactText(out)
+  return redactText(maskCvvsInWords(out))
 }

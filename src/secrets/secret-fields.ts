@@ -36,6 +36,18 @@ const KEY_FIELD = /apikey|proxykey|secret|password|authorization/
 export type FieldKind = 'pan' | 'cvv' | 'key' | undefined
 
 /**
+ * A CVV named in words, as a service's message may quote one with no field around it:
+ * `cvv 7391`, `CVC2 is 123`, `security code: 123`. (Blanks are bounded: hostile text cannot make
+ * the scan go back and forth.)
+ */
+const CVV_IN_WORDS = /\b(cvv2?|cvc2?|cvn|csc|security code)(\s{1,8}(?:is\s{1,8}|of\s{1,8})?|\s{0,8}[#:=]\s{0,8})\d{3,4}(?!\d)/gi
+
+/** Free text with every CVV named in words masked (`cvv ***`); a CVV the command knows is scrubbed as a known secret. */
+export function maskCvvsInWords(text: string): string {
+  return text.replace(CVV_IN_WORDS, (_, name: string, between: string) => `${name}${between}${CVV_MASK}`)
+}
+
+/**
  * Field names repeat from one body to the next (webhooks, answers): their kinds are kept, up to a
  * bound, so that a stream of bodies costs a lookup per field instead of three pattern matches.
  */

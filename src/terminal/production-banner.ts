@@ -22,7 +22,7 @@ type ProductionProfile = Pick<ResolvedProfile, 'name' | 'profile' | 'production'
 /** The production address to name: the one that made the profile production, else its service address; redacted. */
 export function productionAddressShown(resolved: ProductionProfile): string {
   const reason = resolved.production
-  return visibleText(redactUrl(reason?.by === 'address' ? reason.address : resolved.profile.base_url))
+  return visibleText(redactUrl(reason?.by === 'address' ? reason.address : resolved.profile.base_url, {asWritten: true}))
 }
 
 /** Why a profile labelled otherwise is production, in words; undefined when its label says production. */

@@ -108,6 +108,16 @@ describe('paytx api', () => {
     expect(body).toBe(`{"id":"${TX_ID}","status":"PENDING","amount":"1499"}\n`)
   })
 
+  it('--include shows a header value’s C1 controls as escapes; a body that is not JSON stays byte for byte', async () => {
+    const raw = 'plain \u001b]0;title\u0007 text\n'
+    server.reply(() => true, {status: 200, text: raw, headers: {'content-type': 'text/plain', 'x-trace': 'a\u009b2Jb\u0085c'}})
+    const result = await api([`/v1/transaction/${TX_ID}`, '--include'])
+    expect(result.exitCode).toBe(0)
+    const [head, body] = result.stdout.split('\n\n')
+    expect(head.split('\n')).toContain('x-trace: a\\x9b2Jb\\x85c')
+    expect(body).toBe(raw)
+  })
+
   it('an HTTP error: the body on stdout, the error on stderr, exit 1; with --json one document holding both', async () => {
     const result = await api(['/v1/transaction/nope'])
     expect(result.exitCode).toBe(1)

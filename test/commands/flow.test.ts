@@ -4,6 +4,8 @@ import {describe, expect, it} from 'vitest'
 import Flow, {type FlowEnv, type FlowStdin, toFlowOptions} from '../../src/commands/flow.js'
 import {CARD_ID, CUSTOMER_FIELDS, CUSTOMER_ID} from '../helpers/fixtures.js'
 import {parseFlags} from '../helpers/parse-flags.js'
+import {tempConfigDir} from '../helpers/cli.js'
+import {runCommand} from '../helpers/run-command.js'
 import {PAN} from '../helpers/secrets.js'
 
 const signal = new AbortController().signal
@@ -87,5 +89,14 @@ describe('toFlowOptions', () => {
   it('leaves --customer with --customer-data and --webhook with --webhook-url to oclif’s parser', async () => {
     await expect(parseFlags(Flow, ['--product', 'dummy', '--amount', '1', '--customer', 'a', '--customer-data', 'b'])).rejects.toThrow(/--customer/)
     await expect(parseFlags(Flow, ['--product', 'dummy', '--amount', '1', '--webhook', 'none', '--webhook-url', 'https://x.example'])).rejects.toThrow(/--webhook/)
+  })
+})
+
+describe('flow --webhook-url refused', () => {
+  it('quotes the address redacted: its password and key are not shown back (exit 2, nothing sent)', async () => {
+    const result = await runCommand(['flow', '--product', 'dummy', '--amount', '100', '--webhook-url', 'hooks:s3cret@hooks.example:4242/x?key=s3cret'], {configDir: tempConfigDir()})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--webhook-url must be an absolute http(s) URL (got "hooks:…@hooks.example:4242/x?key=…").')
+    expect(result.stderr).not.toContain('s3cret')
   })
 })

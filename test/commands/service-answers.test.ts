@@ -132,6 +132,13 @@ describe('answers of a broken or hostile service', () => {
       expect(parseJsonOutput(result).error.message).toMatch(/does not understand .*status is missing/)
     })
 
+    it('a status outside the ten holding a line break: the warning stays one line', async () => {
+      server.answer(json(200, {status: 'WEIRD\nError: forged\u202e', success: false, status_reason: ''}))
+      const result = await cli(['checkoutsuccess', TX_ID])
+      expect(result.stderr).toContain('Warning: the service reported the status "WEIRD\\nError: forged\\u202e", which is none')
+      expect(result.stderr).not.toMatch(/^Error: forged/m)
+    })
+
     it('a status outside the ten is shown as unknown with a warning; the success field decides, nothing says both', async () => {
       server.answer(json(200, {status: 'WEIRD_STATE', success: true, status_reason: ''}))
       const result = await cli(['checkoutsuccess', TX_ID])
@@ -184,6 +191,24 @@ describe('answers of a broken or hostile service', () => {
       expect(result.exitCode).toBe(1)
       expect(result.stderr).toMatch(/answered 301 Moved Permanently to GET \/v1\/transaction\/\S+, pointing at https:\/\/api\.example\.com\/v1\/transaction\/x/)
       expect(result.stderr).toMatch(/Hint: paytx does not follow redirects.*base URL is probably wrong/)
+    })
+
+    it('a 3xx pointing at an address with credentials, and a body that is not JSON or the --verbose log from an address with them: all redacted', async () => {
+      server.answer((_req, res) => {
+        res.writeHead(302, {location: 'https://u:l0cati0n-pa55@api.example.com/v1?key=l0cati0n-k3y'})
+        res.end()
+      })
+      const redirected = await cli(['status', TX_ID])
+      expect(redirected.stderr).toContain('pointing at https://u:…@api.example.com/v1?key=…')
+      server.answer((_req, res) => {
+        res.writeHead(200, {'content-type': 'text/plain'})
+        res.end('not json')
+      })
+      const notJson = await cli(['status', TX_ID], {PAYTX_BASE_URL: `${server.url.replace('http://', 'http://u:bas3-pa55@')}/v1`})
+      expect(notJson.stderr).toMatch(/to GET http:\/\/u:…@127\.0\.0\.1:\d+\/v1\/transaction\/\S+, but the body is not JSON: not json/)
+      const verbose = await cli(['status', TX_ID, '--verbose'], {PAYTX_BASE_URL: `${server.url.replace('http://', 'http://u:bas3-pa55@')}/v1`})
+      expect(verbose.stderr).toMatch(/^→ GET http:\/\/u:…@127\.0\.0\.1:\d+\/v1\/transaction\//m)
+      for (const result of [redirected, notJson, verbose]) expect(result.stderr).not.toMatch(/l0cati0n|bas3-pa55/)
     })
 
     it('nested details are printed as path: message lines, never [object Object]', async () => {

@@ -115,6 +115,41 @@ describe('paytx doctor', () => {
     }
   })
 
+  // Each shape was shown whole: with no scheme, doctor printed `through proxy puser:SECRET@…`; a
+  // proxy address that does not parse came back unredacted in the check and its error.
+  it.each([
+    ['no scheme', (port: number) => `puser:pr0xy-pa55@127.0.0.1:${port}`, (port: number) => `through proxy puser:…@127.0.0.1:${port}`],
+    ['a token as the user name', (port: number) => `http://pr0xy-pa55@127.0.0.1:${port}`, (port: number) => `through proxy http://…@127.0.0.1:${port}/`],
+    ['a port out of range', () => 'http://puser:pr0xy-pa55@127.0.0.1:99999', () => 'The proxy setting http://puser:…@127.0.0.1:99999 is not'],
+    ['an unclosed bracket', () => 'http://puser:pr0xy-pa55@[::1', () => 'The proxy setting http://puser:…@[::1 is not'],
+  ])('a proxy address with credentials, %s: shown redacted, in text and --json', async (_, proxyAddress, shown) => {
+    const proxy = await startForwardingProxy({names: {'api.paytx.test': server.port}})
+    try {
+      const configDir = await sandboxProfile(`http://api.paytx.test:${server.port}`)
+      const env = {HTTP_PROXY: proxyAddress(proxy.port)}
+      const [text, json] = await Promise.all([runCli(['doctor', '--profile', 'test'], {configDir, env}), runCli(['doctor', '--profile', 'test', '--json'], {configDir, env})])
+      expect(check(json, 'service').detail).toContain(shown(proxy.port))
+      expect(text.stdout).toContain(shown(proxy.port))
+      for (const result of [text, json]) expect(result.stdout + result.stderr).not.toContain('pr0xy-pa55')
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('credentials in the profile’s addresses (user:pw@, ?key=) are not shown', async () => {
+    const configDir = tempConfigDir()
+    const withSecrets = server.url.replace('http://', 'http://svc:s3rv1ce-pa55@')
+    const added = await runCli(['profile', 'add', 'test', '--env', 'sandbox', '--base-url', `${withSecrets}/v1?key=k3y-s3cr3t`, '--h2h-url', `${server.url}/h2h?key=k3y-s3cr3t`, '--proxy-id', '1234567890123456', '--organisation', 'org-1', '--payment-profile', 'pp-1'], {configDir})
+    expect(added.code, added.stderr).toBe(0)
+    const [text, json] = await Promise.all([runCli(['doctor', '--profile', 'test'], {configDir}), runCli(['doctor', '--profile', 'test', '--json'], {configDir})])
+    expect(check(json, 'profile').detail).toContain(`(sandbox, ${server.url.replace('http://', 'http://svc:…@')}/v1?key=…)`)
+    expect(check(json, 'card-proxy').detail).toContain(`${server.url}/h2h?key=…: `)
+    for (const result of [text, json]) {
+      expect(result.stdout + result.stderr).not.toContain('s3rv1ce-pa55')
+      expect(result.stdout + result.stderr).not.toContain('k3y-s3cr3t')
+    }
+  })
+
   describe('over TLS', () => {
     const folder = mkdtempSync(join(tmpdir(), 'paytx-doctor-tls-'))
     const certFile = join(folder, 'cert.pem')

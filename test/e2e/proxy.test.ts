@@ -162,6 +162,17 @@ describe('requests through a proxy', () => {
     expect(result.stderr).not.toContain(PROXY_PASSWORD)
   })
 
+  // Each was shown whole: the redaction gave back text it could not parse as it was.
+  it.each([`http://puser:${PROXY_PASSWORD}@127.0.0.1:99999`, `http://puser:${PROXY_PASSWORD}@[::1`])('a proxy address that does not parse (%s): exit 1, named without its password, in text and --json', async (written) => {
+    const [text, json] = await Promise.all([runCli(['status', TX_ID], {env: https({HTTPS_PROXY: written})}), runCli(['status', TX_ID, '--json'], {env: https({HTTPS_PROXY: written})})])
+    const shown = written.replace(PROXY_PASSWORD, '…')
+    expect(text.code).toBe(1)
+    expect(text.stderr).toContain(`The proxy setting ${shown} is not an http:// or https:// address.`)
+    expect(json.code).toBe(1)
+    expect(parseJsonOutput(json).error.message).toBe(`The proxy setting ${shown} is not an http:// or https:// address.`)
+    for (const result of [text, json]) expect(result.stdout + result.stderr).not.toContain(PROXY_PASSWORD)
+  })
+
   it('webhook replay --to a host that is not loopback goes through HTTP_PROXY too', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'paytx-proxy-replay-'))
     const saved = join(folder, 'webhooks.ndjson')

@@ -13,6 +13,9 @@ describe('remedyText', () => {
     [{kind: 'look-up-transaction', situation: 'service-failed'}, 'paytx', 'The service failed; the request may still have been processed. Look it up before trying again (`paytx status <id>` for a transaction).'],
     [{kind: 'set-profile-values', profile: 'prod', flags: ['--h2h-url', '--proxy-id'], variable: 'PAYTX_PROXY_KEY'}, 'paytx', 'Set --h2h-url, --proxy-id with `paytx profile add prod` (or PAYTX_PROXY_KEY for one run).'],
     [{kind: 'pipe-values', flags: ['--pan-stdin', '--cvv-stdin']}, 'paytx', `Pipe both values, e.g. printf '%s\\n%s\\n' "$A" "$B" | paytx ... --pan-stdin --cvv-stdin`],
+    // The profile's address can hold credentials: shown redacted, as every address is.
+    [{kind: 'start-emulator', situation: 'fault-rules', profile: 'local', baseUrl: 'http://u:s3cret@127.0.0.1:4010/v1?key=s3cret'}, 'paytx', 'Fault rules live in a running emulator: start one with `paytx emulator start` (profile "local" points at http://u:…@127.0.0.1:4010/v1?key=…).'],
+    [{kind: 'start-emulator', situation: 'fault-rules', profile: 'local', baseUrl: 'http://127.0.0.1:4010'}, 'paytx', 'Fault rules live in a running emulator: start one with `paytx emulator start` (profile "local" points at http://127.0.0.1:4010).'],
     [{kind: 'fix-profile-file', path: '/cfg/profiles.json'}, 'paytx', 'Fix the file by hand, or move it away and add the profiles again with `paytx profile add`; paytx leaves /cfg/profiles.json as it is until then.'],
   ])('%j as run by %s', (remedy, invokedAs, words) => {
     expect(remedyText(remedy, invokedAs)).toBe(words)

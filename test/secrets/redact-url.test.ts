@@ -17,4 +17,36 @@ describe('redactUrl', () => {
   ])('%s -> %s', (input, shown) => {
     expect(redactUrl(input)).toBe(shown)
   })
+
+  // Each of these was shown whole: the redaction gave back any text it could not parse.
+  it.each([
+    ['a port out of range', 'http://puser:SECRET@127.0.0.1:99999', 'http://puser:…@127.0.0.1:99999'],
+    ['an unclosed IPv6 bracket', 'http://puser:SECRET@[::1', 'http://puser:…@[::1'],
+    ['no scheme (curl reads it as http://)', 'puser:SECRET@127.0.0.1:8080', 'puser:…@127.0.0.1:8080'],
+    ['a password holding / and # unencoded', 'http://puser:SE/CR#ET@proxy.example:3128', 'http://puser:…@proxy.example:3128'],
+    ['a query and a fragment after a bad port', 'http://h.example:99999/v1?key=SECRET&a=b#token=SECRET', 'http://h.example:99999/v1?key=…&a=…#token=…'],
+    ['a token as the path after a bad port', 'http://h.example:99999/hooks/AbCdEf0123456789GhIjKlMn', 'http://h.example:99999/hooks/…'],
+    ['a token as the user name, unparseable', 'http://ghp_SECRETtoken0123456789@[::1', 'http://…@[::1'],
+  ])('text that does not parse: %s', (_, input, shown) => {
+    expect(redactUrl(input)).toBe(shown)
+    expect(redactUrl(input)).not.toMatch(/SECRET/)
+  })
+
+  it.each([
+    // A user name alone is how a token rides in a URL (`https://<token>@host`).
+    ['a user name alone', 'http://SECRETtoken@127.0.0.1:8080', 'http://…@127.0.0.1:8080/'],
+    ['a token-like user name before a password', 'https://AbCdEf0123456789GhIjKlMn:x@proxy.example', 'https://…:…@proxy.example/'],
+    ['a fragment holding a token', 'https://shop.example/return#access_token=SECRET', 'https://shop.example/return#access_token=…'],
+    ['a profile URL with credentials and a key', 'https://api:SECRET@sandbox.example/v1?key=SECRET', 'https://api:…@sandbox.example/v1?key=…'],
+  ])('credentials outside the password: %s', (_, input, shown) => {
+    expect(redactUrl(input)).toBe(shown)
+    expect(redactUrl(new URL(input))).toBe(shown)
+  })
+
+  it('asWritten: an address with nothing to hide comes back as it was typed; one with something is redacted', () => {
+    expect(redactUrl('https://API.example.com', {asWritten: true})).toBe('https://API.example.com')
+    expect(redactUrl('https://API.example.com')).toBe('https://api.example.com/')
+    expect(redactUrl('https://u:pw@API.example.com', {asWritten: true})).toBe('https://u:…@api.example.com/')
+    expect(redactUrl('http://u:pw@h:99999', {asWritten: true})).toBe('http://u:…@h:99999')
+  })
 })

@@ -16,6 +16,19 @@ describe('redaction', () => {
     )
   })
 
+  it.each([
+    ['cvv 7391 expiry 12/30', 'cvv *** expiry 12/30'],
+    ['card 4111111111111111 CVV2 is 123.', 'card •••• 1111 CVV2 is ***.'],
+    ['bad security code: 1234 for order 55501', 'bad security code: *** for order 55501'],
+    ['csc=999 cvc  0421', 'csc=*** cvc  ***'],
+  ])('scrubs a CVV named in words that no command knew: %s', (text, shown) => {
+    expect(scrubSecrets(text, [])).toBe(shown)
+  })
+
+  it('leaves numbers that no CVV word names, and longer numbers after one', () => {
+    expect(scrubSecrets('port 49371, amount 9370, cvv 12345, cvvx 123', [])).toBe('port 49371, amount 9370, cvv 12345, cvvx 123')
+  })
+
   it('masks Luhn-valid card numbers by shape, leaving other long numbers', () => {
     expect(maskCardNumbers('--pan=4024 0071 0817 3153 cannot also be provided')).toBe('--pan=•••• 3153 cannot also be provided')
     expect(maskCardNumbers('proxy id 4024007108173154')).toBe('proxy id 4024007108173154')

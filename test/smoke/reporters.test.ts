@@ -175,6 +175,29 @@ describe('live progress', () => {
     expect(out.endsWith('\u001B[1F\u001B[J')).toBe(true)
   })
 
+  it('shows a status from the service as escapes, and cuts it to the width only after: never inside an OSC sequence', () => {
+    const osc = `SETTLED\u001b]0;${'t'.repeat(60)}\u0007\nforged line`
+    let plain = ''
+    const lines = new LiveProgress({write: (text: string) => (plain += text), columns: 40}, {interactive: false, color: false})
+    const manual = smokeCase('two', 'manual')
+    lines.caseEvent(manual, {kind: 'approval-shown', url: 'http://127.0.0.1:4010/a\u202e\nforged', elapsedMs: 30})
+    lines.caseFinished({...passed, name: 'one\u001b[2J', got: osc})
+    expect(plain).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/)
+    const printed = plain.split('\n')
+    expect(printed).toHaveLength(3)
+    expect(printed[0]).toMatch(/^ {2}two: approval page {2}http:\/\/127\.0\.0\.1:4010\/a\\u202e\\nforged/)
+    expect(printed[1]).toMatch(/^✔ one\\x1b\[2J {2}SETTLED\\x1b\]0;t+…$/)
+    expect(printed[1].length).toBeLessThan(40)
+    let live = ''
+    const redrawn = new LiveProgress({write: (text: string) => (live += text), columns: 40, rows: 24}, {interactive: true, color: false, now: () => 0, tickMs: 60_000})
+    redrawn.caseStarted(smokeCase('one'))
+    redrawn.caseEvent(smokeCase('one'), {kind: 'transaction-started', transactionId: 'tx\nforged', status: osc, elapsedMs: 10})
+    redrawn.close()
+    // Only paytx's own cursor movements remain, and the live line stays one line.
+    expect(live.replaceAll(/\u001B\[\d*[FJ]/g, '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    expect(live).toMatch(/one {2}transaction started {2}tx\\n[a-z]*…\n/)
+  })
+
   it('elsewhere, prints one line per finished case and the notes, never cursor movements', () => {
     let out = ''
     const progress = new LiveProgress({write: (text: string) => (out += text)}, {interactive: false, color: false})

@@ -158,3 +158,14 @@ describe('webhook listen and web pages', () => {
     ])
   })
 })
+
+describe('webhookListenRenderer and text from outside', () => {
+  it('shows a rejected request’s method and path, and a tunnel’s address, as escapes on their own line', () => {
+    const notes: string[] = []
+    const render = webhookListenRenderer({json: false, stdout: {add: () => undefined, flush: () => undefined}, note: (text) => notes.push(text), warn: (text) => notes.push(text), secrets: []})
+    render({kind: 'rejected', rejection: {status: 404, method: 'POST\u009b2J', path: '/hooks\nRejected nothing', reason: 'no such path'}})
+    render({kind: 'ready', url: 'http://127.0.0.1:4020/webhooks', host: '127.0.0.1', port: 4020, path: '/webhooks', tokenRequired: false, publicUrl: 'https://a.example/webhooks\u001b]52;c;eA==\u0007\u202e', tunnel: 'cloudflared'})
+    expect(notes[0]).toBe('Rejected POST\\x9b2J /hooks\\nRejected nothing with 404: no such path')
+    expect(notes).toContain('Public address (through cloudflared): https://a.example/webhooks\\x1b]52;c;eA==\\x07\\u202e')
+  })
+})

@@ -107,7 +107,23 @@ describe('renderWebhookLine', () => {
     const line = webhookLine({kind: 'malformed', seq: 2, receivedAt: '2026-11-20T10:00:00.000Z', raw: `\u001b[2J${'z'.repeat(200)}`, bytes: 204, error: 'x'})
     const text = renderWebhookLine(line)
     expect(text).not.toContain('\u001b')
-    expect(text).toContain('\\u001b[2J')
+    expect(text).toContain('\\x1b[2J')
     expect(text.length).toBeLessThan(160)
+  })
+
+  it.each([
+    ['a right-to-left override', 'pay\u202e4202 yrtne', 'pay\\u202e4202 yrtne'],
+    ['C1 controls (CSI, NEL, OSC)', 'a\u009b2Jb\u0085c\u009d0;t\u009c', 'a\\x9b2Jb\\x85c\\x9d0;t\\x9c'],
+    ['line and paragraph separators', 'one\u2028two\u2029three', 'one\\u2028two\\u2029three'],
+    ['isolates and direction marks', '\u2067x\u2069\u200f\u061c', '\\u2067x\\u2069\\u200f\\u061c'],
+  ])('a malformed body with %s is shown as escapes, on one line', (_, raw, shown) => {
+    const text = renderWebhookLine(webhookLine({kind: 'malformed', seq: 2, receivedAt: '2026-11-20T10:00:00.000Z', raw, bytes: raw.length, error: 'x'}))
+    expect(text).toBe(`2026-11-20T10:00:00.000Z  malformed  answered 400, ${raw.length} bytes: ${shown}`)
+  })
+
+  it('cuts a long malformed body after making it visible, never inside an escape', () => {
+    const raw = `${'z'.repeat(77)}\u202e${'z'.repeat(50)}`
+    const text = renderWebhookLine(webhookLine({kind: 'malformed', seq: 2, receivedAt: '2026-11-20T10:00:00.000Z', raw, bytes: raw.length, error: 'x'}))
+    expect(text.endsWith(`${'z'.repeat(77)}…`)).toBe(true)
   })
 })

@@ -11,6 +11,7 @@ import {type AnswerCheck, CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, ca
 import {maskPan, redactedJson, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
+import {visibleText} from '../../terminal/visible-text.js'
 
 export interface TokenizedCard {
   /** The card's id for `transaction start --card`: the proxy's `id`, else `_id`, else `token`. */
@@ -82,7 +83,7 @@ ${EXIT_CODES_HELP}`
         ['Customer', customer],
       ]),
     )
-    this.note(`Next: ${this.commandLine(`transaction start --product card --card ${id} --customer ${customer} --amount <minor units> --redirect-url <url>`)}`)
+    this.note(`Next: ${this.commandLine(`transaction start --product card --card ${visibleText(id)} --customer ${visibleText(customer)} --amount <minor units> --redirect-url <url>`)}`)
     return result
   }
 

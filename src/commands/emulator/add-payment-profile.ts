@@ -4,6 +4,7 @@ import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
 import {InputError} from '../../errors.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {hideFlags} from './start.js'
 
@@ -61,7 +62,7 @@ EXIT CODES
       store.close()
     }
     const {organisation, webhook_transaction_update: webhook} = stored
-    this.print(`The emulator store ${location} accepts payment profile ${setting.id} (organisation ${organisation}; webhooks to ${webhook || 'none set'}).`)
+    this.print(`The emulator store ${location} accepts payment profile ${setting.id} (organisation ${organisation}; webhooks to ${webhook ? redactUrl(webhook, {asWritten: true}) : 'none set'}).`)
     return {store: location, payment_profile: setting.id, organisation, webhook_transaction_update: webhook}
   }
 }

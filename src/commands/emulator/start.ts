@@ -10,6 +10,7 @@ import {dataFolderExposure, isUuid, parsePaymentProfileSetting, resolveStoreLoca
 import {DURATION_HELP, formatExactDuration, parseDuration} from '../../duration.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import type {OwnerGone, OwnerWatch} from '../../process/owner.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import {INTERRUPT_SIGNALS, type StopSignal} from '../../terminal/interrupt.js'
 
 export default class EmulatorStart extends BaseCommand<typeof EmulatorStart, undefined> {
@@ -180,7 +181,7 @@ export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.Pr
   }
   const webhookUrl = flags['webhook-url']
   if (webhookUrl !== undefined && !isAbsoluteHttpUrl(webhookUrl)) {
-    throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${webhookUrl}").`, {
+    throw new InputError(`--webhook-url must be an absolute http(s) URL such as http://127.0.0.1:4242/webhooks (got "${redactUrl(webhookUrl)}").`, {
       flag: '--webhook-url',
     })
   }

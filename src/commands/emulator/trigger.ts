@@ -6,6 +6,7 @@ import {STATUSES, type TransactionStatus} from '../../api/contract.js'
 import {BaseCommand} from '../../base-command.js'
 import {parseDuration} from '../../duration.js'
 import type {WebhookDelivery} from '../../emulator/store/index.js'
+import {visibleText} from '../../terminal/visible-text.js'
 
 export interface TriggerCommandResult {
   transaction: string
@@ -56,7 +57,7 @@ EXIT CODES
     const {renderDeliveryLine} = await import('../../output/webhook-delivery.js')
     this.print(
       [
-        `Moved ${options.id}  ${moved.from} → ${moved.to}${moved.forced ? '  (forced)' : ''}${reason ? `  (${reason})` : ''}`,
+        `Moved ${options.id}  ${visibleText(moved.from)} → ${visibleText(moved.to)}${moved.forced ? '  (forced)' : ''}${reason ? `  (${visibleText(reason)})` : ''}`,
         ...(webhooks.length > 0 ? webhooks.map((delivery) => renderDeliveryLine(delivery)) : ['No webhook sent: the transaction and its payment profile have no webhook address.']),
       ].join('\n'),
     )

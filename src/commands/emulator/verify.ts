@@ -3,6 +3,7 @@ import {EXIT, InputError} from '../../errors.js'
 import type {VerifyOptions, VerifyReport} from '../../emulator-verify/run-verify.js'
 import {productionReason} from '../../profiles/production.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import {commandLine} from '../../terminal/invoked-name.js'
 import {productionWhy} from '../../terminal/production-banner.js'
 
@@ -21,7 +22,7 @@ ${EXIT_CODES_HELP}`
     const resolved = await this.profileWithKeys()
     const options = toEmulatorVerifyOptions(resolved, this.globals)
     const [{runVerify}, {renderVerifyReport}] = await Promise.all([import('../../emulator-verify/run-verify.js'), import('../../output/emulator-verify.js')])
-    this.note(`Sending the same requests to profile "${resolved.name}" (${resolved.profile.base_url}) and to a fresh emulator…`)
+    this.note(`Sending the same requests to profile "${resolved.name}" (${redactUrl(resolved.profile.base_url, {asWritten: true})}) and to a fresh emulator…`)
     const report = await runVerify({...options, secrets: this.secrets})
     this.print(renderVerifyReport(report))
     if (report.differences > 0) this.setOutcomeExitCode(EXIT.service)

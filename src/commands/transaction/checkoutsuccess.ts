@@ -5,6 +5,7 @@ import type {CheckoutSuccess} from '../../api/schemas.js'
 import {outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
+import {visibleText} from '../../terminal/visible-text.js'
 import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
 /** The service's answer with the id asked about, so that a loop over ids can tell results apart. */
@@ -46,7 +47,7 @@ ${LOOKUP_EXIT_CODES_HELP('checkoutsuccess')}`
     this.print(renderCheckoutSuccess(id, result, this.profileUnderResult()))
     if (!isKnownStatus(result.status)) {
       this.warnUser(
-        `the service reported the status "${result.status}", which is none of the ten paytx knows; going by its success field (${result.success ? 'true' : 'false'}).`,
+        `the service reported the status "${visibleText(result.status)}", which is none of the ten paytx knows; going by its success field (${result.success ? 'true' : 'false'}).`,
       )
     }
     this.setOutcomeExitCode(outcomeExitCode({conclusive: result.success === true || isFinalStatus(result.status), success: result.success === true}))

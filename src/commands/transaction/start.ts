@@ -16,6 +16,7 @@ import {
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
 import {describeStatus, unlistedStatusWarning} from '../../output/transaction.js'
+import {visibleText} from '../../terminal/visible-text.js'
 
 export default class TransactionStart extends BaseCommand<typeof TransactionStart, Transaction> {
   static override summary = 'Start a card, sofort or dummy transaction (POST /v1/transaction/start).'
@@ -83,7 +84,7 @@ ${EXIT_CODES_HELP}`
     const warning = unlistedStatusWarning(transaction.status)
     if (warning) this.warnUser(warning)
     if (options.open) await this.openApproval(approvalUrl)
-    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${this.commandLine(`status ${id}`)}\`.`)
+    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${this.commandLine(`status ${visibleText(id)}`)}\`.`)
     return transaction
   }
 
@@ -136,7 +137,7 @@ ${EXIT_CODES_HELP}`
       return
     }
     const opened = await this.ctx.browser(url)
-    if (opened.opened) this.note(`Opened ${url}`)
+    if (opened.opened) this.note(`Opened ${visibleText(url)}`)
     else this.warnUser(`${opened.reason}; open the approval URL yourself.`)
   }
 }

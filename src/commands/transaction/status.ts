@@ -6,6 +6,7 @@ import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../base-command.js'
 import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
+import {visibleText} from '../../terminal/visible-text.js'
 import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
 
 export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | undefined> {
@@ -75,7 +76,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
         signal,
         onStatus: (transaction, previous, elapsedMs) => {
           const when = previous ? `after ${formatDuration(elapsedMs)}` : 'now'
-          this.note(`${previous ? `${previous.status} → ` : ''}${describeStatus(transaction.status)}  (${when})`)
+          this.note(`${previous ? `${visibleText(previous.status)} → ` : ''}${describeStatus(transaction.status)}  (${when})`)
           if (transaction.status === 'UNKNOWN') {
             this.warnUser(`transaction ${id} is UNKNOWN: the service cannot determine its state at present (critical). Still waiting, up to ${formatDuration(timeoutMs)}.`)
           }
@@ -92,7 +93,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     this.print(renderTransaction(result.reading, this.profileUnderResult()))
     if (!result.conclusive) {
       const loud = result.status === 'UNKNOWN' ? ' It stayed UNKNOWN (critical): ask the service’s support about it.' : ''
-      this.warnUser(`transaction ${id} is still ${result.status} after ${formatDuration(timeoutMs)}; not conclusive.${loud}`)
+      this.warnUser(`transaction ${id} is still ${visibleText(result.status)} after ${formatDuration(timeoutMs)}; not conclusive.${loud}`)
     }
     this.setOutcomeExitCode(outcomeExitCode(result))
     return result.reading

@@ -120,6 +120,27 @@ describe('card tokenize', () => {
     expectNoSecrets(result)
   })
 
+  it('a service message quoting the card and a CVV: the card shown by its last four, the CVV never, in text and --json', async () => {
+    const said = `card 4111111111111111 cvv 7391 was refused (${PAN})`
+    const refusal = {status: 400, json: {message: said, details: {pan: said}}}
+    server.reply(() => true, refusal, refusal)
+    const text = await tokenize([...CARD_FLAGS, '--pan-stdin'], `${PAN}\n`)
+    expect(text.exitCode).toBe(1)
+    expect(text.stderr).toContain('card •••• 1111 cvv *** was refused (•••• 3153)')
+    const json = await tokenize([...CARD_FLAGS, '--pan-stdin', '--json'], `${PAN}\n`)
+    expect(parseJsonOutput(json).error).toMatchObject({serviceMessage: 'card •••• 1111 cvv *** was refused (•••• 3153)', details: {pan: 'card •••• 1111 cvv *** was refused (•••• 3153)'}})
+    for (const result of [text, json]) expectNoSecrets(result, [PAN, '4111111111111111', '7391'])
+  })
+
+  it('a card id from the proxy with a line break stays on the line of the next step', async () => {
+    server.reply(() => true, {json: {token: 'c4rd\nError: forged\u001b[2J'}})
+    const result = await tokenize([...CARD_FLAGS, '--pan-stdin'], `${PAN}\n`)
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/^Next: paytx transaction start --product card --card c4rd\\nError: forged\\x1b\[2J --customer /m)
+    expect(result.stderr).not.toMatch(/^Error: forged/m)
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
+
   it('an answer without any id is exit 1 and says the card may exist', async () => {
     server.reply(() => true, {json: {ok: true}})
     const result = await tokenize([...CARD_FLAGS, '--pan-stdin', '--json'], `${PAN}\n`)

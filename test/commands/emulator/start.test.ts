@@ -54,6 +54,7 @@ describe('toEmulatorStartOptions', () => {
     [['--settle-after', '3 days'], '--settle-after', '--settle-after must be a duration such as 500ms, 3s, 7m or 1h'],
     [['--abandon-after', '-1'], '--abandon-after', '--abandon-after must be a duration'],
     [['--webhook-url', 'localhost:4242'], '--webhook-url', '--webhook-url must be an absolute http(s) URL'],
+    [['--webhook-url', 'hooks:s3cret@localhost:4242/webhooks?key=s3cret'], '--webhook-url', '(got "hooks:…@localhost:4242/webhooks?key=…")'],
     [['--api-key', ' '], '--api-key', '--api-key must not be empty'],
     [['--api-key-header', 'X APIKEY'], '--api-key-header', '--api-key-header must be an HTTP header name'],
     [['--organisation', 'acme'], '--organisation', '--organisation must be a UUID (got "acme").'],

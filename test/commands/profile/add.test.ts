@@ -39,6 +39,8 @@ describe('toProfileAddOptions', () => {
     [['staging'], '--env', '--env is required for a new profile (local, sandbox, production).'],
     [['staging', '--env', 'sandbox', '--base-url', 'sandbox.example.com'], '--base-url', '--base-url must be an absolute http(s) URL'],
     [['staging', '--env', 'sandbox', '--h2h-url', 'ftp://x'], '--h2h-url', '--h2h-url must be an absolute http(s) URL'],
+    // An address that is refused is quoted redacted: its password and key are not shown back.
+    [['staging', '--env', 'sandbox', '--base-url', 'https://u:s3cret@h.example:99999/v1?key=s3cret'], '--base-url', '(got "https://u:…@h.example:99999/v1?key=…")'],
     [['staging', '--env', 'sandbox', '--api-key-header', 'X Key'], '--api-key-header', '--api-key-header'],
     [['bad name!', '--env', 'sandbox'], 'name', 'Profile name "bad name!" is not allowed'],
   ])('refuses %j naming %s', async (argv, flag, message) => {

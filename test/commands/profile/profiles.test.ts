@@ -169,3 +169,28 @@ describe('profile use and --profile select where commands go', () => {
     expect(server.requests).toHaveLength(1)
   })
 })
+
+describe('profile addresses with credentials', () => {
+  it('profile show, list and the production line show user:pw@ and ?key= redacted, in text and --json; the file keeps them', async () => {
+    const server = await startRecordingServer(() => ({json: {id: 'tx-1', status: 'INITIATED', amount: '1', created_at: '2026-11-20T10:00:00.000Z', last_status_update: '2026-11-20T10:00:00.000Z'}}))
+    try {
+      const configDir = tempConfigDir()
+      const base = `${server.url.replace('http://', 'http://svc:pr0file-pa55@')}/v1?key=pr0file-k3y`
+      const added = await runCommand(['profile', 'add', 'live', '--env', 'production', '--base-url', base, '--h2h-url', 'https://tgapi.tokenex.com?key=pr0file-k3y'], {configDir})
+      expect(added.exitCode, added.stderr).toBe(0)
+      const shown = `${server.url.replace('http://', 'http://svc:…@')}/v1?key=…`
+      const text = await runCommand(['profile', 'show', 'live'], {configDir})
+      expect(text.stdout).toMatch(new RegExp(`^Base URL +${shown.replace(/[.?]/g, '\\$&')}$`, 'm'))
+      const json = await runCommand(['profile', 'show', 'live', '--json'], {configDir})
+      expect(JSON.parse(json.stdout)).toMatchObject({base_url: shown, h2h_url: 'https://tgapi.tokenex.com/?key=…'})
+      const list = await runCommand(['profile', 'list'], {configDir})
+      // Reading with a production profile prints the PRODUCTION line first.
+      const status = await runCommand(['status', 'tx-1', '--profile', 'live'], {configDir, env: {PAYTX_API_KEY: API_KEY}})
+      expect(status.stderr.split('\n')[0]).toBe(`PRODUCTION · profile live · ${shown}`)
+      for (const result of [added, text, json, list, status]) expect(result.stdout + result.stderr).not.toMatch(/pr0file-pa55|pr0file-k3y/)
+      expect(readFileSync(join(configDir, 'profiles.json'), 'utf8')).toContain(base)
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -118,6 +118,17 @@ describe('transaction start', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('an id and an approval URL from the service with line breaks and escapes stay on their lines in the notes', async () => {
+    const forged = {id: `${TX_ID}\nError: forged`, status: 'INITIATED', amount: '100', details: {approval_url: 'https://pay.example/a\u001b]0;t\u0007\nOpened https://evil.example'}}
+    server.reply(() => true, {json: forged})
+    const result = await start(['--product', 'dummy', '--amount', '100', ...BASE, '--open'])
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stderr).toContain('Opened https://pay.example/a\\x1b]0;t\\x07\\nOpened https://evil.example\n')
+    expect(result.stderr).toContain(`\`paytx status ${TX_ID}\\nError: forged\`.`)
+    expect(result.stderr).not.toMatch(/^(Error: forged|Opened https:\/\/evil)/m)
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
+
   it('is guarded on production', async () => {
     const configDir = tempConfigDir()
     await runCommand(['profile', 'add', 'live', '--env', 'production', '--base-url', server.url, '--payment-profile', PAYMENT_PROFILE, '--api-key-stdin'], {configDir, input: `${API_KEY}\n`})

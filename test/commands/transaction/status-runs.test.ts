@@ -54,3 +54,32 @@ describe('transaction status', () => {
     expect(server.requests).toHaveLength(2)
   })
 })
+
+describe('transaction status and text from the service', () => {
+  const FORGED = 'INITIATED\nError: forged line\u001b[2J'
+  let server: RecordingServer
+  beforeEach(async () => {
+    server = await startRecordingServer(() => ({json: {...TX, status: FORGED}}))
+  })
+  afterEach(() => server.close())
+
+  it('--wait: a status holding a line break and escapes stays on its line in every note and warning', async () => {
+    const result = await runCommand(['status', TX.id, '--wait', '--wait-timeout', '1ms'], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY}})
+    expect(result.exitCode).toBe(4)
+    expect(result.stderr).not.toMatch(/^Error: forged/m)
+    expect(result.stderr).toContain('INITIATED\\nError: forged line\\x1b[2J (a status paytx does not know)')
+    expect(result.stderr).toMatch(/^Warning: transaction \S+ is still INITIATED\\nError: forged line\\x1b\[2J after/m)
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
+
+  it('--wait for several ids: the same, in each id’s notes and warnings', async () => {
+    const other = '1b2c3d4e-5f60-4718-9a0b-1c2d3e4f5a6b'
+    const result = await runCommand(['status', TX.id, other, '--wait', '--wait-timeout', '1ms'], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY}})
+    expect(result.exitCode).toBe(4)
+    expect(result.stderr).not.toMatch(/^Error: forged/m)
+    expect(result.stderr).toMatch(new RegExp(`^Warning: transaction ${other} is still INITIATED\\\\nError: forged line\\\\x1b\\[2J after`, 'm'))
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    // The table in a pipe is TSV: a tab or line break in a value would move it to another column or row.
+    expect(result.stdout.trim().split('\n').map((row) => row.split('\t').length)).toEqual([7, 7, 7])
+  })
+})

@@ -31,6 +31,20 @@ describe('webhook replay', () => {
     expect(result.stderr).toMatch(/Replayed 5 of 5 webhooks .* 5 answered 2xx, 0 failed\./)
   })
 
+  it('shows the control sequences a saved webhook carries as escapes, one line each; --json keeps them exact', async () => {
+    const server = await receiver()
+    // Writes the clipboard (OSC 52), retitles the window, erases the screen, and starts a line of its own.
+    const hostile = record(1, `${TX_A}\u001b]0;pwned\u0007`, 'SETTLED\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\nseq 2  SETTLEMENT_COMPLETED', '2026-11-20T10:00:00.000Z')
+    const file = saveFile([hostile])
+    const text = await runCommand(['webhook', 'replay', file, '--to', server.url])
+    expect(text.exitCode, text.stderr).toBe(0)
+    expect(text.stdout.replace(/\d+ms\n$/, 'Nms\n')).toBe(`seq 1  SETTLED\\x1b]52;c;cm0gLXJmIH4=\\x07\\x1b[2J\\nseq 2  SETTLEMENT_COMPLETED  ${TX_A}\\x1b]0;pwned\\x07  → HTTP 200  Nms\n`)
+    expect(text.stdout + text.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    const json = await runCommand(['webhook', 'replay', file, '--to', server.url, '--json'])
+    const [delivery] = json.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    expect(delivery).toMatchObject({status: hostile.body.status, transaction_id: hostile.body._id})
+  })
+
   it.each([
     [['--seq', '2,4-5'], [2, 4, 5]],
     [['--seq', '3'], [3]],
