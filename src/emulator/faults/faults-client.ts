@@ -11,6 +11,7 @@ import {InputError, NetworkError} from '../../errors.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
 import type {FaultRuleView} from './fault-rules.js'
 import type {FaultRule} from './fault-schema.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 
 export interface FaultList {
   seed: number
@@ -87,7 +88,7 @@ export class FaultsClient {
     } catch (error) {
       if (error instanceof NetworkError) {
         error.hint = undefined
-        error.remedies.splice(0, error.remedies.length, {kind: 'start-emulator', situation: 'fault-rules', profile: this.resolved.name, baseUrl: profile.base_url})
+        error.remedies.splice(0, error.remedies.length, {kind: 'start-emulator', situation: 'fault-rules', profile: this.resolved.name, baseUrl: redactUrl(profile.base_url, {asWritten: true})})
       }
       throw error
     }

@@ -122,6 +122,11 @@ describe('emulator faults add | list | clear', () => {
     const nobody = await runCommand(['emulator', 'faults', 'list'], {env: {PAYTX_BASE_URL: `http://127.0.0.1:${port}`}})
     expect(nobody.exitCode).toBe(1)
     expect(nobody.stderr).toContain('start one with `paytx emulator start`')
+    // The profile's address in that remedy is redacted, in --json too, where the remedy is data.
+    const withPassword = await runCommand(['emulator', 'faults', 'list', '--json'], {env: {PAYTX_BASE_URL: `http://paytx:s3cretpw@127.0.0.1:${port}`}})
+    expect(withPassword.exitCode).toBe(1)
+    expect(withPassword.stdout).toContain(`http://paytx:…@127.0.0.1:${port}`)
+    expect(withPassword.stdout + withPassword.stderr).not.toContain('s3cretpw')
   })
 })
 
