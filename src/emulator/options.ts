@@ -24,6 +24,12 @@ export interface PaymentProfileSetting {
 export interface EmulatorOptions {
   /** Address to listen on; default 127.0.0.1. */
   host?: string
+  /**
+   * The address it is reached at from elsewhere (a compose service name, a port mapping), e.g.
+   * http://paytx:4010: approval_url and the pages use it, and a request naming its host is
+   * answered as one naming the emulator's own.
+   */
+  publicUrl?: string
   /** Default 4010; 0 picks a free port. */
   port?: number
   apiKey?: string
@@ -79,6 +85,8 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   /** API base, e.g. http://127.0.0.1:4010 (paths carry /v1). */
   url: string
+  /** The address given as publicUrl, when one was: where approval_url points. */
+  publicUrl?: string
   /** Card proxy base: url + /h2h. */
   proxyUrl: string
   /** The dashboard: recent transactions, timelines, webhook deliveries, trigger and resend. */

@@ -112,7 +112,7 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
   const {clock} = settings
   const store = openStore(options, settings.lifecycle, clock, warn)
   // Known once listening (the port may be 0).
-  const addresses = {url: ''}
+  const addresses: {url: string; publicUrl?: string} = {url: '', publicUrl: options.publicUrl?.replace(/\/+$/, '')}
   let scheduler: DueWorkScheduler | undefined
   const due = (at: number) => scheduler?.due(at)
   const statusReport = new OrderedStatusReport(report)
@@ -152,8 +152,9 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
     organisation: settings.organisation,
     defaultPaymentProfile: settings.paymentProfileId,
     assumptions: settings.assumptions,
+    // approval_url is for the payer's browser: the public address when the emulator has one.
     get baseUrl() {
-      return addresses.url
+      return addresses.publicUrl ?? addresses.url
     },
   })
   return {store, pages: transactionPages(store), addresses, due, lifecycle, statusReport, catchUp, faults, outbox, scheduler, resources}
@@ -166,6 +167,8 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
   const {keys, proxyId, organisation, paymentProfileId, maxBodyBytes, assumptions, clock} = settings
   const {store, pages, lifecycle, faults, resources, due} = parts
   const baseUrl = () => parts.addresses.url
+  const {publicUrl} = parts.addresses
+  const ownUrls = () => (publicUrl ? [parts.addresses.url, publicUrl] : [parts.addresses.url])
   return withRequestFaults(
     guardAdminHost(routeRequests([
       ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
@@ -173,8 +176,8 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
       ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
       ...triggerRoutes(store, lifecycle, {pages, keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
-      ...dashboardRoutes(store, lifecycle, {pages, maxBodyBytes, assumptions, clock, baseUrl, due: (at) => due(at)}),
-    ]), {listenHost: settings.host, baseUrl}),
+      ...dashboardRoutes(store, lifecycle, {pages, maxBodyBytes, assumptions, clock, listenHost: settings.host, ownUrls, due: (at) => due(at)}),
+    ]), {listenHost: settings.host, ownUrls}),
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
   )
@@ -241,6 +244,7 @@ function runningEmulator(server: Server, settings: Settings, parts: Parts): Runn
   let closing: Promise<void> | undefined
   return {
     url,
+    ...(parts.addresses.publicUrl ? {publicUrl: parts.addresses.publicUrl} : {}),
     proxyUrl: `${url}${EMULATOR_DEFAULTS.proxyBasePath}`,
     dashboardUrl: `${url}/`,
     host: settings.host,

@@ -27,6 +27,7 @@ export function listeningJson(emulator: RunningEmulator, options: EmulatorOption
   return {
     event: 'listening',
     url: emulator.url,
+    public_url: emulator.publicUrl ?? null,
     proxy_url: emulator.proxyUrl,
     dashboard_url: emulator.dashboardUrl,
     host: emulator.host,
@@ -67,6 +68,7 @@ export function renderListening(emulator: RunningEmulator, options: EmulatorOpti
   const {assumptions} = emulator
   const rows: [string, string][] = [
     ['API', `${emulator.url}  (paths under /v1)`],
+    ...(emulator.publicUrl ? [['Public URL', `${emulator.publicUrl}  (approval pages and the dashboard are reached there too)`] as [string, string]] : []),
     ['Card proxy', `${emulator.proxyUrl}  (proxy id ${emulator.proxyId})`],
     ['Dashboard', `${emulator.dashboardUrl}  (transactions, timelines, webhooks; trigger and resend)`],
     ['Payment profile', `${emulator.paymentProfileId}  (default; webhooks to ${options.webhookUrl ? redactUrl(options.webhookUrl, {asWritten: true}) : 'none set'})`],

@@ -54,6 +54,7 @@ EXIT CODES
   static override flags = {
     port: Flags.integer({summary: 'Port to listen on; 0 picks a free one (printed).', default: EMULATOR_DEFAULTS.port, min: 0, max: 65535}),
     host: Flags.string({summary: 'Address to listen on.', default: EMULATOR_DEFAULTS.host}),
+    'public-url': Flags.string({summary: 'The address it is reached at from elsewhere (a compose service, a port mapping), e.g. http://paytx:4010: used in approval_url and the pages, and its host is answered as the emulator\'s own.'}),
     'api-key': Flags.string({summary: 'API key it accepts.', default: EMULATOR_DEFAULTS.apiKey}),
     'api-key-header': Flags.string({summary: 'Header that carries the API key.', default: DEFAULT_API_KEY_HEADER}),
     'proxy-key': Flags.string({summary: `Card proxy key it accepts (${PROXY_KEY_HEADER}).`, default: EMULATOR_DEFAULTS.proxyKey}),
@@ -190,6 +191,7 @@ export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.Pr
   }
   return {
     host: nonEmpty('host'),
+    ...(flags['public-url'] === undefined ? {} : {publicUrl: publicUrlOf(flags['public-url'])}),
     port: flags.port,
     apiKey: nonEmpty('api-key'),
     apiKeyHeader: nonEmpty('api-key-header'),
@@ -211,6 +213,15 @@ export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.Pr
       cardRecord: flags['card-record'] as CardRecordShape,
     },
   }
+}
+
+/** --public-url as the base of approval_url: an http(s) origin, with no path, query or fragment of its own. */
+function publicUrlOf(text: string): string {
+  const url = isAbsoluteHttpUrl(text) ? new URL(text) : undefined
+  if (!url || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new InputError(`--public-url must be an http(s) address with no path, such as http://paytx:4010 (got "${redactUrl(text, {asWritten: true})}").`, {flag: '--public-url'})
+  }
+  return url.origin
 }
 
 function organisationIds(given: readonly string[]): string[] {

@@ -14,16 +14,16 @@ import {type TargetHandler, isAdminTarget} from '../router.js'
 export interface AdminHostSettings {
   /** The address the emulator listens on (`--host`). */
   listenHost: string
-  /** The API base it is reached at (known once listening). */
-  baseUrl(): string
+  /** The addresses it is reached at (known once listening): its own, and its public one when it has one. */
+  ownUrls(): readonly string[]
 }
 
 /** The handler, with /_emulator/ requests under a foreign Host refused (403) while the emulator listens on loopback only. */
 export function guardAdminHost(handle: TargetHandler, settings: AdminHostSettings): TargetHandler {
   if (!listensOnLoopbackOnly(settings.listenHost)) return handle
   return async (request, response, target) => {
-    if (isAdminTarget(target) && !isOwnHost(request.headers.host, settings.baseUrl())) {
-      throw new ApiError(403, `The emulator's /_emulator/ routes answer only at ${settings.baseUrl()}.`, {host: "not this emulator's address"})
+    if (isAdminTarget(target) && !isOwnHost(request.headers.host, settings.ownUrls())) {
+      throw new ApiError(403, `The emulator's /_emulator/ routes answer only at ${settings.ownUrls().join(' or ')}.`, {host: "not this emulator's address"})
     }
     await handle(request, response, target)
   }

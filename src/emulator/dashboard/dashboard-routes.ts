@@ -14,7 +14,7 @@ import {randomBytes, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
 import {type TransactionStatus, isKnownStatus} from '../../api/contract.js'
-import {crossSiteRequest, isOwnHost} from '../../http/own-host.js'
+import {crossSiteRequest, isOwnHost, listensOnLoopbackOnly} from '../../http/own-host.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
 import type {AssumptionSettings} from '../assumptions.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
@@ -30,8 +30,10 @@ export interface DashboardRouteSettings {
   maxBodyBytes: number
   assumptions: AssumptionSettings
   clock: Clock
-  /** The API base this emulator listens at (known once listening). */
-  baseUrl(): string
+  /** The address the emulator listens on (`--host`): beyond loopback, it is reached by other names on purpose. */
+  listenHost: string
+  /** The addresses it is reached at (known once listening): its own, and its public one when it has one. */
+  ownUrls(): readonly string[]
   /** Wakes the scheduler for the deliveries queued now. */
   due(at: number): void
 }
@@ -121,17 +123,18 @@ class Dashboard {
     redirect(response, `${DASHBOARD_PATHS.transaction(id)}?done=resend&count=${count}`)
   }
 
-  /** Answers 403 unless the request is addressed to this emulator by its own name. */
+  /** Answers 403 unless the request is addressed to this emulator by one of its names (any, beyond loopback, as the admin routes). */
   private requireOwnHost(request: IncomingMessage): void {
-    if (!isOwnHost(request.headers.host, this.settings.baseUrl())) {
-      throw new ApiError(403, `The dashboard answers only at ${this.settings.baseUrl()}.`, {host: 'not this emulator\'s address'})
+    if (!listensOnLoopbackOnly(this.settings.listenHost)) return
+    if (!isOwnHost(request.headers.host, this.settings.ownUrls())) {
+      throw new ApiError(403, `The dashboard answers only at ${this.settings.ownUrls().join(' or ')}.`, {host: 'not this emulator\'s address'})
     }
   }
 
   /** The form's fields, once the POST is shown to come from this emulator's own page. */
   private async readForm(request: IncomingMessage): Promise<Record<string, string>> {
     this.requireOwnHost(request)
-    if (crossSiteRequest(request.headers, this.settings.baseUrl()) !== undefined || !isFormMediaType(request)) {
+    if (crossSiteRequest(request.headers, this.settings.ownUrls()) !== undefined || !isFormMediaType(request)) {
       request.resume()
       throw new ApiError(403, 'This form is accepted only from the dashboard\'s own page.', {form: 'cross-site or not a form post'})
     }
