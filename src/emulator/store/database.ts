@@ -296,7 +296,7 @@ function createStoreFile(path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
     if (code === 'EEXIST') return
-    throw new StoreError(path, `cannot be created (${code}).`, 'Check that its folder exists and is writable, or pass another --store.')
+    throw new StoreError(path, `cannot be created (${code}).`, 'Check that its folder exists and is writable, or pass another --store.', error)
   }
 }
 
@@ -306,7 +306,7 @@ function openChecked(path: string): Database {
   try {
     db = new Libsql(path)
   } catch (error) {
-    throw new StoreError(path, `cannot be opened (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
+    throw new StoreError(path, `cannot be opened (${(error as Error).message}).`, 'Pass another --store.', error)
   }
   try {
     // Another emulator may hold the lock for a moment (creating the same store, say): wait for it.
@@ -318,7 +318,7 @@ function openChecked(path: string): Database {
     if (error instanceof StoreError) throw error
     const code = (error as {code?: string}).code
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new StoreError(path, 'is not an emulator store (the database file is damaged or not SQLite).')
-    throw new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
+    throw new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Pass another --store.', error)
   }
 }
 
