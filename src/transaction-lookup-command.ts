@@ -188,19 +188,15 @@ async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items
 }
 
-/** The --from-file list, opened before anything is sent (a missing file is exit 2), read as the lookups go. */
+/**
+ * The --from-file list, opened before anything is sent (a missing file, a folder or a device is
+ * exit 2), read as the lookups go; a FIFO (`<(command)`) is read as it comes (input-file.ts).
+ */
 async function openIdFile(file: string): Promise<AsyncIterable<Buffer>> {
-  const {open} = await import('node:fs/promises')
+  const [{openInputFile}, {fileReadReason}] = await Promise.all([import('./input/input-file.js'), import('./input/file-read-error.js')])
   try {
-    const handle = await open(file, 'r')
-    if ((await handle.stat()).isDirectory()) {
-      await handle.close()
-      throw Object.assign(new Error('it is a folder'), {code: 'EISDIR'})
-    }
-    return handle.createReadStream()
+    return (await openInputFile(file, {fifo: true})).chunks
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message
-    throw new InputError(`--from-file ${file} cannot be read: ${why}.`, {flag: '--from-file'})
+    throw new InputError(`--from-file ${file} cannot be read: ${fileReadReason(error)}.`, {flag: '--from-file'})
   }
 }

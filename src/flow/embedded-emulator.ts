@@ -9,12 +9,14 @@
  * `paytx emulator start`, or anything else listening there, is used as it is. Any profile that
  * is not `local` is left alone.
  */
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import type {RunningEmulator} from '../emulator/index.js'
 import {ListenError} from '../http/listen.js'
+import {readRegularFileSync} from '../input/input-file.js'
 import {paytxDataDir} from '../storage/data-folder.js'
+import {storageFailure} from '../storage/storage-trouble.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 
 export interface EmbeddedEmulator {
@@ -69,7 +71,8 @@ export async function probeListener(host: string, port: number, dataDir: string)
   if (!(await isListening(host, port))) return 'nothing'
   let pid: number
   try {
-    pid = Number(readFileSync(markerPath(dataDir, host, port), 'utf8'))
+    // A pid is a few digits: anything else there (a FIFO, a huge file) is no marker of ours.
+    pid = Number(readRegularFileSync(markerPath(dataDir, host, port), 64).toString('utf8'))
   } catch {
     return 'usable'
   }
@@ -179,9 +182,18 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
 }
 
 /** Notes that this process holds the address until the emulator closes. */
-function holdingAddress(emulator: RunningEmulator, marker: string): RunningEmulator {
-  mkdirSync(join(marker, '..'), {recursive: true, mode: 0o700})
-  writeFileSync(marker, String(process.pid), {mode: 0o600})
+async function holdingAddress(emulator: RunningEmulator, marker: string): Promise<RunningEmulator> {
+  try {
+    mkdirSync(join(marker, '..'), {recursive: true, mode: 0o700})
+    writeFileSync(marker, String(process.pid), {mode: 0o600})
+  } catch (error) {
+    // A part written is no marker: removed, when the disk lets it.
+    try {
+      rmSync(marker, {force: true})
+    } catch {}
+    await emulator.close()
+    throw storageFailure(error, "the embedded emulator's address marker", marker)
+  }
   return {
     ...emulator,
     async close() {

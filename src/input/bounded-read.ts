@@ -30,8 +30,8 @@ function tooLarge({flag, source, maxBytes = MAX_INPUT_BYTES}: ReadLimit): InputE
   return new InputError(`${flag}: ${source} is larger than ${formatByteSize(maxBytes)}, the most paytx reads here.`, {flag})
 }
 
-/** The whole stream as UTF-8 text; past `maxBytes` the stream is abandoned and the read is an input error. */
-export async function readStreamCapped(stream: AsyncIterable<Buffer | string>, limit: ReadLimit): Promise<string> {
+/** The whole stream's bytes; past `maxBytes` the stream is abandoned and the read is an input error. */
+export async function readBytesCapped(stream: AsyncIterable<Buffer | string>, limit: ReadLimit): Promise<Buffer> {
   const maxBytes = limit.maxBytes ?? MAX_INPUT_BYTES
   const chunks: Buffer[] = []
   let size = 0
@@ -41,25 +41,74 @@ export async function readStreamCapped(stream: AsyncIterable<Buffer | string>, l
     if (size > maxBytes) throw tooLarge(limit)
     chunks.push(buffer)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
+}
+
+/** The whole stream as UTF-8 text; past `maxBytes` the stream is abandoned and the read is an input error. */
+export async function readStreamCapped(stream: AsyncIterable<Buffer | string>, limit: ReadLimit): Promise<string> {
+  return (await readBytesCapped(stream, limit)).toString('utf8')
 }
 
 /**
- * A file's text, refused before reading when it is a regular file over the ceiling, and read with
- * the ceiling otherwise (a FIFO or a device has no size to look at). Open errors are thrown as they
- * come, for the caller to put in its own words.
+ * The stream's chunks until `signal` aborts; then the read stops at once with the signal's reason
+ * (an InterruptedError), whatever the stream was waiting for (a FIFO's or a pipe's writer), and the
+ * stream is let go, so nothing keeps the process alive.
+ */
+export async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncGenerator<T> {
+  if (!signal) return yield* stream
+  const iterator = stream[Symbol.asyncIterator]()
+  try {
+    for (;;) {
+      const next = await nextUnlessAborted(iterator, signal)
+      if (next.done) return
+      yield next.value
+    }
+  } finally {
+    // A stream's iterator handles return() only after the pending read, which may never come: the
+    // stream is destroyed instead, which ends that read.
+    if (signal.aborted && typeof (stream as {destroy?: unknown}).destroy === 'function') (stream as unknown as {destroy(): void}).destroy()
+    else void Promise.resolve(iterator.return?.()).catch(() => {})
+  }
+}
+
+/**
+ * The iterator's next result, or the signal's reason once it aborts. A listener per read, removed
+ * after it: racing each read against one promise of the signal would keep every chunk read alive
+ * (each race leaves a reaction on that promise, holding its result) until the signal aborts.
+ */
+function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T>> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, {once: true})
+    iterator.next().then(
+      (result) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(result)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
+/**
+ * A file's text, read with the ceiling: a regular file over it is refused from its size before
+ * reading, a FIFO (`<(command)`) is read as it comes, up to the ceiling; a folder, a device or a
+ * socket is refused unopened (input-file.ts). Errors of the file are thrown as they come
+ * (ENOENT, a SpecialFileError), for the caller to put in its own words (file-read-error.ts).
  */
 export async function readFileCapped(path: string, limit: Omit<ReadLimit, 'source'>): Promise<string> {
-  // Loaded here: every command that reads ids imports this module, and few read a file (fs/promises costs a millisecond to load on Node 20).
-  const {open} = await import('node:fs/promises')
-  const handle = await open(path, 'r')
+  // Loaded here: every command that reads ids imports this module, and few read a file.
+  const {openInputFile} = await import('./input-file.js')
+  const file = await openInputFile(path, {fifo: true})
   try {
-    const info = await handle.stat()
-    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), {code: 'EISDIR'})
-    if (info.isFile() && info.size > (limit.maxBytes ?? MAX_INPUT_BYTES)) throw tooLarge({...limit, source: path})
-    return await readStreamCapped(handle.createReadStream({autoClose: false}), {...limit, source: path})
+    if (file.size !== undefined && file.size > (limit.maxBytes ?? MAX_INPUT_BYTES)) throw tooLarge({...limit, source: path})
+    return await readStreamCapped(file.chunks, {...limit, source: path})
   } finally {
-    await handle.close()
+    file.close()
   }
 }
 

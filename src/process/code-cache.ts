@@ -29,7 +29,11 @@ import {homedir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
 import vm from 'node:vm'
 
+import {readRegularFileSync} from '../input/input-file.js'
 import {checksum} from './checksum.js'
+
+/** Far above V8's code of the whole bundle (a few MB): a larger file is no cache of paytx's. */
+const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024
 
 /** The first line of a cache file, naming its format. */
 const MAGIC = 'paytx-code-cache 1'
@@ -54,7 +58,8 @@ export interface CacheFile {
  */
 export function readCacheFile(path: string): CacheFile | undefined {
   try {
-    const file = readFileSync(path)
+    // Read on every run: a FIFO or a device in the cache folder must not hang or fill paytx (input-file.ts).
+    const file = readRegularFileSync(path, MAX_CACHE_FILE_BYTES)
     const magicEnd = file.indexOf(10)
     const headerEnd = file.indexOf(10, magicEnd + 1)
     if (magicEnd === -1 || headerEnd === -1 || file.toString('latin1', 0, magicEnd) !== MAGIC) return undefined

@@ -14,11 +14,21 @@ export interface StoreData {
 
 const OPTIONAL_TEXT_FIELDS = ['h2h_url', 'proxy_id', 'organisation', 'payment_profile', 'api_key_header', 'api_key', 'proxy_key', 'api_key_keychain', 'proxy_key_keychain'] as const
 
+/** Problems listed in one error; the rest are counted. A hand-broken file of thousands of profiles gets a message a terminal can show. */
+const PROBLEMS_SHOWN = 20
+/** Characters of a value or a profile name quoted in a message. */
+const EXCERPT_CHARS = 40
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'object') return 'an object'
-  return `${typeof value} ${JSON.stringify(value)}`
+  if (typeof value === 'string') return `string ${JSON.stringify(excerpt(value))}${value.length > EXCERPT_CHARS ? ` (${value.length} characters)` : ''}`
+  return `${typeof value} ${excerpt(JSON.stringify(value) ?? String(value))}`
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -26,7 +36,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function profileProblems(name: string, value: unknown): {field: string; message: string}[] {
-  const at = `profiles.${name}`
+  const at = `profiles.${excerpt(name)}`
   if (!isPlainObject(value)) return [{field: at, message: `must be an object with env and base_url (got ${describe(value)})`}]
   const problems: {field: string; message: string}[] = []
   if (!(ENVIRONMENTS as readonly unknown[]).includes(value.env)) {
@@ -70,7 +80,8 @@ export function parseStoreText(text: string, path: string): StoreData {
     }
   }
   if (problems.length > 0) {
-    const lines = problems.map(({field, message}) => `  ${field}: ${/\.(api_key|proxy_key)$/.test(field) ? 'must be a string when present' : message}`)
+    const lines = problems.slice(0, PROBLEMS_SHOWN).map(({field, message}) => `  ${field}: ${/\.(api_key|proxy_key)$/.test(field) ? 'must be a string when present' : message}`)
+    if (problems.length > PROBLEMS_SHOWN) lines.push(`  … and ${problems.length - PROBLEMS_SHOWN} more`)
     throw new InputError(`The profile file ${path} does not hold valid profiles:\n${lines.join('\n')}`, {remedy: {kind: 'fix-profile-file', path}})
   }
   const data = json as {active?: string; profiles?: Record<string, Profile>}

@@ -5,10 +5,12 @@
  * enforced). Reads parse the same file directly: conf and its schema validator cost about 80 ms
  * at start-up, and read-only commands such as `paytx status` must stay fast.
  */
-import {chmodSync, mkdirSync, readFileSync, statSync} from 'node:fs'
+import {chmodSync, mkdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {EnvironmentError, InputError} from '../errors.js'
+import {formatByteSize} from '../input/bounded-read.js'
+import {FileTooLargeError, SpecialFileError, readRegularFileSync} from '../input/input-file.js'
 import {isDiskFull} from '../storage/disk-full.js'
 import {LOCAL_PROFILE_NAME, type Profile, builtinLocalProfile} from './presets.js'
 import {type StoreData, parseStoreText} from './store-shape.js'
@@ -30,6 +32,8 @@ export interface ProfileStoreOptions {
 }
 
 export const PROFILE_FILE_NAME = 'profiles.json'
+/** The most `profiles.json` may hold: thousands of profiles, far from any file paytx writes. */
+export const MAX_PROFILE_FILE_BYTES = 4 * 1024 * 1024
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
 const DEFAULT_LOCK_WAIT_MS = 10_000
 /** A lock not refreshed for this long belongs to a process that died; it is taken over. */
@@ -60,16 +64,30 @@ export class ProfileStore {
   read(): StoreData {
     let text: string
     try {
-      text = readFileSync(this.path, 'utf8')
+      // Only a regular file is read, and only so much: every command reads this file, and a FIFO
+      // there would hang each one, a link to /dev/zero fill the memory.
+      text = readRegularFileSync(this.path, MAX_PROFILE_FILE_BYTES).toString('utf8')
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'ENOENT' || code === 'ENOTDIR') return {profiles: {}}
-      throw new InputError(`Cannot read the profile file ${this.path} (${code ?? (error as Error).message}).`, {
-        hint: `Make it readable by you, or point PAYTX_CONFIG_DIR at another folder.`,
-      })
+      throw this.readError(error)
     }
     this.tightenPermissions()
     return parseStoreText(text, this.path)
+  }
+
+  private readError(error: unknown): InputError {
+    const remedy = {kind: 'fix-profile-file', path: this.path} as const
+    if (error instanceof SpecialFileError) {
+      return new InputError(`The profile file ${this.path} cannot be read: ${error.message}. Profiles are kept in a regular JSON file.`, {remedy})
+    }
+    if (error instanceof FileTooLargeError) {
+      return new InputError(`The profile file ${this.path} is larger than ${formatByteSize(MAX_PROFILE_FILE_BYTES)}, the most paytx reads as profiles; it was not read.`, {remedy})
+    }
+    const code = (error as NodeJS.ErrnoException).code
+    return new InputError(`Cannot read the profile file ${this.path} (${code ?? (error as Error).message}).`, {
+      hint: `Make it readable by you, or point PAYTX_CONFIG_DIR at another folder.`,
+    })
   }
 
   /**

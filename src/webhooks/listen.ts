@@ -41,11 +41,20 @@ export interface WebhookListenDeps {
 /** How long running re-fetches and forwards may finish after Ctrl-C. */
 const STOP_GRACE_MS = 2000
 
-/** The --save file, opened for appending before anything listens. */
+/**
+ * The --save file, opened for appending before anything listens. One that exists must be a
+ * regular file (input-file.ts): appending to a FIFO or a device would block the listener, or
+ * lose what it acknowledged.
+ */
 async function openRecorder(save: string | undefined) {
   if (save === undefined) return undefined
-  const {WebhookRecorder} = await import('./recorder.js')
+  const [{WebhookRecorder}, {checkInputPath}] = await Promise.all([import('./recorder.js'), import('../input/input-file.js')])
   try {
+    try {
+      checkInputPath(save, {fifo: false})
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
     return new WebhookRecorder(save)
   } catch (error) {
     throw new InputError(`--save: cannot open ${save} for appending (${(error as Error).message}).`, {flag: '--save'})

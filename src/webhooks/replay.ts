@@ -4,11 +4,10 @@
  * POST that may reach the receiver, so none is retried; a failure is a result, never a throw.
  * What the recorder redacted (keys, PANs, CVVs) is sent as recorded: redacted.
  */
-import {type FileHandle, open} from 'node:fs/promises'
-
-import {InputError} from '../errors.js'
-import {readLines} from '../input/bounded-read.js'
+import {InputError, InterruptedError} from '../errors.js'
+import {readBytesCapped, readLines, untilAborted} from '../input/bounded-read.js'
 import {fileReadReason} from '../input/file-read-error.js'
+import {type OpenedInput, checkInputPath, openInputFile} from '../input/input-file.js'
 import {readWebhookEvent} from './event.js'
 import {type ForwardResult, WebhookForwarder} from './forwarder.js'
 import type {WebhookRecord} from './recorder.js'
@@ -48,6 +47,36 @@ function isStringRecord(value: unknown): value is Record<string, string> {
   return Boolean(value) && typeof value === 'object' && !Array.isArray(value) && Object.values(value as object).every((item) => typeof item === 'string')
 }
 
+/** A header name as HTTP allows it: a token (RFC 9110 5.1). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+/** The characters the replay cannot send in a header value, once the redaction's marks are made ASCII (see rawHeaders). */
+const NOT_IN_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/
+
+/** A name or value as a message quotes it: JSON-escaped, cut after 40 characters. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)
+}
+
+function headerField(name: string): string {
+  return `"headers.${name.length > 40 ? `${name.slice(0, 40)}…` : name}"`
+}
+
+/**
+ * What makes a recorded header unsendable: the listener records headers as HTTP delivered them,
+ * so a line break or a name that is no token means the file was changed since; it is the file's
+ * fault (exit 2, before anything is sent), never a failed delivery.
+ */
+function headerProblem(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) return `"headers" has ${quoted(name)}, which is not an HTTP header name`
+    const sent = asSentInHeader(value)
+    const bad = NOT_IN_HEADER_VALUE.exec(sent)?.[0]
+    if (bad === '\r' || bad === '\n') return `${headerField(name)} holds a line break (CR or LF), which no HTTP header can carry`
+    if (bad !== undefined) return `${headerField(name)} holds ${quoted(bad)} (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}), which an HTTP header cannot carry`
+  }
+  return undefined
+}
+
 /** What is wrong with one parsed line, or undefined when it is a webhook record. */
 function recordProblem(value: unknown): string | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'is not a JSON object'
@@ -55,6 +84,8 @@ function recordProblem(value: unknown): string | undefined {
   if (typeof record.seq !== 'number' || !Number.isInteger(record.seq)) return '"seq" must be a whole number'
   if (typeof record.received_at !== 'string' || Number.isNaN(Date.parse(record.received_at))) return '"received_at" must be a time (ISO 8601)'
   if (!isStringRecord(record.headers)) return '"headers" must be an object of strings'
+  const header = headerProblem(record.headers)
+  if (header) return header
   if (record.body === undefined && typeof record.raw !== 'string') return 'has neither "body" nor "raw"'
   return undefined
 }
@@ -80,29 +111,86 @@ export function parseSavedLine(file: string, number: number, line: string): Save
   return {line: number, record: value as WebhookRecord}
 }
 
+/** A save file read from a pipe (`-`, a FIFO, `<(command)`) is held whole, to be read twice: up to this. */
+export const MAX_STREAMED_SAVE_BYTES = 64 * 1024 * 1024
+
+/**
+ * Where a save file's lines come from. A regular file is opened again for each pass and read a
+ * line at a time; a stream (stdin as `-`, a FIFO) cannot be read twice, so it is read whole once,
+ * up to MAX_STREAMED_SAVE_BYTES, and each pass reads what was kept.
+ */
+export interface SaveFile {
+  /** The file as the user named it (`-` for stdin), as messages name it. */
+  name: string
+  /** Ctrl-C or SIGTERM: a read that waits (a FIFO's writer) ends with the signal's reason. */
+  signal?: AbortSignal
+  /** The whole text of a streamed file; undefined for a regular file, read from disk each time. */
+  held?: Buffer
+}
+
+function cannotRead(file: string, error: unknown): InputError {
+  return new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {remedy: {kind: 'pass-saved-webhooks'}})
+}
+
+/**
+ * The save file `name` ready to be read: a folder, a device or a socket is refused (exit 2)
+ * without being read; a FIFO and `-` (the given stdin) are read whole now, until their writer
+ * closes or `signal` aborts.
+ */
+export async function openSaveFile(name: string, options: {stdin: AsyncIterable<Buffer | string>; signal?: AbortSignal}): Promise<SaveFile> {
+  const {signal} = options
+  if (name === '-') return {name, signal, held: await readWhole(options.stdin, 'stdin', signal)}
+  let kind: 'file' | 'fifo'
+  try {
+    kind = checkInputPath(name, {fifo: true})
+  } catch (error) {
+    throw cannotRead(name, error)
+  }
+  if (kind === 'file') return {name, signal}
+  const opened = await openInputFile(name, {fifo: true}).catch((error: unknown) => {
+    throw cannotRead(name, error)
+  })
+  try {
+    return {name, signal, held: await readWhole(opened.chunks, name, signal)}
+  } finally {
+    opened.close()
+  }
+}
+
+async function readWhole(stream: AsyncIterable<Buffer | string>, source: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  try {
+    return await readBytesCapped(untilAborted(stream, signal), {flag: 'FILE', source, maxBytes: MAX_STREAMED_SAVE_BYTES})
+  } catch (error) {
+    if (!signal?.aborted) throw error
+    throw new InterruptedError(`Interrupted while reading the save file from ${source}; nothing was sent.`)
+  }
+}
+
+async function* chunksOf(file: SaveFile): AsyncGenerator<Buffer> {
+  if (file.held) return yield file.held
+  let opened: OpenedInput
+  try {
+    // A FIFO now is not the regular file that was checked: refused rather than waited on.
+    opened = await openInputFile(file.name, {fifo: false})
+  } catch (error) {
+    throw cannotRead(file.name, error)
+  }
+  try {
+    yield* untilAborted(opened.chunks, file.signal) as AsyncGenerator<Buffer>
+  } finally {
+    opened.close()
+  }
+}
+
 /**
  * The records of a save file in file order, read one line at a time (a million webhooks take no
  * more memory than one), up to line `lastLine`: a listener may still be appending to the file,
  * and what was not checked before sending began is not sent.
  */
-export async function* readSaveFile(file: string, lastLine = Number.POSITIVE_INFINITY): AsyncGenerator<SavedWebhook> {
-  let handle: FileHandle
-  try {
-    handle = await open(file, 'r')
-    if ((await handle.stat()).isDirectory()) {
-      await handle.close()
-      throw Object.assign(new Error('EISDIR'), {code: 'EISDIR'})
-    }
-  } catch (error) {
-    throw new InputError(`Cannot read the save file ${file}: ${fileReadReason(error)}.`, {remedy: {kind: 'pass-saved-webhooks'}})
-  }
-  try {
-    for await (const {text, number} of readLines(handle.createReadStream({autoClose: false}), {flag: 'FILE', source: file, maxBytes: MAX_SAVED_LINE_BYTES})) {
-      if (number > lastLine) break
-      if (text.trim() !== '') yield parseSavedLine(file, number, text)
-    }
-  } finally {
-    await handle.close()
+export async function* readSaveFile(file: SaveFile, lastLine = Number.POSITIVE_INFINITY): AsyncGenerator<SavedWebhook> {
+  for await (const {text, number} of readLines(chunksOf(file), {flag: 'FILE', source: file.name, maxBytes: MAX_SAVED_LINE_BYTES})) {
+    if (number > lastLine) break
+    if (text.trim() !== '') yield parseSavedLine(file.name, number, text)
   }
 }
 
@@ -122,7 +210,7 @@ export interface SaveFileSurvey {
 const REDACTED_SEQS_SHOWN = 20
 
 /** Checks every line of the file and counts what the selection keeps, holding one line at a time. */
-export async function surveySaveFile(file: string, selection: ReplaySelection): Promise<SaveFileSurvey> {
+export async function surveySaveFile(file: SaveFile, selection: ReplaySelection): Promise<SaveFileSurvey> {
   const survey: SaveFileSurvey = {lastLine: 0, saved: 0, selected: 0, redacted: {first: [], count: 0}}
   for await (const saved of readSaveFile(file)) {
     survey.lastLine = saved.line
@@ -173,7 +261,11 @@ function bodyOf(record: WebhookRecord): Buffer {
  * characters a recorded one can hold are the redaction's marks: they are sent as `...` and `*`.
  */
 function rawHeaders(headers: Record<string, string>): string[] {
-  return Object.entries(headers).flatMap(([name, value]) => [name, value.replaceAll('…', '...').replaceAll('•', '*')])
+  return Object.entries(headers).flatMap(([name, value]) => [name, asSentInHeader(value)])
+}
+
+function asSentInHeader(value: string): string {
+  return value.replaceAll('…', '...').replaceAll('•', '*')
 }
 
 export interface ReplayCounts {
@@ -183,25 +275,28 @@ export interface ReplayCounts {
 
 /**
  * Sends each selected webhook of the file in turn (the next one after the previous answer), up to
- * the survey's last line, telling `onDelivery` of each; only the counts are kept.
+ * the survey's last line, telling `onDelivery` of each; only the counts are kept. The file's
+ * signal stops it between deliveries, or while a line is read: what was sent is counted.
  */
 export async function replayWebhooks(
-  file: string,
+  file: SaveFile,
   selection: ReplaySelection,
   url: string,
-  options: {lastLine: number; timeoutMs: number; onDelivery(delivery: ReplayedDelivery): void; signal?: AbortSignal},
+  options: {lastLine: number; timeoutMs: number; onDelivery(delivery: ReplayedDelivery): void},
 ): Promise<ReplayCounts> {
   const forwarder = new WebhookForwarder(url, options.timeoutMs)
   const counts: ReplayCounts = {sent: 0, failed: 0}
   try {
     for await (const saved of readSaveFile(file, options.lastLine)) {
-      if (options.signal?.aborted) break
+      if (file.signal?.aborted) break
       if (!isSelected(saved, selection)) continue
       const delivery = await deliver(forwarder, saved)
       counts.sent += 1
       if (!delivery.ok) counts.failed += 1
       options.onDelivery(delivery)
     }
+  } catch (error) {
+    if (!file.signal?.aborted) throw error
   } finally {
     await forwarder.destroy()
   }

@@ -156,13 +156,19 @@ describe('ids the emulator commands send in a path', () => {
   })
 })
 
-describe('files that never end', () => {
+describe('files that are no regular file', () => {
+  // A device such as /dev/zero never ends: it is refused before anything reads it, naming the
+  // file and what it is (FIFOs are read with the cap: test/input/input-file.test.ts).
   it.each([
-    [['emulator', 'start', '--port', '0', '--store', ':memory:', '--faults', '/dev/zero'], '--faults: /dev/zero is larger than 10 MiB'],
-    [['smoke', 'run', '/dev/zero'], '/dev/zero is larger than 10 MiB'],
-    [['customer', 'create', '--data', '/dev/zero'], '--data: /dev/zero is larger than 10 MiB'],
-    [['status', '--from-file', '/dev/zero'], '(/dev/zero line 1) is not a transaction id: it is longer than 64 MiB; the rest of /dev/zero was not read.'],
-  ])('%j is exit 2 at the cap', async (args, message) => {
+    [['emulator', 'start', '--port', '0', '--store', ':memory:', '--faults', '/dev/zero'], '--faults: cannot read the fault file /dev/zero: it is a device, not a regular file.'],
+    [['smoke', 'run', '/dev/zero'], 'Cannot read the scenario file /dev/zero: it is a device, not a regular file.'],
+    [['smoke', 'merge', '/dev/zero'], '/dev/zero cannot be read: it is a device, not a regular file.'],
+    [['customer', 'create', '--data', '/dev/zero'], '--data: cannot read /dev/zero: it is a device, not a regular file.'],
+    [['api', '/v1/customer', '--input', '/dev/zero'], '--input: cannot read /dev/zero: it is a device, not a regular file.'],
+    [['api', '/v1/customer', '-F', 'note=@/dev/zero'], '-F/--field note: cannot read /dev/zero: it is a device, not a regular file.'],
+    [['status', '--from-file', '/dev/zero'], '--from-file /dev/zero cannot be read: it is a device, not a regular file.'],
+    [['webhook', 'replay', '/dev/zero', '--to', 'http://127.0.0.1:9/hooks'], 'Cannot read the save file /dev/zero: it is a device, not a regular file.'],
+  ])('%j is exit 2 before reading it', async (args, message) => {
     const result = await runCli(args, {env: {PAYTX_BASE_URL: 'http://127.0.0.1:9/v1', PAYTX_API_KEY: 'sk_test_caps_0123456789abcdef'}})
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)

@@ -3,7 +3,9 @@
  * memory of replaying a 400,000-line file, and the addresses it prints. The rest is in
  * test/commands/webhook/replay-runs.test.ts.
  */
-import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
+import {open} from 'node:fs/promises'
 import {request} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -13,6 +15,29 @@ import {describe, expect, it} from 'vitest'
 import {type RunningCli, runCli, startCli} from '../helpers/cli.js'
 import {startRecordingServer} from '../helpers/recording-server.js'
 import {TX_A, receiver, long, fiveWebhooks} from '../helpers/saved-webhooks.js'
+
+function makeFifo(): string {
+  const fifo = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'pipe')
+  execFileSync('mkfifo', [fifo], {timeout: 5_000})
+  return fifo
+}
+
+/**
+ * Opens the FIFO's writing end, which returns once `cli` has opened the reading end. Should the
+ * CLI end first, a reading end of the test's own lets the open return, so no thread of the test
+ * is left waiting.
+ */
+async function openWriterOnceRead(fifo: string, cli: RunningCli) {
+  const writer = open(fifo, 'w')
+  const first = await Promise.race([writer.then(() => 'opened' as const), cli.done.then(() => 'ended' as const)])
+  if (first === 'ended') {
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+    await (await writer).close()
+    closeSync(reader)
+    throw new Error(`the replay ended before it opened the FIFO:\n${cli.stderr()}`)
+  }
+  return writer
+}
 
 describe('webhook replay', () => {
   it('replays what `webhook listen --save` wrote, bodies and order as received', async () => {
@@ -95,5 +120,35 @@ describe('addresses webhook replay shows', () => {
     expect(server.requests).toHaveLength(1)
     expect(result.stdout + result.stderr).not.toMatch(/pa55w0rd-secret|tok_live_query_secret/)
     expect(JSON.parse(result.stdout.split('\n')[0]).url).toBe(`${server.url.replace('http://', 'http://hook-user:…@')}/hook?key=…`)
+  })
+})
+
+describe('webhook replay from a FIFO', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s ends a replay waiting on a FIFO whose writer sends nothing: exit 130, nothing sent', async (signal) => {
+    const server = await receiver()
+    const fifo = makeFifo()
+    const replay = startCli(['webhook', 'replay', fifo, '--to', server.url], {timeoutMs: 20_000})
+    const writer = await openWriterOnceRead(fifo, replay)
+    try {
+      const result = await replay.stop(signal)
+      expect(result.signal).toBeNull()
+      expect(result.code, result.stderr).toBe(130)
+      expect(result.stderr).toContain(`Interrupted while reading the save file from ${fifo}; nothing was sent.`)
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await writer.close()
+    }
+  })
+
+  it('ends when the writer closes the FIFO, and sends what was written', async () => {
+    const server = await receiver()
+    const fifo = makeFifo()
+    const replay = startCli(['webhook', 'replay', fifo, '--to', server.url, '--json'], {timeoutMs: 20_000})
+    const writer = await openWriterOnceRead(fifo, replay)
+    await writer.writeFile(readFileSync(fiveWebhooks()))
+    await writer.close()
+    const result = await replay.done
+    expect(result.code, result.stderr).toBe(0)
+    expect(server.requests).toHaveLength(5)
   })
 })

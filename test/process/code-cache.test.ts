@@ -2,8 +2,8 @@
  * The code cache (src/process/code-cache.ts) in processes of its own: a cache is written as a run
  * ends, so each case runs a small script that loads a file through it, in a private cache folder.
  */
-import {spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, readdirSync, utimesSync, writeFileSync} from 'node:fs'
+import {execFileSync, spawnSync} from 'node:child_process'
+import {mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -127,6 +127,23 @@ describe('the code cache', () => {
       // Written anew, and whole: the next run takes it as it is.
       const rewritten = content(name)
       expect(rewritten).not.toEqual(Buffer.from(damaged))
+      run(file)
+      expect(content(name)).toEqual(rewritten)
+    }
+  })
+
+  it('costs only speed when the cache is a FIFO or a link to a device: it is not read (a read would hang or fill the memory) and is written anew', () => {
+    const {dir, run, caches, content, folder} = setUp()
+    const file = moduleFile(dir, 'one')
+    run(file)
+    const [name] = caches()
+    for (const make of [(path: string) => execFileSync('mkfifo', [path], {timeout: 5_000}), (path: string) => symlinkSync('/dev/zero', path)]) {
+      rmSync(join(folder, name))
+      make(join(folder, name))
+      expect(run(file)).toBe('HELLO ONE HELLO ONE')
+      // A cache again, in place of the special file, taken as it is by the next run.
+      const rewritten = content(name)
+      expect(rewritten.toString('latin1', 0, 18)).toBe('paytx-code-cache 1')
       run(file)
       expect(content(name)).toEqual(rewritten)
     }

@@ -1,7 +1,13 @@
 /** `webhook listen`'s core in-process: what it reports, as typed events, from ready to stopped. */
+import {execFileSync} from 'node:child_process'
+import {mkdtempSync} from 'node:fs'
 import {request} from 'node:http'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
+
+import {InputError} from '../../src/errors.js'
 
 import {renderListening, renderStopped, webhookListenRenderer} from '../../src/output/webhook-listen.js'
 import type {ListenEvent, StopReason} from '../../src/webhooks/listen-events.js'
@@ -48,6 +54,25 @@ describe('listenForWebhooks', () => {
     expect(events.map((event) => event.kind)).toEqual(['ready', 'webhook', 'status-missing', 'webhook', 'stopped'])
     const last = events.at(-1) as Extract<ListenEvent, {kind: 'stopped'}>
     expect(renderStopped(last)).toBe('Stopped. 2 webhooks received (0 duplicates), 0 malformed, 0 rejected.')
+  })
+
+  it.each([
+    ['a FIFO', () => {
+      const fifo = join(mkdtempSync(join(tmpdir(), 'paytx-save-')), 'pipe')
+      execFileSync('mkfifo', [fifo], {timeout: 5_000})
+      return fifo
+    }, 'it is a FIFO (named pipe), not a regular file'],
+    ['a device', () => '/dev/null', 'it is a device, not a regular file'],
+  ])('refuses --save naming %s before listening (exit 2): appending there would block or lose what was acknowledged', async (_, path, reason) => {
+    const save = path()
+    const events: ListenEvent[] = []
+    const run = listenForWebhooks(
+      {host: '127.0.0.1', port: 0, token: 'tok', maxBodyBytes: 65_536, forwardUrl: undefined, save, fetch: false},
+      {requestTimeoutMs: 5000, onEvent: (event) => events.push(event), stopped: () => new Promise<StopReason>(() => {})},
+    )
+    await expect(run).rejects.toThrow(`--save: cannot open ${save} for appending (${reason}).`)
+    await expect(run).rejects.toBeInstanceOf(InputError)
+    expect(events).toEqual([])
   })
 })
 

@@ -19,13 +19,15 @@ REDACTED VALUES ARE SENT REDACTED: the save file holds keys, card numbers and CV
 
 Select with --seq (the "seq" of each line: 3,7-9), --transaction <id> and --since <duration> (received within that long before now); given together, a webhook must match all of them. Without any, every webhook in the file is sent.
 
+The file is a regular file, or \`-\` for stdin, or a named pipe (FIFO, \`<(command)\`): those are read whole, until their writer closes, up to 64 MiB, before anything is sent. A folder or a device is refused.
+
 One line per delivery: seq, status, transaction id and the receiver's answer; with --json, one NDJSON object per delivery and a final {"event":"replayed"} with the counts. --timeout (seconds) bounds each delivery.
 
 EXIT CODES
   0    every delivery was answered 2xx
   1    a delivery failed: not 2xx, refused, timed out
   2    the file or a flag is not valid (the file's line is named), or nothing was selected; nothing was sent
-  130  interrupted (Ctrl-C)`
+  130  interrupted (Ctrl-C or SIGTERM), while reading the file too`
 
   static override examples = [
     '<%= config.bin %> webhook replay webhooks.ndjson --to http://localhost:3000/webhooks/payments',
@@ -34,7 +36,7 @@ EXIT CODES
   ]
 
   static override args = {
-    file: Args.string({description: 'A file written by `paytx webhook listen --save`.', required: true}),
+    file: Args.string({description: 'A file written by `paytx webhook listen --save`; `-` reads it from stdin.', required: true}),
   }
 
   static override flags = {
@@ -46,14 +48,16 @@ EXIT CODES
 
   public async run(): Promise<undefined> {
     const {url, selection} = await toWebhookReplayOptions(this.flags, {now: this.ctx.clock.now()})
-    const [{surveySaveFile, replayWebhooks}, {preferSmallHeap}] = await Promise.all([import('../../webhooks/replay.js'), import('../../process/small-heap.js')])
+    const [{openSaveFile, surveySaveFile, replayWebhooks}, {preferSmallHeap}] = await Promise.all([import('../../webhooks/replay.js'), import('../../process/small-heap.js')])
     // A save file may hold millions of lines, read twice: memory, not speed, is what V8 must save (see small-heap.ts).
     preferSmallHeap()
     const timeoutMs = this.globals.requestTimeoutMs
 
+    // Ctrl-C and SIGTERM end the command from here on, a read waiting for a pipe's writer included.
+    const file = await openSaveFile(this.args.file, {stdin: this.ctx.io.stdin as AsyncIterable<Buffer>, signal: this.interruptSignal()})
     // The file is read twice, a line at a time: once to check every line and count the selection,
-    // then to send, so a save file of any length is never held whole.
-    const survey = await surveySaveFile(this.args.file, selection)
+    // then to send, so a save file of any length is never held whole (one from a pipe is, capped).
+    const survey = await surveySaveFile(file, selection)
     if (survey.selected === 0) {
       throw new InputError(
         survey.saved === 0 ? `The save file ${this.args.file} holds no webhook.` : `No webhook in ${this.args.file} matches the selection (${survey.saved} in the file).`,
@@ -69,10 +73,9 @@ EXIT CODES
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
     const line = (text: string) => this.ctx.io.stdout.write(`${text}\n`)
-    const {sent, failed} = await replayWebhooks(this.args.file, selection, url.href, {
+    const {sent, failed} = await replayWebhooks(file, selection, url.href, {
       lastLine: survey.lastLine,
       timeoutMs,
-      signal: this.interruptSignal(),
       onDelivery: (delivery) => line(json ? JSON.stringify(delivery) : renderReplayedDelivery(delivery)),
     })
     const interrupted = sent < survey.selected

@@ -334,7 +334,7 @@ function createStoreFile(path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
     if (code === 'EEXIST') return
-    throw new StoreError(path, `cannot be created (${code}).`, 'Check that its folder exists and is writable, or pass another --store.')
+    throw new StoreError(path, `cannot be created (${code}).`, 'Check that its folder exists and is writable, or pass another --store.', error)
   }
 }
 
@@ -345,7 +345,7 @@ function openChecked(path: string, {checked}: {checked: boolean}): Database {
   try {
     db = new Libsql(path)
   } catch (error) {
-    throw new StoreError(path, `cannot be opened (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
+    throw new StoreError(path, `cannot be opened (${(error as Error).message}).`, 'Pass another --store.', error)
   }
   try {
     // Another emulator may hold the lock for a moment (creating the same store, say): wait for it.
@@ -366,7 +366,7 @@ function isDamage(error: unknown): boolean {
 function asStoreError(error: unknown, path: string): StoreError {
   if (error instanceof StoreError) return error
   if (isDamage(error)) return new StoreError(path, 'is not an emulator store (the database file is damaged or not SQLite).')
-  return new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Check its permissions, or pass another --store.')
+  return new StoreError(path, `cannot be used (${(error as Error).message}).`, 'Pass another --store.', error)
 }
 
 function isBusy(error: unknown): boolean {

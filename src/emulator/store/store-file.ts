@@ -53,7 +53,7 @@ function statOf(path: string): Stats | undefined {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return undefined
     if (code === 'ENOTDIR') throw new StoreError(path, 'cannot be used: a part of its path is a file, not a folder.', 'Pass another --store.')
-    throw new StoreError(path, `cannot be read (${code ?? (error as Error).message}).`, 'Check its permissions, or pass another --store.')
+    throw new StoreError(path, `cannot be read (${code ?? (error as Error).message}).`, 'Pass another --store.', error)
   }
 }
 

@@ -4,7 +4,7 @@
  * once are in test/e2e/profile-store.test.ts.
  */
 import {execFileSync} from 'node:child_process'
-import {chmodSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
@@ -83,6 +83,48 @@ describe('profile file of the wrong shape', () => {
     expect(parseJsonOutput(json).error).toMatchObject({kind: 'input', exitCode: 2, message: expect.stringContaining(profileFile(configDir))})
     for (const result of [text, json]) expect(result.stdout + result.stderr).not.toContain('do_not_print_me')
     expect(readFileSync(profileFile(configDir), 'utf8')).toBe(content)
+  })
+})
+
+describe('profile file that is not a regular file, or too large', () => {
+  // Every command reads the profile file: one that is a FIFO would hang each of them (a read that
+  // waited for a writer would never return, and the test's timeout would say so), one that leads
+  // to /dev/zero would fill the memory.
+  it.each([
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file], {timeout: 5_000}), 'it is a FIFO (named pipe), not a regular file'],
+    ['a link to /dev/zero', (file: string) => symlinkSync('/dev/zero', file), 'it is a link to /dev/zero, a device, not a regular file'],
+    ['a folder', (file: string) => mkdirSync(file), 'it is a folder'],
+  ])('%s: every command refuses it at once with exit 2, naming the file and what it should be; nothing is written', async (_, make, reason) => {
+    const configDir = tempConfigDir()
+    make(profileFile(configDir))
+    for (const args of [['profile', 'list'], ['status', 'tx-1'], ['profile', 'add', 'p1', '--env', 'sandbox']]) {
+      const result = await runCommand(args, {configDir})
+      expect(result.exitCode, result.stderr).toBe(2)
+      expect(result.stderr).toContain(`The profile file ${profileFile(configDir)} cannot be read: ${reason}. Profiles are kept in a regular JSON file.`)
+      expect(result.stderr).toContain('move it away and add the profiles again')
+    }
+    expect(readdirSync(configDir).filter((name) => name !== 'data' && name !== 'cache')).toEqual(['profiles.json'])
+  })
+
+  it('a file over 4 MiB is refused from its size, naming the cap, and never parsed', async () => {
+    const configDir = tempConfigDir()
+    writeFileSync(profileFile(configDir), `{"profiles":{"p":{"env":"sandbox","base_url":"${'x'.repeat(5 * 1024 * 1024)}"}}}`, {mode: 0o600})
+    const result = await runCommand(['profile', 'list'], {configDir})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`The profile file ${profileFile(configDir)} is larger than 4 MiB, the most paytx reads as profiles; it was not read.`)
+  })
+
+  it('thousands of wrong profiles and long values make a short message: the first 20 problems, the rest counted, values cut', async () => {
+    const configDir = tempConfigDir()
+    const profiles: Record<string, unknown> = {}
+    for (let index = 0; index < 5000; index++) profiles[`p${index}-${'n'.repeat(200)}`] = {env: 'x'.repeat(300), base_url: 'https://x.example'}
+    writeFileSync(profileFile(configDir), JSON.stringify({profiles}), {mode: 0o600})
+    const result = await runCommand(['profile', 'list'], {configDir})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`The profile file ${profileFile(configDir)} does not hold valid profiles:`)
+    expect(result.stderr).toContain('  … and 4980 more')
+    expect(result.stderr).toContain(`profiles.p0-${'n'.repeat(37)}….env: must be one of local, sandbox, production (got string "${'x'.repeat(40)}…" (300 characters))`)
+    expect(result.stderr.length).toBeLessThan(8 * 1024)
   })
 })
 

@@ -2,6 +2,8 @@
  * `paytx webhook replay` in-process: a save file sent again to a recording endpoint on 127.0.0.1.
  * Replaying into a running `webhook listen` is in test/e2e/webhook-replay.test.ts.
  */
+import {execFileSync} from 'node:child_process'
+import {createWriteStream, mkdtempSync, readFileSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -126,5 +128,56 @@ describe('webhook replay', () => {
     expect(server.requests[0].headers.authorization).toBe('Bear...n-77')
     const plain = await runCommand(['webhook', 'replay', saveFile([record(2, TX_A, 'DECLINED', long)]), '--to', server.url])
     expect(plain.stderr).not.toContain('redacted')
+  })
+
+  it.each([
+    ['a CR LF in a value', {'x-trace': 'a\r\nX-Injected: 1'}, '"headers.x-trace" holds a line break (CR or LF), which no HTTP header can carry'],
+    ['a lone LF in a value', {'x-trace': 'a\nb'}, '"headers.x-trace" holds a line break (CR or LF), which no HTTP header can carry'],
+    ['a name that is no token', {'x trace\r\n': 'a'}, '"headers" has "x trace\\r\\n", which is not an HTTP header name'],
+    ['a character above Latin-1', {'x-trace': 'caf\u2603'}, '"headers.x-trace" holds "\u2603" (U+2603), which an HTTP header cannot carry'],
+  ])('a recorded header with %s is a bad file (exit 2, line and field named), not a failed delivery; nothing is sent', async (_, headers, problem) => {
+    const server = await receiver()
+    const file = saveFile([record(1, TX_A, 'INITIATED', long), record(2, TX_A, 'DECLINED', long, headers)])
+    const result = await runCommand(['webhook', 'replay', file, '--to', server.url])
+    expect(result.exitCode, result.stderr).toBe(2)
+    expect(result.stderr).toContain(`${file}:2: not a saved webhook: ${problem}.`)
+    expect(result.stdout).toBe('')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('reads the save file from stdin with `-`', async () => {
+    const server = await receiver()
+    const input = readFileSync(fiveWebhooks(), 'utf8')
+    const result = await runCommand(['webhook', 'replay', '-', '--to', server.url, '--seq', '2-3'], {input})
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(server.requests.map((req) => req.body.status)).toEqual(['SETTLEMENT_REQUESTED', 'INITIATED'])
+    expect(result.stderr).toMatch(/Replayed 2 of 2 webhooks/)
+  })
+
+  it('reads a FIFO until its writer closes it, then sends what it held, once', async () => {
+    const server = await receiver()
+    const fifo = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'pipe')
+    execFileSync('mkfifo', [fifo], {timeout: 5_000})
+    const writer = createWriteStream(fifo)
+    writer.end(readFileSync(fiveWebhooks()))
+    const result = await runCommand(['webhook', 'replay', fifo, '--to', server.url])
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(server.requests).toHaveLength(5)
+  })
+
+  it.each([
+    ['/dev/zero', () => '/dev/zero', 'Cannot read the save file /dev/zero: it is a device, not a regular file.'],
+    ['a link to /dev/zero', () => {
+      const link = join(mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'saved.ndjson')
+      symlinkSync('/dev/zero', link)
+      return link
+    }, 'it is a link to /dev/zero, a device, not a regular file.'],
+    ['a folder', () => mkdtempSync(join(tmpdir(), 'paytx-replay-')), 'it is a folder.'],
+  ])('refuses %s with exit 2 before reading it', async (_, path, message) => {
+    const server = await receiver()
+    const result = await runCommand(['webhook', 'replay', path(), '--to', server.url])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(message)
+    expect(server.requests).toHaveLength(0)
   })
 })
