@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 
 import {WebhookRecorder} from '../../src/webhooks/recorder.js'
 import {startCli} from '../helpers/cli.js'
+import {WebhookSenders, brokenPromises, readSaveFile, until} from '../helpers/webhook-senders.js'
 import {postJson} from '../helpers/post-json.js'
 import {fillDisk, smallDiskForThisFile} from '../helpers/small-disk.js'
 
@@ -99,6 +100,31 @@ describe('webhook listen --save on a full disk', () => {
       expect(savedIds(file)).toEqual(['before', 'torn', 'after'])
     } finally {
       recorder.close()
+    }
+  })
+
+  it('two listeners saving to one file, killed with SIGKILL mid-stream while the disk fills up: every webhook answered 2xx is in the file', async () => {
+    const dir = mkdtempSync(join(mountPoint, 'stream-'))
+    const file = join(dir, 'webhooks.ndjson')
+    const clis = [0, 1].map(() => startCli(['webhook', 'listen', '--port', '0', '--json', '--save', file], {timeoutMs: 20_000}))
+    try {
+      const urls = await Promise.all(clis.map(async (cli) => new URL((await cli.waitForStdout(/"url":"([^"]+)"/))[1])))
+      const senders = new WebhookSenders(urls, 'shared', {fresh: 4, keptAlive: 4, pipelines: 2, depth: 8, largeEvery: 8, largeBytes: 6000, maxWebhooks: 10_000})
+      // Past the first refusals (the disk is full), the stream goes on for a while before the kill.
+      await until(() => senders.refused >= 200, 8000)
+      senders.stop()
+      const results = await Promise.all(clis.map((cli) => cli.stop('SIGKILL')))
+      await senders.finished()
+
+      const saved = readSaveFile(file)
+      const summary = `${senders.sent} sent, ${senders.acknowledged.size} acknowledged, ${senders.refused} refused, ${saved.ids.size} saved`
+      expect(results.map((result) => result.signal)).toEqual(['SIGKILL', 'SIGKILL'])
+      expect(senders.refused, summary).toBeGreaterThanOrEqual(200)
+      expect(senders.acknowledged.size, summary).toBeGreaterThanOrEqual(100)
+      expect(brokenPromises(senders.acknowledged, saved), summary).toEqual({missing: []})
+    } finally {
+      await Promise.all(clis.map((cli) => cli.stop('SIGKILL')))
+      rmSync(dir, {recursive: true, force: true})
     }
   })
 })
