@@ -16,9 +16,8 @@ export interface SenderMix {
   /** Sockets with `depth` requests in flight each (HTTP pipelining). */
   pipelines: number
   depth: number
-  /** Every `largeEvery`-th webhook carries `largeBytes` of padding (large batches, long writes). */
-  largeEvery: number
-  largeBytes: number
+  /** Every `every`-th webhook carries `bytes` of padding (large batches, long writes). */
+  large?: {every: number; bytes: number}
   /** The most webhooks sent in all, whatever happens. */
   maxWebhooks: number
 }
@@ -44,7 +43,7 @@ export class WebhookSenders {
     private readonly prefix: string,
     private readonly mix: SenderMix,
   ) {
-    this.agent = new Agent({keepAlive: true, maxSockets: mix.keptAlive})
+    this.agent = new Agent({keepAlive: true, maxSockets: Math.max(1, mix.keptAlive)})
     const target = (index: number) => urls[index % urls.length]
     this.running = [
       ...Array.from({length: mix.fresh}, (_, index) => this.loop(target(index), false)),
@@ -74,7 +73,8 @@ export class WebhookSenders {
     if (this.stopped || this.next >= this.mix.maxWebhooks) return undefined
     const n = ++this.next
     const id = `tx-${this.prefix}-${n}`
-    const padding = n % this.mix.largeEvery === 0 ? {padding: 'p'.repeat(this.mix.largeBytes)} : {}
+    const {large} = this.mix
+    const padding = large && n % large.every === 0 ? {padding: 'p'.repeat(large.bytes)} : {}
     return {id, body: JSON.stringify({type: 'transaction', id, status: 'SETTLEMENT_REQUESTED', ...padding})}
   }
 

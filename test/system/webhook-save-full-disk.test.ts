@@ -109,7 +109,7 @@ describe('webhook listen --save on a full disk', () => {
     const clis = [0, 1].map(() => startCli(['webhook', 'listen', '--port', '0', '--json', '--save', file], {timeoutMs: 20_000}))
     try {
       const urls = await Promise.all(clis.map(async (cli) => new URL((await cli.waitForStdout(/"url":"([^"]+)"/))[1])))
-      const senders = new WebhookSenders(urls, 'shared', {fresh: 4, keptAlive: 4, pipelines: 2, depth: 8, largeEvery: 8, largeBytes: 6000, maxWebhooks: 10_000})
+      const senders = new WebhookSenders(urls, 'shared', {fresh: 4, keptAlive: 4, pipelines: 2, depth: 8, large: {every: 8, bytes: 6000}, maxWebhooks: 10_000})
       // Past the first refusals (the disk is full), the stream goes on for a while before the kill.
       await until(() => senders.refused >= 200, 8000)
       senders.stop()

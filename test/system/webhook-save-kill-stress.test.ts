@@ -23,7 +23,7 @@ import {WebhookSenders, brokenPromises, readSaveFile, until} from '../helpers/we
 /** When each round's kill comes: after this many acknowledged webhooks, or after ROUND_MS, whichever is first. */
 const KILL_AFTER_ACKNOWLEDGED = [300, 1200, 2500]
 const ROUND_MS = 4000
-const MIX = {fresh: 8, keptAlive: 8, pipelines: 4, depth: 8, largeEvery: 16, largeBytes: 64 * 1024, maxWebhooks: 20_000}
+const MIX = {fresh: 8, keptAlive: 8, pipelines: 4, depth: 8, large: {every: 16, bytes: 64 * 1024}, maxWebhooks: 20_000}
 
 const busy: ChildProcess[] = []
 beforeAll(() => {
