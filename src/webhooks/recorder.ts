@@ -3,7 +3,8 @@
  * before the sender is answered. Records that arrive in the same turn of the event loop are
  * written together in one synchronous append (a group commit), and only then are their senders
  * answered: a webhook acknowledged with 2xx is in the file even if the listener is killed, and a
- * burst costs one system call instead of one per webhook.
+ * burst costs two system calls (a look at the file's size, then the append) instead of one per
+ * webhook.
  */
 import {closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync} from 'node:fs'
 
