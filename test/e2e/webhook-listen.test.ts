@@ -290,7 +290,7 @@ describe('webhook listen', () => {
     expect(brokenPromises(senders.acknowledged, saved)).toEqual({missing: []})
     if (signal === 'SIGKILL') {
       // The kill came while webhooks were being sent.
-      expect(senders.cutOff).toBeGreaterThan(0)
+      expect(senders.sent).toBeLessThan(2000)
     } else {
       expect(saved.cutShort).toBeUndefined()
       const printedIds = new Set(webhookEvents(cli).map((event) => event.transaction_id))

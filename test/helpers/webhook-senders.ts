@@ -30,7 +30,7 @@ export class WebhookSenders {
   readonly acknowledged = new Set<string>()
   /** Answers other than 2xx (503 while the disk is full). */
   refused = 0
-  /** Sends that got no whole answer: the kill came while they were in flight. */
+  /** Sends that got no whole answer: in flight at the kill, or sent after it. */
   cutOff = 0
   private stopped = false
   private next = 0

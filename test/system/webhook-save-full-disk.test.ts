@@ -112,8 +112,8 @@ describe('webhook listen --save on a full disk', () => {
       const senders = new WebhookSenders(urls, 'shared', {fresh: 4, keptAlive: 4, pipelines: 2, depth: 8, large: {every: 8, bytes: 6000}, maxWebhooks: 10_000})
       // Past the first refusals (the disk is full), the stream goes on for a while before the kill.
       await until(() => senders.refused >= 200, 8000)
-      senders.stop()
       const results = await Promise.all(clis.map((cli) => cli.stop('SIGKILL')))
+      senders.stop()
       await senders.finished()
 
       const saved = readSaveFile(file)

@@ -42,15 +42,16 @@ describe('webhook listen --save, killed with SIGKILL mid-stream with every core 
       const url = new URL((await cli.waitForStdout(/"url":"([^"]+)"/))[1])
       const senders = new WebhookSenders([url], String(round), MIX)
       await until(() => senders.acknowledged.size >= threshold, ROUND_MS)
-      senders.stop()
+      // Killed while every sender is still sending; each ends at its first send the kill cut off.
       const result = await cli.stop('SIGKILL')
+      senders.stop()
       await senders.finished()
 
       const saved = readSaveFile(file)
-      const summary = `round ${round}: ${senders.sent} sent, ${senders.acknowledged.size} acknowledged, ${saved.ids.size} saved, ${senders.cutOff} in flight at the kill`
+      const summary = `round ${round}: ${senders.sent} sent, ${senders.acknowledged.size} acknowledged, ${saved.ids.size} saved, ${senders.cutOff} sends cut off by the kill`
       expect(result.signal, summary).toBe('SIGKILL')
-      // The kill came mid-stream: requests were in flight, and enough had been acknowledged before it.
-      expect(senders.cutOff, summary).toBeGreaterThan(0)
+      // The kill came mid-stream: sending was not over, and enough had been acknowledged before it.
+      expect(senders.sent, summary).toBeLessThan(MIX.maxWebhooks)
       expect(senders.acknowledged.size, summary).toBeGreaterThanOrEqual(Math.min(threshold, 100))
       expect(saved.badLines, summary).toEqual([])
       expect(brokenPromises(senders.acknowledged, saved), summary).toEqual({missing: []})
