@@ -97,6 +97,24 @@ function recordProblem(value: unknown): string | undefined {
  */
 export const MAX_SAVED_LINE_BYTES = 256 * 1024 * 1024
 
+/** How every line the listener writes begins (`JSON.stringify` of a WebhookRecord). */
+const RECORD_START = '{"seq":'
+
+/**
+ * A line that begins as the listener's records do and does not parse: one it was writing when it
+ * was killed (the next listener on the file starts on a new line). Never acknowledged, as the
+ * listener answers once the whole line is written; skipped rather than hiding the lines after it.
+ */
+function isCutShortRecord(line: string): boolean {
+  if (!line.startsWith(RECORD_START)) return false
+  try {
+    JSON.parse(line)
+    return false
+  } catch {
+    return true
+  }
+}
+
 /** One line of a save file as a record; a line that is not one is an input error naming it. */
 export function parseSavedLine(file: string, number: number, line: string): SavedWebhook {
   const where = `${file}:${number}`
@@ -187,10 +205,12 @@ async function* chunksOf(file: SaveFile): AsyncGenerator<Buffer> {
  * more memory than one), up to line `lastLine`: a listener may still be appending to the file,
  * and what was not checked before sending began is not sent.
  */
-export async function* readSaveFile(file: SaveFile, lastLine = Number.POSITIVE_INFINITY): AsyncGenerator<SavedWebhook> {
+export async function* readSaveFile(file: SaveFile, lastLine = Number.POSITIVE_INFINITY, onCutShort?: (line: number) => void): AsyncGenerator<SavedWebhook> {
   for await (const {text, number} of readLines(chunksOf(file), {flag: 'FILE', source: file.name, maxBytes: MAX_SAVED_LINE_BYTES})) {
     if (number > lastLine) break
-    if (text.trim() !== '') yield parseSavedLine(file.name, number, text)
+    if (text.trim() === '') continue
+    if (isCutShortRecord(text)) onCutShort?.(number)
+    else yield parseSavedLine(file.name, number, text)
   }
 }
 
@@ -204,15 +224,25 @@ export interface SaveFileSurvey {
   selected: number
   /** The seq of selected webhooks that carry redacted values: the first few, and how many in all. */
   redacted: {first: number[]; count: number}
+  /** The numbers of the lines cut short by a kill (skipped): the first few, and how many in all. */
+  cutShort: {first: number[]; count: number}
 }
 
 /** Shown seq numbers of redacted webhooks; the count says how many more there are. */
 const REDACTED_SEQS_SHOWN = 20
+/** Shown numbers of lines cut short, likewise. */
+const CUT_SHORT_LINES_SHOWN = 20
 
 /** Checks every line of the file and counts what the selection keeps, holding one line at a time. */
 export async function surveySaveFile(file: SaveFile, selection: ReplaySelection): Promise<SaveFileSurvey> {
-  const survey: SaveFileSurvey = {lastLine: 0, saved: 0, selected: 0, redacted: {first: [], count: 0}}
-  for await (const saved of readSaveFile(file)) {
+  const survey: SaveFileSurvey = {lastLine: 0, saved: 0, selected: 0, redacted: {first: [], count: 0}, cutShort: {first: [], count: 0}}
+  const noteCutShort = (line: number) => {
+    survey.cutShort.count += 1
+    if (survey.cutShort.first.length < CUT_SHORT_LINES_SHOWN) survey.cutShort.first.push(line)
+  }
+  // A line cut short is not a webhook: `lastLine` stays at the last one, so that a line a running
+  // listener is still writing (seen in part here) is not sent by the second pass either.
+  for await (const saved of readSaveFile(file, Number.POSITIVE_INFINITY, noteCutShort)) {
     survey.lastLine = saved.line
     survey.saved += 1
     if (!isSelected(saved, selection)) continue

@@ -8,6 +8,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import {type RunningCli, runCli, startCli} from '../helpers/cli.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {WebhookSenders, brokenPromises, readSaveFile} from '../helpers/webhook-senders.js'
 
 const API_KEY = 'sk_test_webhook_listen_4f9a8b7c6d5e'
 const TX = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
@@ -292,35 +293,24 @@ describe('webhook listen', () => {
   ] as const)('on %s under load, every webhook answered 200 is in the saved file', async (_name, signal, code) => {
     const file = tempFile('burst.ndjson')
     const {cli, url} = await listen(['--json', '--save', file])
-    const acknowledged: string[] = []
-    let sent = 0
-    const sender = async () => {
-      while (sent < 2000) {
-        const id = `tx-${++sent}`
-        try {
-          const answer = await send(url, JSON.stringify({type: 'transaction', id, status: 'SETTLEMENT_REQUESTED'}))
-          if (answer.status === 200) acknowledged.push(id)
-        } catch {
-          return
-        }
-      }
-    }
-    const senders = Array.from({length: 8}, () => sender())
+    const senders = new WebhookSenders([new URL(url)], 'burst', {fresh: 8, keptAlive: 0, pipelines: 0, depth: 0, maxWebhooks: 2000})
     await cli.waitFor('stdout', () => webhookEvents(cli).length >= 100)
     const result = await cli.stop(signal)
-    await Promise.all(senders)
+    senders.stop()
+    await senders.finished()
     expect(result.code).toBe(code)
-    expect(acknowledged.length).toBeGreaterThanOrEqual(100)
-    const savedIds = new Set(
-      readFileSync(file, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line).body.id),
-    )
-    expect(acknowledged.filter((id) => !savedIds.has(id))).toEqual([])
-    if (signal === 'SIGINT') {
+    expect(senders.acknowledged.size).toBeGreaterThanOrEqual(100)
+    // Each line read on its own: every acknowledged webhook, none of them on a line a kill cut short.
+    const saved = readSaveFile(file)
+    expect(saved.badLines).toEqual([])
+    expect(brokenPromises(senders.acknowledged, saved)).toEqual({missing: []})
+    if (signal === 'SIGKILL') {
+      // The kill came while webhooks were being sent.
+      expect(senders.sent).toBeLessThan(2000)
+    } else {
+      expect(saved.cutShort).toBeUndefined()
       const printedIds = new Set(webhookEvents(cli).map((event) => event.transaction_id))
-      expect([...savedIds].filter((id) => !printedIds.has(id))).toEqual([])
+      expect([...saved.ids].filter((id) => !printedIds.has(id))).toEqual([])
       expect(events(cli).at(-1).event).toBe('stopped')
     }
   })

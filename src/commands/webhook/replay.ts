@@ -17,6 +17,8 @@ export default class WebhookReplay extends BaseCommand<typeof WebhookReplay, und
 
 REDACTED VALUES ARE SENT REDACTED: the save file holds keys, card numbers and CVVs redacted (\`sk_l…XcR7\`, \`•••• 4242\`, \`***\`), and that is what the receiver gets (in headers, which carry Latin-1 only, the marks … and • are sent as ... and *). A note on stderr says so when a selected webhook carries such a value.
 
+A line cut short by a listener killed while writing it (never acknowledged) is skipped, and a note on stderr names it.
+
 Select with --seq (the "seq" of each line: 3,7-9), --transaction <id> and --since <duration> (received within that long before now); given together, a webhook must match all of them. Without any, every webhook in the file is sent.
 
 The file is a regular file, or \`-\` for stdin, or a named pipe (FIFO, \`<(command)\`): those are read whole, until their writer closes, up to 64 MiB, before anything is sent. A folder or a device is refused.
@@ -70,6 +72,8 @@ EXIT CODES
       this.note(`Note: redacted values are sent as recorded (redacted), in webhook${redacted.count === 1 ? '' : 's'} seq ${redacted.first.join(', ')}${more}.`)
     }
 
+    if (survey.cutShort.count > 0) this.note(cutShortNote(this.args.file, survey.cutShort))
+
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
     const line = (text: string) => this.ctx.io.stdout.write(`${text}\n`)
@@ -88,6 +92,13 @@ EXIT CODES
     else if (failed > 0) this.ctx.setExitCode(EXIT.service)
     return undefined
   }
+}
+
+/** Lines of the file a kill cut short: which, and that they are skipped. */
+function cutShortNote(file: string, {first, count}: {first: number[]; count: number}): string {
+  const more = count > first.length ? ` and ${count - first.length} more` : ''
+  const lines = `line${count === 1 ? '' : 's'} ${first.join(', ')}${more}`
+  return `Note: skipped ${lines} of ${file}: cut short when a listener was stopped while writing ${count === 1 ? 'it' : 'them'}, so never acknowledged.`
 }
 
 export type WebhookReplayFlags = Interfaces.InferredFlags<typeof WebhookReplay.flags>

@@ -3,7 +3,7 @@
  * Replaying into a running `webhook listen` is in test/e2e/webhook-replay.test.ts.
  */
 import {execFileSync} from 'node:child_process'
-import {createWriteStream, mkdtempSync, readFileSync, symlinkSync} from 'node:fs'
+import {appendFileSync, createWriteStream, mkdtempSync, readFileSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -116,6 +116,18 @@ describe('webhook replay', () => {
     expect(badUrl.exitCode).toBe(2)
     expect(badUrl.stderr).toMatch(/--to must be an absolute http\(s\) URL/)
     expect(server.requests).toHaveLength(0)
+  })
+
+  it('skips, and names, the lines a kill cut short: in the middle (a listener went on after it) and at the end', async () => {
+    const server = await receiver()
+    const cut = (seq: number) => JSON.stringify(record(seq, TX_A, 'SETTLEMENT_REQUESTED', long)).slice(0, 60)
+    const file = saveFile([record(1, TX_A, 'INITIATED', long), cut(2), record(3, TX_A, 'SETTLEMENT_COMPLETED', long)])
+    appendFileSync(file, cut(4))
+    const result = await runCommand(['webhook', 'replay', file, '--to', server.url, '--json'])
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stderr).toContain(`Note: skipped lines 2, 4 of ${file}: cut short when a listener was stopped while writing them, so never acknowledged.`)
+    expect(server.requests.map((request) => request.body.status)).toEqual(['INITIATED', 'SETTLEMENT_COMPLETED'])
+    expect(JSON.parse(result.stdout.trim().split('\n').at(-1)!)).toEqual({event: 'replayed', sent: 2, failed: 0, selected: 2})
   })
 
   it('says on stderr that redacted values are sent redacted', async () => {
