@@ -18,7 +18,8 @@ import type {PaymentService} from './api/service.js'
 import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
 import type {CommandContext} from './context/command-context.js'
 import {processContext} from './context/process-context.js'
-import type {Profile, ProfileLabel} from './profiles/presets.js'
+import {LOCAL_PROFILE_NAME, type Profile, type ProfileLabel} from './profiles/presets.js'
+import {EMULATOR_DEFAULTS} from './test-mode/emulator-defaults.js'
 import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
 import {keysToReadFromKeychain} from './profiles/key-fields.js'
@@ -113,6 +114,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected secrets: string[] = []
   private services: PaymentService[] = []
   private embeddedEmulators: EmbeddedEmulator[] = []
+  /** Addresses a command's own flag gives (an emulator's --url), over the profile and PAYTX_* alike; set before profile() is first called. */
+  protected addressOverrides: Partial<Pick<Profile, 'base_url' | 'h2h_url'>> = {}
   /** Whether --json prints a stream of JSON lines (NDJSON) rather than one document: then an error is one line too. */
   protected jsonLines = false
   /** The signals that stop this command cleanly (exit 130) once it listens for them. */
@@ -173,7 +176,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected profile(): ResolvedProfile {
     if (!this.cachedProfile) {
-      this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile, env: this.ctx.env})
+      this.cachedProfile = resolveProfile(this.profileStore(), {name: this.globals.profile, env: this.ctx.env, overrides: this.addressOverrides})
       this.secrets.push(...[this.cachedProfile.profile.api_key, this.cachedProfile.profile.proxy_key].filter((s): s is string => Boolean(s)))
       this.announceProduction(this.cachedProfile)
       // Started now, so that the keychain answers while the command loads what it needs.
@@ -186,6 +189,16 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   protected announceProduction(resolved: Pick<ResolvedProfile, 'name' | 'profile' | 'production'>): void {
     // paytx's own line, coloured on purpose: written as it is, not escaped as outside text is.
     if (resolved.production) this.ctx.io.stderr.write(`${productionBanner(resolved, {color: colorWanted(this.ctx.io.stderr, this.ctx.env)})}\n`)
+  }
+
+  /**
+   * Points this command at the emulator at `url` (an emulator command's --url): the local profile
+   * (or --profile's), with that address for the API and the card proxy. Call before profile().
+   */
+  protected useEmulatorAt(url: string | undefined): void {
+    if (url === undefined) return
+    this.addressOverrides = {base_url: url, h2h_url: `${url}${EMULATOR_DEFAULTS.proxyBasePath}`}
+    this.globals.profile ??= LOCAL_PROFILE_NAME
   }
 
   /** The profile in use with the keys it keeps in the OS keychain read (see profiles/key-storage.ts). */
@@ -217,8 +230,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   /** The service client for the resolved profile; closed when the command ends. */
-  protected async service(shared: Pick<HttpClientOptions, 'gate'> = {}): Promise<PaymentService> {
-    const resolved = await this.withLocalEmulator(await this.profileWithKeys())
+  protected async service(shared: Pick<HttpClientOptions, 'gate'> = {}, {embeddedEmulator = true}: {embeddedEmulator?: boolean} = {}): Promise<PaymentService> {
+    const withKeys = await this.profileWithKeys()
+    // A command that drives a running emulator (trigger, resend) never starts one of its own: it
+    // would answer from the shared store, not from the emulator the user means.
+    const resolved = embeddedEmulator ? await this.withLocalEmulator(withKeys) : withKeys
     const service = await this.ctx.service(resolved, {
       timeoutMs: this.globals.requestTimeoutMs,
       maxResponseBytes: maxResponseBytes(this.ctx.env),

@@ -1,7 +1,11 @@
+import {join} from 'node:path'
+
 import {EXIT} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
+import {profileFileMode} from '../doctor/profile-checks.js'
 import type {DoctorReport} from '../doctor/report.js'
 import {resolveProfile} from '../profiles/resolve.js'
+import {PROFILE_FILE_NAME} from '../profiles/store.js'
 
 export default class Doctor extends BaseCommand<typeof Doctor, DoctorReport> {
   static override summary = 'Check everything paytx depends on, one line each: ✔ fine, ⚠ look at it, ✖ will not work, with what to do.'
@@ -15,6 +19,8 @@ ${EXIT_CODES_HELP}`
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --profile sandbox', '<%= config.bin %> doctor --json']
 
   public async run(): Promise<DoctorReport> {
+    // Read before the profile is: reading it tightens a file others can read, which doctor reports.
+    const profileFileModeBefore = profileFileMode(join(this.profileStore().dir, PROFILE_FILE_NAME))
     this.announceProductionIfResolvable()
     const [{runDoctor}, {readKeychainKeys}, {renderDoctorReport, withCommandsAsRun}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
     const found = await runDoctor({
@@ -25,6 +31,7 @@ ${EXIT_CODES_HELP}`
       ...toDoctorOptions(this.globals),
       env: this.ctx.env,
       readKeychain: readKeychainKeys,
+      profileFileModeBefore,
     })
     const report = withCommandsAsRun(found, this.ctx.invokedAs)
     this.print(renderDoctorReport(report))

@@ -31,12 +31,14 @@ export interface DoctorOptions {
   profileName?: string
   env: NodeJS.ProcessEnv
   timeoutMs: number
+  /** The profile file's mode as found, when the caller read the profile before (reading tightens a loose one). */
+  profileFileModeBefore?: number
   readKeychain: (profile: Profile) => Promise<{keys: Partial<Record<KeyField, string>>; unreadable: {field: KeyField; reason: string}[]}>
 }
 
 async function profileChecks(options: DoctorOptions): Promise<{checks: DoctorCheck[]; resolved?: ResolvedProfile}> {
   const profilePath = join(options.store.dir, PROFILE_FILE_NAME)
-  const fileMode = profileFileMode(profilePath)
+  const fileMode = options.profileFileModeBefore ?? profileFileMode(profilePath)
   let resolved: ResolvedProfile
   try {
     resolved = resolveProfile(options.store, {name: options.profileName, env: options.env})

@@ -35,7 +35,10 @@ export function envOverrides(env: NodeJS.ProcessEnv): (keyof typeof PROFILE_ENV_
   return (Object.keys(PROFILE_ENV_OVERRIDES) as (keyof typeof PROFILE_ENV_OVERRIDES)[]).filter((name) => Boolean(env[name]))
 }
 
-export function resolveProfile(store: ProfileStore, options: {name?: string; env?: NodeJS.ProcessEnv} = {}): ResolvedProfile {
+export function resolveProfile(
+  store: ProfileStore,
+  options: {name?: string; env?: NodeJS.ProcessEnv; overrides?: Partial<Pick<Profile, 'base_url' | 'h2h_url'>>} = {},
+): ResolvedProfile {
   const env = options.env ?? process.env
   const data = store.read()
   const name = options.name || env.PAYTX_PROFILE || store.activeName(data)
@@ -50,6 +53,8 @@ export function resolveProfile(store: ProfileStore, options: {name?: string; env
   const profile: Profile = {...stored}
   const overrides = envOverrides(env)
   for (const variable of overrides) profile[PROFILE_ENV_OVERRIDES[variable]] = env[variable]!
+  // A command's own address flag comes last, and the production rule sees it too.
+  Object.assign(profile, Object.fromEntries(Object.entries(options.overrides ?? {}).filter(([, value]) => value !== undefined)))
   return withProductionRule({name, profile, overrides})
 }
 

@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../emulator-url-flag.js'
 import {parseDuration} from '../../duration.js'
 import {EXIT, InputError} from '../../errors.js'
 import type {WebhookDelivery} from '../../emulator/store/index.js'
@@ -18,7 +19,7 @@ export default class EmulatorResend extends BaseCommand<typeof EmulatorResend, R
 
   static override description = `Queues the transaction's last webhook again (--all: every webhook it was sent, in order), with the body it was sent with, to the address it went to or --to <url>, and shows how the first attempt went. A transaction that was never sent one gets the webhook of its current status. Receivers must cope with the same status twice: this is how to check that they do.
 
-Runs against a local profile only: the emulator running at its address, or one this command runs over the shared store.
+Runs against a running emulator: the one at --url, else at the local profile's address (never one of its own, which would read the shared store instead).
 
 EXIT CODES
   0    every webhook was delivered
@@ -35,6 +36,7 @@ EXIT CODES
   }
 
   static override flags = {
+    url: emulatorUrlFlag,
     all: Flags.boolean({summary: 'Every webhook the transaction was sent, in order, not only the last.', default: false}),
     to: Flags.string({summary: 'Send to this address instead of the one each went to.'}),
     wait: Flags.string({summary: "How long to wait for each webhook's first attempt, e.g. 10s.", default: '10s'}),
@@ -43,8 +45,9 @@ EXIT CODES
   public async run(): Promise<ResendCommandResult> {
     const options = toResendOptions(this.flags, this.args)
     const {requireLocalProfile, EmulatorAdminClient} = await import('../../emulator/admin/index.js')
+    this.useEmulatorAt(options.url)
     requireLocalProfile(this.profile(), 'resend')
-    const admin = new EmulatorAdminClient(await this.service())
+    const admin = new EmulatorAdminClient(await this.service({}, {embeddedEmulator: false}))
     const queued = await admin.resend(options.id, options.resend)
     const webhooks = await admin.firstAttempts(options.id, queued.deliveries.map((delivery) => delivery.id), options.waitMs)
     const {isUndelivered, renderDeliveryLine} = await import('../../output/webhook-delivery.js')
@@ -64,6 +67,8 @@ export interface ResendOptions {
   resend: {all: boolean; to?: string}
   /** How long to wait for each webhook's first attempt; 0 does not wait. */
   waitMs: number
+  /** The emulator's address (--url), when not the local profile's. */
+  url?: string
 }
 
 /** `emulator resend`'s argument and flags, checked: --to an absolute http(s) URL, --wait a duration. */
@@ -71,5 +76,5 @@ export function toResendOptions(flags: ResendFlags, args: {id: string}): ResendO
   if (flags.to !== undefined && !isAbsoluteHttpUrl(flags.to)) {
     throw new InputError(`--to must be an absolute http(s) URL such as http://127.0.0.1:3000/webhooks (got "${flags.to}").`, {flag: '--to'})
   }
-  return {id: args.id, resend: {all: flags.all, ...(flags.to ? {to: flags.to} : {})}, waitMs: parseDuration(flags.wait, '--wait', {allowZero: true})}
+  return {id: args.id, resend: {all: flags.all, ...(flags.to ? {to: flags.to} : {})}, waitMs: parseDuration(flags.wait, '--wait', {allowZero: true}), url: parseEmulatorUrl(flags.url)}
 }

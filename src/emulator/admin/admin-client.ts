@@ -9,6 +9,7 @@ import type {PaymentService} from '../../api/service.js'
 import {InputError, ResponseError, ServiceError} from '../../errors.js'
 import {idShapeProblem, shownId} from '../../input/transaction-ids.js'
 import type {ResolvedProfile} from '../../profiles/resolve.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import type {WebhookDelivery} from '../store/index.js'
 import type {ResendRequest, TriggerRequest, TriggerResult} from './trigger.js'
 
@@ -77,7 +78,7 @@ export class EmulatorAdminClient {
     } catch (error) {
       // The emulator names the id it does not know; any other 404 is a server that is not one.
       if (error instanceof ServiceError && error.status === 404 && error.details?.['params.transaction_id'] !== undefined) {
-        throw new InputError(`No transaction has the id ${JSON.stringify(id)} in the emulator's store; nothing was changed.`, {
+        throw new InputError(`No transaction has the id ${JSON.stringify(id)} in the emulator at ${redactUrl(this.url(''), {asWritten: true})}; nothing was changed.`, {
           remedy: {kind: 'check-transaction-id'},
         })
       }

@@ -53,6 +53,16 @@ describe('emulator faults add | list | clear', () => {
   })
   afterAll(() => emulator.close())
 
+  it('--url reaches the emulator there, whatever the profile and PAYTX_* say; a --url that is no address is exit 2', async () => {
+    const elsewhere = {PAYTX_BASE_URL: 'http://127.0.0.1:9', PAYTX_PROFILE: 'local'}
+    const listed = await runCommand(['emulator', 'faults', 'list', '--json', '--url', `${emulator.url}/`], {env: elsewhere})
+    expect(listed.exitCode, listed.stderr).toBe(0)
+    expect(parseJsonOutput(listed)).toMatchObject({seed: 3})
+    const wrong = await runCommand(['emulator', 'faults', 'list', '--url', 'localhost:4010'], {env: elsewhere})
+    expect(wrong.exitCode).toBe(2)
+    expect(wrong.stderr).toContain('--url must be the emulator\'s http(s) address, such as http://127.0.0.1:4010 (got "localhost:4010")')
+  })
+
   it('adds rules from flags and from a file, lists them with hit counts, removes one and clears', async () => {
     const added = await runCommand(
       ['emulator', 'faults', 'add', '--fault', 'status', '--http-status', '503', '--retry-after', '2s', '--method', 'get', '--path', '/v1/transaction/*', '--times', '1', '--name', 'busy'],

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {BaseCommand} from '../../../base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../../emulator-url-flag.js'
 import {InputError, InputErrors} from '../../../errors.js'
 import {type AddedFaults, FAULT_KINDS, type FaultRule, REQUEST_FAULTS, faultRuleSchema} from '../../../emulator/faults/index.js'
 
@@ -60,6 +61,7 @@ EXIT CODES
   ]
 
   static override flags = {
+    url: emulatorUrlFlag,
     file: Flags.string({summary: 'Add every rule of this fault file (YAML or JSON); its seed, if any, restarts the generator.', exclusive: ['fault']}),
     fault: Flags.string({summary: 'The fault.', options: [...FAULT_KINDS]}),
     name: Flags.string({summary: 'A name for the rule, shown in logs and `faults list`.'}),
@@ -83,6 +85,7 @@ EXIT CODES
   public async run(): Promise<AddedFaults> {
     const options = toFaultsAddOptions(this.flags)
     const {FaultsClient, loadFaultFile} = await import('../../../emulator/faults/index.js')
+    this.useEmulatorAt(parseEmulatorUrl(this.flags.url))
     const client = new FaultsClient(this.profile(), this.globals.requestTimeoutMs)
     const {rules, seed} = 'file' in options ? await loadFaultFile(options.file) : {rules: [options.rule], seed: undefined}
     try {

@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args'
 
 import {BaseCommand} from '../../../base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../../emulator-url-flag.js'
 
 export interface FaultsClearResult {
   removed: number
@@ -23,9 +24,14 @@ EXIT CODES
     id: Args.string({description: 'The id of one rule to remove (as `faults list` shows it); default: every rule.'}),
   }
 
+  static override flags = {
+    url: emulatorUrlFlag,
+  }
+
   public async run(): Promise<FaultsClearResult> {
     const {FaultsClient} = await import('../../../emulator/faults/index.js')
     const {id, timeoutMs} = toFaultsClearOptions(this.args, this.globals)
+    this.useEmulatorAt(parseEmulatorUrl(this.flags.url))
     const client = new FaultsClient(this.profile(), timeoutMs)
     try {
       const removed = await client.remove(id)

@@ -1,4 +1,5 @@
 import {BaseCommand} from '../../../base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../../emulator-url-flag.js'
 import type {FaultList} from '../../../emulator/faults/index.js'
 
 export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFaultsList, FaultList> {
@@ -13,9 +14,14 @@ EXIT CODES
 
   static override examples = ['<%= config.bin %> emulator faults list', '<%= config.bin %> emulator faults list --json']
 
+  static override flags = {
+    url: emulatorUrlFlag,
+  }
+
   public async run(): Promise<FaultList> {
     const {FaultsClient} = await import('../../../emulator/faults/index.js')
     const {timeoutMs} = toFaultsListOptions(this.globals)
+    this.useEmulatorAt(parseEmulatorUrl(this.flags.url))
     const client = new FaultsClient(this.profile(), timeoutMs)
     try {
       const list = await client.list()
