@@ -173,10 +173,11 @@ function proxyError(failure: ProxyFailure, target: URL, cause: unknown, timeoutM
     hint = `Put the proxy's user name and password in ${variable} (http://user:password@host:port; encode special characters), or check that the ones there are still valid.`
   } else if (failure.stalled) {
     const within = `within ${failure.stalled.ms ?? timeoutMs} ms`
-    message =
-      failure.stalled.step === 'tls'
-        ? `The proxy ${failure.proxy} answered CONNECT for ${target.host}, but no TLS handshake with ${target.hostname} completed through it ${within}; nothing was sent.`
-        : `The proxy ${failure.proxy} did not open a tunnel to ${target.host} ${within} (no answer to CONNECT); nothing was sent.`
+    message = {
+      proxy: `The proxy ${failure.proxy} took no connection for the request to ${where} ${within}; nothing was sent.`,
+      connect: `The proxy ${failure.proxy} did not open a tunnel to ${target.host} ${within} (no answer to CONNECT); nothing was sent.`,
+      tls: `The proxy ${failure.proxy} answered CONNECT for ${target.host}, but no TLS handshake with ${target.hostname} completed through it ${within}; nothing was sent.`,
+    }[failure.stalled.step]
     hint = `${
       failure.stalled.step === 'tls' ? `The proxy lets the connection through but nothing comes back: ask whoever runs it whether it carries ${target.host}` : `Check that the proxy in ${variable} is running and answering`
     }, or add ${target.hostname} to NO_PROXY if it is reachable without one; --timeout allows more time.`

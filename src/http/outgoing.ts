@@ -45,10 +45,11 @@ export interface ProxyFailure {
   /** The proxy variable does not hold an http(s) address. */
   invalid?: boolean
   /**
-   * The tunnel was not open in time: the proxy did not answer CONNECT (`connect`), or did and the
-   * TLS handshake through it did not complete (`tls`); `ms` is the limit, when it was the connect timeout's.
+   * The request had no way through in time: no connection to the proxy (`proxy`), no answer to
+   * CONNECT (`connect`), or no TLS handshake through the tunnel (`tls`); `ms` is the limit, when
+   * it was the connect timeout's.
    */
-  stalled?: {step: 'connect' | 'tls'; ms?: number}
+  stalled?: {step: 'proxy' | 'connect' | 'tls'; ms?: number}
 }
 
 export interface OutgoingRequest {

@@ -50,6 +50,8 @@ interface ProxyRoute {
   agent: ProxyAgent
   /** The proxy's address as messages show it (no password). */
   shown: string
+  /** An https:// proxy: undici reaches every target through a CONNECT tunnel, plain http ones too. */
+  tunnelsAll: boolean
   running: number
 }
 
@@ -90,7 +92,7 @@ export class ProxiedConnections {
       const factory = (origin: URL | string, options: object) => new Pool(origin, {...options, connect: this.tunnels.bounded(shown, (options as {connect: buildConnector.connector}).connect)})
       // proxyTunnel false: plain http goes as absolute-form requests; https always tunnels.
       const agent = new ProxyAgent({uri: proxy.href, proxyTunnel: false, connect, proxyTls: connect, requestTls: connect, factory})
-      route = {agent, shown, running: 0}
+      route = {agent, shown, tunnelsAll: proxy.protocol === 'https:', running: 0}
       this.routes.set(proxy.href, route)
     }
     return route
@@ -106,7 +108,7 @@ export class ProxiedConnections {
     const route = this.routeFor(proxy)
     route.running++
     try {
-      const answer = await this.request(route, shown, req, target)
+      const answer = await this.request(route, req, target)
       return {status: answer.statusCode, headers: answer.headers, body: answer.body as unknown as IncomingMessage}
     } catch (error) {
       if (error instanceof OutgoingError) throw error
@@ -128,7 +130,7 @@ export class ProxiedConnections {
    * (undici would go on waiting for the tunnel), it fails as a tunnel that did not open, naming
    * the step, and the tunnel is given up when no other request waits for it.
    */
-  private request(route: ProxyRoute, shown: string, req: OutgoingRequest, target: URL): Promise<Dispatcher.ResponseData> {
+  private request(route: ProxyRoute, req: OutgoingRequest, target: URL): Promise<Dispatcher.ResponseData> {
     let started = false
     const sent = request(target, {
       method: req.method as 'GET',
@@ -142,7 +144,10 @@ export class ProxiedConnections {
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         if (started) return reject(signal.reason)
-        const stalled = stalledTunnelError(shown, tunnelTarget(target), target.protocol === 'https:' ? this.tunnels.stepOf(shown, tunnelTarget(target)) : undefined)
+        // A tunnelled request waits for its tunnel; a plain http one, sent to the proxy itself, for a connection to it.
+        const tunnelled = target.protocol === 'https:' || route.tunnelsAll
+        const step = tunnelled ? (this.tunnels.stepOf(route.shown, tunnelTarget(target)) ?? 'connect') : 'proxy'
+        const stalled = stalledTunnelError(route.shown, tunnelTarget(target), step)
         reject(new OutgoingError(Object.assign(stalled, {cause: signal.reason}), false, stalled.proxyFailure))
         if (route.running <= 1) this.drop(route, stalled)
       }

@@ -16,7 +16,7 @@ import {OUTGOING_ERROR, type ProxyFailure} from './outgoing.js'
 type Connector = buildConnector.connector
 type ConnectorOptions = buildConnector.Options
 
-/** Where one tunnel has got: `connect` until the proxy answers CONNECT, then `tls` until the handshake inside is done. */
+/** Where a request stalled: `proxy` before a connection to it, `connect` until it answers CONNECT, `tls` until the handshake inside is done. */
 export type TunnelStep = NonNullable<ProxyFailure['stalled']>['step']
 
 interface TunnelAttempt {
@@ -34,13 +34,14 @@ interface TunnelAttempt {
 const PROXY_CONNECTED = 'undici:proxy:connected'
 
 /** The error of a tunnel that was not open in time, saying which step stalled. */
-export function stalledTunnelError(proxy: string, target: string, step: TunnelStep | undefined, ms?: number): Error & {code: string; proxyFailure: ProxyFailure} {
+export function stalledTunnelError(proxy: string, target: string, step: TunnelStep, ms?: number): Error & {code: string; proxyFailure: ProxyFailure} {
   const within = ms === undefined ? '' : ` within ${ms} ms`
-  const what =
-    step === 'tls'
-      ? `The proxy ${proxy} opened a tunnel to ${target}, but the TLS handshake through it did not complete${within}`
-      : `The proxy ${proxy} did not open a tunnel to ${target}${within} (no answer to CONNECT)`
-  return Object.assign(new Error(what), {code: OUTGOING_ERROR.proxyStalled, proxyFailure: {proxy, stalled: {step: step ?? 'connect', ms}}})
+  const what = {
+    proxy: `The proxy ${proxy} took no connection for ${target}${within}`,
+    connect: `The proxy ${proxy} did not open a tunnel to ${target}${within} (no answer to CONNECT)`,
+    tls: `The proxy ${proxy} opened a tunnel to ${target}, but the TLS handshake through it did not complete${within}`,
+  }[step]
+  return Object.assign(new Error(what), {code: OUTGOING_ERROR.proxyStalled, proxyFailure: {proxy, stalled: {step, ms}}})
 }
 
 /** `host:port` of a tunnel's far end, the default port written out, as CONNECT asks for it. */
