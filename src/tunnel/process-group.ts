@@ -46,6 +46,30 @@ function killRunningGroups(): void {
   for (const child of running) signalGroup(child, 'SIGKILL')
 }
 
+/** Signals that end paytx when nothing else listens for them. */
+const FATAL_SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM'] as const
+
+/**
+ * A signal that would end paytx with no 'exit' event (nothing else listens for it: a closed
+ * terminal's SIGHUP, a Ctrl-C before the command listens): the groups are killed, then the
+ * signal is raised again for its default effect. In a group of its own a tunnel no longer gets
+ * the terminal's signals itself. When the command listens, it stops the group gently instead.
+ */
+function killGroupsThenDie(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return
+  killRunningGroups()
+  for (const name of FATAL_SIGNALS) process.off(name, killGroupsThenDie)
+  process.kill(process.pid, signal)
+}
+
+/** The last word on the way out, from the first group started on. */
+function killGroupsOnTheWayOut(): void {
+  if (killingOnExit) return
+  killingOnExit = true
+  process.on('exit', killRunningGroups)
+  if (GROUPS) for (const name of FATAL_SIGNALS) process.on(name, killGroupsThenDie)
+}
+
 /** Resolves when the promise does, or after `ms`, whichever comes first; the timer is cleared either way. */
 function atMost(promise: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined
@@ -59,10 +83,7 @@ function outputClosed(child: ChildProcess): Promise<void> {
 }
 
 export function spawnGroup(command: string, args: string[]): ProgramGroup {
-  if (!killingOnExit) {
-    process.on('exit', killRunningGroups)
-    killingOnExit = true
-  }
+  killGroupsOnTheWayOut()
   const child = spawn(command, args, {stdio: ['ignore', 'pipe', 'pipe'], detached: GROUPS})
   running.add(child)
   const closed = outputClosed(child)

@@ -163,6 +163,15 @@ describe('webhook listen --tunnel-command: the tunnel\'s whole process group', (
     await watch.allGone()
   })
 
+  it('SIGHUP (the terminal closed), which paytx does not handle: paytx ends by it, and takes the tunnel\'s group with it', async () => {
+    const watch = await watched()
+    const cli = start(['webhook', 'listen', '--port', '0', '--json', '--tunnel-command', watch.template('holder')], watch.env)
+    await cli.waitFor('stdout', /"event":"ready"/)
+    await watch.members()
+    expect((await cli.stop('SIGHUP')).signal).toBe('SIGHUP')
+    await watch.allGone()
+  })
+
   it('a second Ctrl-C while a child that ignores SIGTERM is given its grace: paytx exits at once and kills the group on the way out', async () => {
     const watch = await watched()
     const cli = start(['webhook', 'listen', '--port', '0', '--json', '--tunnel-command', watch.template('stubborn')], watch.env)
