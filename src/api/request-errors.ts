@@ -161,7 +161,7 @@ function failureAdvice(failure: Failure, target: URL, mayHaveReachedService: boo
 }
 
 /** The proxy, not the service, failed: nothing reached the service, and the fix is the proxy's settings. */
-function proxyError(failure: ProxyFailure, target: URL, cause: unknown): NetworkError {
+function proxyError(failure: ProxyFailure, target: URL, cause: unknown, timeoutMs: number): NetworkError {
   const where = `${target.protocol}//${target.host}`
   const variable = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'
   let message: string
@@ -172,6 +172,16 @@ function proxyError(failure: ProxyFailure, target: URL, cause: unknown): Network
   } else if (failure.status === 407) {
     message = `The proxy ${failure.proxy} asked for credentials (407 Proxy Authentication Required) before carrying the request to ${where}.`
     hint = `Put the proxy's user name and password in ${variable} (http://user:password@host:port; encode special characters), or check that the ones there are still valid.`
+  } else if (failure.stalled) {
+    const within = `within ${failure.stalled.ms ?? timeoutMs} ms`
+    message = {
+      proxy: `The proxy ${failure.proxy} took no connection for the request to ${where} ${within}; nothing was sent.`,
+      connect: `The proxy ${failure.proxy} did not open a tunnel to ${target.host} ${within} (no answer to CONNECT); nothing was sent.`,
+      tls: `The proxy ${failure.proxy} answered CONNECT for ${target.host}, but no TLS handshake with ${target.hostname} completed through it ${within}; nothing was sent.`,
+    }[failure.stalled.step]
+    hint = `${
+      failure.stalled.step === 'tls' ? `The proxy lets the connection through but nothing comes back: ask whoever runs it whether it carries ${target.host}` : `Check that the proxy in ${variable} is running and answering`
+    }, or add ${target.hostname} to NO_PROXY if it is reachable without one; --timeout allows more time.`
   } else if (failure.status !== undefined) {
     message = `The proxy ${failure.proxy} would not carry the request to ${where}: it answered ${statusLine(failure.status)}.`
     hint = `The proxy could not reach ${target.host} or does not allow it: ask whoever runs the proxy, or add ${target.hostname} to NO_PROXY if it is reachable without one.`
@@ -184,7 +194,7 @@ function proxyError(failure: ProxyFailure, target: URL, cause: unknown): Network
 
 export function networkError(req: HttpRequest, failure: Failure, tries: number, settings: ErrorSettings): NetworkError {
   const proxyFailure = failure.error instanceof OutgoingError ? failure.error.proxyFailure : undefined
-  if (proxyFailure) return proxyError(proxyFailure, new URL(req.url), failure.error)
+  if (proxyFailure) return proxyError(proxyFailure, new URL(req.url), failure.error, settings.timeoutMs)
   const target = new URL(req.url)
   const mayHaveReachedService = req.method !== 'GET' && !failure.beforeSending
   const message = failureMessage(failure, target, tries, settings)

@@ -28,6 +28,8 @@ export const OUTGOING_ERROR = {
   proxyUnreachable: 'PAYTX_PROXY_UNREACHABLE',
   /** The proxy variable is not an http(s) address. */
   proxyInvalid: 'PAYTX_PROXY_INVALID',
+  /** The proxy did not open the tunnel in time: no answer to CONNECT, or no TLS handshake through it. */
+  proxyStalled: 'PAYTX_PROXY_STALLED',
 } as const
 
 /** What the proxy itself did wrong, so that the message can name the proxy (never its password). */
@@ -42,6 +44,12 @@ export interface ProxyFailure {
   reason?: string
   /** The proxy variable does not hold an http(s) address. */
   invalid?: boolean
+  /**
+   * The request had no way through in time: no connection to the proxy (`proxy`), no answer to
+   * CONNECT (`connect`), or no TLS handshake through the tunnel (`tls`); `ms` is the limit, when
+   * it was the connect timeout's.
+   */
+  stalled?: {step: 'proxy' | 'connect' | 'tls'; ms?: number}
 }
 
 export interface OutgoingRequest {
@@ -53,7 +61,11 @@ export interface OutgoingRequest {
    */
   headers?: Record<string, string> | readonly string[]
   body?: string | Buffer
-  /** Ends the request (a total timeout, Ctrl-C); the promise rejects with the signal's reason. */
+  /**
+   * Ends the request (a total timeout, Ctrl-C) at any point, connecting included; the promise
+   * rejects with the signal's reason, or, through a proxy whose tunnel was not open yet, with an
+   * OutgoingError naming the proxy (its cause the reason).
+   */
   signal?: AbortSignal
 }
 

@@ -1,25 +1,21 @@
 /**
- * Runs a tunnel program for a local port until paytx is done with it: starts it, reads its
- * output until it reports its public https address, and stops it (SIGTERM, then SIGKILL) on
- * every way out. A program that is not installed, says no address in time, or exits early is an
+ * Runs a tunnel program for a local port until paytx is done with it: starts it in a process
+ * group of its own (process-group.ts), reads its output until it reports its public https
+ * address, and stops the whole group (SIGTERM, then SIGKILL) on every way out. A program that is
+ * not installed, says no address in time, reports one that cannot be read, or exits early is an
  * EnvironmentError (exit 1) with what to do and the last lines it printed.
  */
-import {type ChildProcess, spawn} from 'node:child_process'
-
 import {EnvironmentError, InterruptedError} from '../errors.js'
 import {visibleText} from '../terminal/visible-text.js'
+import {type GroupExit, spawnGroup} from './process-group.js'
 import type {TunnelProgram} from './tunnel-program.js'
 
 /** Lines of the program's output kept for error messages. */
 const KEPT_LINES = 8
 /** A line longer than this is cut: only the address and the last words matter. */
 const MAX_LINE_CHARS = 400
-/** How long the program has to exit after SIGTERM before it is killed. */
-const STOP_GRACE_MS = 3_000
 
-export interface TunnelExit {
-  code: number | null
-  signal: NodeJS.Signals | null
+export interface TunnelExit extends GroupExit {
   lastLines: string[]
 }
 
@@ -27,7 +23,7 @@ export interface RunningTunnel {
   name: string
   /** The public https address the program reported (no path). */
   publicUrl: string
-  /** Resolves if the program exits before `stop()`: the tunnel is gone. */
+  /** Resolves if the program exits before `stop()` (even while a child of it lives on): the tunnel is gone. */
   readonly died: Promise<TunnelExit>
   stop(): Promise<void>
 }
@@ -62,23 +58,31 @@ export function lastLinesText(lines: string[]): string {
   return lines.length === 0 ? '' : ` Its last output:\n  ${lines.map((line) => visibleText(line)).join('\n  ')}`
 }
 
-function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  child.kill('SIGTERM')
-  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-  return exited.then(() => clearTimeout(killer))
+/** The origin of a reported address, or undefined when it is not an https address that parses. */
+function publicOrigin(address: string): string | undefined {
+  try {
+    const url = new URL(address)
+    return url.protocol === 'https:' && url.hostname !== '' ? url.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function unreadableAddressError(program: TunnelProgram, address: string, lastLines: string[]): EnvironmentError {
+  return new EnvironmentError(
+    `${program.name} reported a public address paytx cannot read: ${visibleText(address)}. It was stopped.${lastLinesText(lastLines)}`,
+    `Check ${program.name}'s output above; a --tunnel-command tool must print its address as https://host (a port may follow).`,
+  )
 }
 
 export function startTunnel(program: TunnelProgram, options: StartTunnelOptions): Promise<RunningTunnel> {
   const lastLines: string[] = []
-  const child = spawn(program.command, program.args, {stdio: ['ignore', 'pipe', 'pipe']})
+  const group = spawnGroup(program.command, program.args)
   let stopping = false
-  const exited = new Promise<TunnelExit>((resolve) => {
-    child.once('close', (code, signal) => resolve({code, signal, lastLines}))
-  })
+  const exited = group.exited.then((exit): TunnelExit => ({...exit, lastLines}))
   const stop = () => {
     stopping = true
-    return stopProcess(child, exited)
+    return group.stop()
   }
 
   return new Promise<RunningTunnel>((resolve, reject) => {
@@ -102,15 +106,17 @@ export function startTunnel(program: TunnelProgram, options: StartTunnelOptions)
       if (lastLines.length > KEPT_LINES) lastLines.shift()
       const address = settled ? undefined : program.readAddress(line)
       if (address === undefined) return
+      const publicUrl = publicOrigin(address)
+      if (publicUrl === undefined) return fail(unreadableAddressError(program, address, lastLines))
       settled = true
       clearTimeout(timer)
       options.signal?.removeEventListener('abort', onAbort)
       const died = exited.then((exit) => (stopping ? new Promise<TunnelExit>(() => undefined) : exit))
-      resolve({name: program.name, publicUrl: new URL(address).origin, died, stop})
+      resolve({name: program.name, publicUrl, died, stop})
     }
-    eachLine(child.stdout!, onLine)
-    eachLine(child.stderr!, onLine)
-    child.once('error', (error: NodeJS.ErrnoException) => {
+    eachLine(group.child.stdout!, onLine)
+    eachLine(group.child.stderr!, onLine)
+    group.child.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') fail(new EnvironmentError(`${program.name} is not installed: there is no program "${program.command}" on PATH.`, program.install))
       else fail(new EnvironmentError(`Could not start ${program.name}: ${error.message}.`, program.install))
     })

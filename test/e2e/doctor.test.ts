@@ -15,6 +15,7 @@ import {parseJsonOutput, runCli, tempConfigDir} from '../helpers/cli.js'
 import {startForwardingProxy} from '../helpers/forwarding-proxy.js'
 import {freePort} from '../helpers/ports.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
+import {startStallingProxy} from '../helpers/stalling-proxy.js'
 
 const API_KEY = 'sk_test_doctor_9f8e7d6c5b4a39281706'
 const PROXY_KEY = 'pk_test_doctor_0a1b2c3d4e5f60718293'
@@ -147,6 +148,24 @@ describe('paytx doctor', () => {
     for (const result of [text, json]) {
       expect(result.stdout + result.stderr).not.toContain('s3rv1ce-pa55')
       expect(result.stdout + result.stderr).not.toContain('k3y-s3cr3t')
+    }
+  })
+
+  it.each(['silent', 'tunnel-then-silent'] as const)('a proxy that stalls (%s): each check still ends within its limit, ✖ naming the proxy without its password', async (behaviour) => {
+    const stalling = await startStallingProxy(behaviour)
+    try {
+      const configDir = await sandboxProfile('https://api.paytx.test')
+      // Killed at 20 s: before the fix, doctor waited on the proxy for minutes.
+      const result = await runCli(['doctor', '--profile', 'test', '--timeout', '1', '--json'], {configDir, env: {HTTPS_PROXY: `http://user:pr0xy-pa55@127.0.0.1:${stalling.port}`}, timeoutMs: 20_000})
+      expect(result.signal).toBeNull()
+      expect(result.code).toBe(1)
+      for (const id of ['service', 'card-proxy']) {
+        expect(check(result, id)).toMatchObject({status: 'fail', detail: expect.stringContaining(`The proxy http://user:…@127.0.0.1:${stalling.port}/ `)})
+        expect(check(result, id).detail).toContain('within 1000 ms')
+      }
+      expect(result.stdout + result.stderr).not.toContain('pr0xy-pa55')
+    } finally {
+      await stalling.close()
     }
   })
 

@@ -20,6 +20,7 @@ import {type ForwardingProxy, startForwardingProxy} from '../helpers/forwarding-
 import {freePort} from '../helpers/ports.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {API_KEY, expectNoSecrets} from '../helpers/secrets.js'
+import {startStallingProxy} from '../helpers/stalling-proxy.js'
 
 const TX = {id: TX_ID, amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}, created_at: '2026-11-20T10:00:00.000Z', last_status_update: '2026-11-20T10:00:00.000Z'}
 const PROXY_PASSWORD = 'pr0xy-S3cret-pa55'
@@ -193,5 +194,26 @@ describe('requests through a proxy', () => {
     expect(result.code).toBe(1)
     expect(parseJsonOutput(result).error).toMatchObject({kind: 'network', mayHaveReachedService: true})
     expect(tlsRequests - before).toBe(1)
+  })
+
+  it.each([
+    ['never answers CONNECT', 'silent', /^The proxy http:\/\/paytx:…@127\.0\.0\.1:\d+\/ did not open a tunnel to api\.paytx\.test:\d+ within 1000 ms \(no answer to CONNECT\); nothing was sent\./],
+    ['answers CONNECT, then stays silent', 'tunnel-then-silent', /^The proxy http:\/\/paytx:…@127\.0\.0\.1:\d+\/ answered CONNECT for api\.paytx\.test:\d+, but no TLS handshake with api\.paytx\.test completed through it within 1000 ms; nothing was sent\./],
+  ] as const)('a proxy that %s: --timeout bounds each try, exit 1 naming the proxy (no password) and what to do', async (_, behaviour, message) => {
+    const stalling = await startStallingProxy(behaviour)
+    try {
+      // Killed at 20 s: before the fix, the first kind ran for minutes and the second for 3 × 10 s.
+      const result = await runCli(['status', TX_ID, '--timeout', '1', '--json'], {env: https({HTTPS_PROXY: `http://paytx:${PROXY_PASSWORD}@127.0.0.1:${stalling.port}`}), timeoutMs: 20_000})
+      expect(result.signal).toBeNull()
+      expect(result.code).toBe(1)
+      const {error} = parseJsonOutput(result)
+      expect(error.message).toMatch(message)
+      expect(error.hint).toMatch(/NO_PROXY.*--timeout allows more time/)
+      expect(error.mayHaveReachedService).toBe(false)
+      expect(result.stdout + result.stderr).not.toContain(PROXY_PASSWORD)
+      expect(stalling.asked.every((line) => line.startsWith(`CONNECT api.paytx.test:${tlsPort} `))).toBe(true)
+    } finally {
+      await stalling.close()
+    }
   })
 })

@@ -11,6 +11,7 @@ import {type RunningCli, runCli, startCli, tempConfigDir} from '../helpers/cli.j
 import {postJson} from '../helpers/post-json.js'
 import {type RecordingServer, startRecordingServer} from '../helpers/recording-server.js'
 import {TUNNEL_PROGRAMS_DIR, isRunning, killStandIns, standInTunnel} from '../helpers/tunnel-programs.js'
+import {type TunnelGroupWatch, watchTunnelGroup} from '../helpers/tunnel-group.js'
 import {waitFor} from '../helpers/wait-for.js'
 
 const TX = 'tx-tunnel-1'
@@ -121,6 +122,66 @@ describe('webhook listen --tunnel', () => {
     const result = await runCli(['webhook', 'listen', '--port', '0', ...args], {env: {PATH: '/nonexistent'}})
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
+  })
+})
+
+describe('webhook listen --tunnel-command: the tunnel\'s whole process group', () => {
+  const watches: TunnelGroupWatch[] = []
+  afterEach(async () => {
+    await Promise.all(watches.splice(0).map((watch) => watch.close()))
+  })
+  const watched = async () => {
+    const watch = await watchTunnelGroup()
+    watches.push(watch)
+    return watch
+  }
+
+  it('an address that does not parse: exit 1 saying so, no stack trace, the tunnel and its child stopped', async () => {
+    const watch = await watched()
+    const result = await runCli(['webhook', 'listen', '--port', '0', '--tunnel-command', watch.template('garbage')], {env: watch.env})
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/reported a public address paytx cannot read: https:\/\/\[::1\. It was stopped\./)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+    expect((await watch.members()).length).toBe(2)
+    await watch.allGone()
+  })
+
+  it('SIGTERM to paytx: exit 130, and the tunnel\'s child, which holds its pipes, stopped too', async () => {
+    const watch = await watched()
+    const cli = start(['webhook', 'listen', '--port', '0', '--json', '--tunnel-command', watch.template('holder')], watch.env)
+    await cli.waitFor('stdout', /"event":"ready"/)
+    await watch.members()
+    expect((await cli.stop('SIGTERM')).code).toBe(130)
+    await watch.allGone()
+  })
+
+  it('a tunnel that exits while its child holds the pipes: exit 1 (its address is dead), and the child stopped', async () => {
+    const watch = await watched()
+    const result = await runCli(['webhook', 'listen', '--port', '0', '--tunnel-command', watch.template('exit')], {env: watch.env})
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/exited with code 3 while webhooks were awaited \(0 received\): the public address no longer reaches this machine/)
+    await watch.allGone()
+  })
+
+  it('SIGHUP (the terminal closed), which paytx does not handle: paytx ends by it, and takes the tunnel\'s group with it', async () => {
+    const watch = await watched()
+    const cli = start(['webhook', 'listen', '--port', '0', '--json', '--tunnel-command', watch.template('holder')], watch.env)
+    await cli.waitFor('stdout', /"event":"ready"/)
+    await watch.members()
+    expect((await cli.stop('SIGHUP')).signal).toBe('SIGHUP')
+    await watch.allGone()
+  })
+
+  it('a second Ctrl-C while a child that ignores SIGTERM is given its grace: paytx exits at once and kills the group on the way out', async () => {
+    const watch = await watched()
+    const cli = start(['webhook', 'listen', '--port', '0', '--json', '--tunnel-command', watch.template('stubborn')], watch.env)
+    await cli.waitFor('stdout', /"event":"ready"/)
+    const members = await watch.members()
+    cli.child.kill('SIGINT')
+    // The program has gone on the group's SIGTERM; its child ignores it and would wait for the SIGKILL after the grace.
+    await members.find((member) => member.role === 'program')!.gone
+    expect((await cli.stop('SIGINT')).code).toBe(130)
+    await watch.allGone()
   })
 })
 

@@ -48,11 +48,21 @@ export function standInTunnel(behaviour = ''): StandInTunnel {
   }
 }
 
-/** True while a process with this pid runs. */
+/**
+ * True while a process with this pid runs. A zombie has ended, though signal 0 still finds it: an
+ * orphan that died waits there for an init to reap it, and some containers' first process never does.
+ */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
+  } catch {
+    return false
+  }
+  if (process.platform !== 'linux') return true
+  try {
+    // /proc/<pid>/stat: `pid (name) state ...`; the name may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z'
   } catch {
     return false
   }
