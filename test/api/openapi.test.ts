@@ -48,6 +48,23 @@ describe('the OpenAPI document', () => {
   })
 })
 
+describe('docs/emulator.md’s request bodies', () => {
+  it('are the three requests, each valid by the document', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'emulator.md'), 'utf8')
+    const section = page.slice(page.indexOf('**The request bodies**'))
+    const bodies = [...section.matchAll(/```json\n([\s\S]*?)```/g)].slice(0, 3).map((match) => JSON.parse(match[1]))
+    const ajv = new Ajv2020({strict: false, allErrors: true})
+    formats.default(ajv)
+    ajv.addSchema({...DOCUMENT, $id: 'paytx-openapi'}, 'paytx-openapi')
+    ;['CustomerRequest', 'CardRequest', 'TransactionStartRequest'].forEach((name, index) => {
+      const validate = ajv.getSchema(`paytx-openapi#/components/schemas/${name}`)!
+      expect(validate(bodies[index]), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true)
+      const required = DOCUMENT.components.schemas[name].required as string[]
+      expect(Object.keys(bodies[index])).toEqual(expect.arrayContaining(required))
+    })
+  })
+})
+
 describe('the emulator answers as the document says', () => {
   let emulator: RunningEmulator
   let receiver: RecordingServer
