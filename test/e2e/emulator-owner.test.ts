@@ -79,33 +79,34 @@ function env(): NodeJS.ProcessEnv {
   return cleanEnv({PAYTX_DATA_DIR: mkdtempSync(join(tmpdir(), 'paytx-owner-'))}, tempConfigDir())
 }
 
+/**
+ * Runs the harness (node with `args`), waits for the emulator's listening line, kills the harness
+ * with SIGKILL, waits until every process holding the output has exited, and gives the output's
+ * last line. Whatever outlived the harness is killed after.
+ */
+async function lastLineAfterKillingHarness(args: string[]): Promise<string | undefined> {
+  const harness = watch(spawn(process.execPath, args, {cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'ignore'], timeout: CHILD_TIMEOUT_MS}))
+  await harness.waitForStdout(/"event":"listening"/)
+  harness.child.kill('SIGKILL')
+  try {
+    await harness.closed
+  } finally {
+    harness.killAll()
+  }
+  return harness.stdout().trim().split('\n').at(-1)
+}
+
 describe('an emulator dies with its owner', () => {
   it('its parent killed with SIGKILL: it stops cleanly by itself, saying why', async () => {
     // test -> harness (killed) -> emulator: the emulator's parent goes away.
-    const harness = watch(spawn(process.execPath, wrapped('inherit', emulatorArgs()), {cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'ignore'], timeout: CHILD_TIMEOUT_MS}))
-    await harness.waitForStdout(/"event":"listening"/)
-    harness.child.kill('SIGKILL')
-    try {
-      await harness.closed
-    } finally {
-      harness.killAll()
-    }
-    expect(harness.stdout().trim().split('\n').at(-1)).toBe('{"event":"stopped","reason":"parent-exited"}')
+    expect(await lastLineAfterKillingHarness(wrapped('inherit', emulatorArgs()))).toBe('{"event":"stopped","reason":"parent-exited"}')
   })
 
   it('with --exit-with-stdin, behind a wrapper that stays alive (as npx does): the harness killed closes the pipe, and it stops', async () => {
     // test -> harness (killed; holds the pipe) -> wrapper (alive while its child is) -> emulator.
     // --no-exit-with-parent: the emulator's own parent never goes away here; only stdin tells.
     const wrapper = wrapped('inherit', emulatorArgs('--exit-with-stdin', '--no-exit-with-parent'))
-    const harness = watch(spawn(process.execPath, wrapped('pipe', wrapper), {cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'ignore'], timeout: CHILD_TIMEOUT_MS}))
-    await harness.waitForStdout(/"event":"listening"/)
-    harness.child.kill('SIGKILL')
-    try {
-      await harness.closed
-    } finally {
-      harness.killAll()
-    }
-    expect(harness.stdout().trim().split('\n').at(-1)).toBe('{"event":"stopped","reason":"stdin-closed"}')
+    expect(await lastLineAfterKillingHarness(wrapped('pipe', wrapper))).toBe('{"event":"stopped","reason":"stdin-closed"}')
   })
 
   it('under --json an error is one line on stdout that a line reader parses, and words on stderr', async () => {
