@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
-import {ROOT, parseJsonOutput, runCli} from '../helpers/cli.js'
+import {ROOT, parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {freePort} from '../helpers/ports.js'
 
 let emulator: RunningEmulator
@@ -25,13 +25,25 @@ describe('paytx flow --approve against the emulator', () => {
     // A BROWSER that hands the page to a "person" in the background and exits 0, like xdg-open.
     const dir = mkdtempSync(join(tmpdir(), 'paytx-readme-'))
     const person = join(dir, 'person.mjs')
+    // The person opens the page once the flow has shown the INITIATED webhook, and approves once it
+    // has shown IN_PROGRESS: the emulator's webhooks carry no status, so the flow reads it when
+    // each comes, and a person quicker than that read would make the flow see a later status.
+    // The test hands each go-ahead over as a file, when the flow's output shows the webhook.
     writeFileSync(
       person,
-      `const url = process.argv.at(-1)
-await new Promise((resolve) => setTimeout(resolve, 500))
+      `import {existsSync} from 'node:fs'
+const url = process.argv.at(-1)
+const goAhead = async (name) => {
+  for (let tries = 0; !existsSync(${JSON.stringify(dir)} + '/' + name); tries++) {
+    if (tries > 3000) process.exit(1)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+await goAhead('open')
 const page = await (await fetch(url)).text()
 const action = new URL(page.match(/<form[^>]*action="([^"]+)"/)[1].replaceAll('&amp;', '&'), url)
 const button = page.match(/<button[^>]*name="(\\w+)" value="SETTLEMENT_REQUESTED"/)
+await goAhead('approve')
 const answer = await fetch(action, {method: 'POST', body: new URLSearchParams({[button[1]]: 'SETTLEMENT_REQUESTED'}), redirect: 'manual'})
 await fetch(new URL(answer.headers.get('location'), action))
 `,
@@ -41,7 +53,12 @@ await fetch(new URL(answer.headers.get('location'), action))
     chmodSync(opener, 0o755)
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    const result = await runCli(['flow', '--product', 'dummy', '--amount', '1499'], {env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`, BROWSER: opener}})
+    const flow = startCli(['flow', '--product', 'dummy', '--amount', '1499'], {env: {PAYTX_BASE_URL: base, PAYTX_H2H_URL: `${base}/h2h`, BROWSER: opener}, timeoutMs: 60_000})
+    await flow.waitForStderr(/webhook received +INITIATED/, 30_000)
+    writeFileSync(join(dir, 'open'), '')
+    await flow.waitForStderr(/webhook received +IN_PROGRESS/, 30_000)
+    writeFileSync(join(dir, 'approve'), '')
+    const result = await flow.done
     expect(result.code, result.stderr).toBe(0)
 
     const normalize = (text: string) =>

@@ -54,7 +54,14 @@ export async function watchTunnelGroup(): Promise<TunnelGroupWatch> {
     members: () => waitFor(() => members.length >= 2 && [...members], 'both processes of the stand-in tunnel to report'),
     async allGone() {
       await Promise.all(members.map((member) => member.gone))
-      for (const member of members) if (isRunning(member.pid)) throw new Error(`the tunnel's ${member.role} (pid ${member.pid}) still runs`)
+      // A process's sockets close as it exits, a moment before the kernel marks it a zombie: its
+      // state is read until it has ended, for at most 5 s (a process that closed its report
+      // connection and lived on would still be there then).
+      for (const member of members) {
+        await waitFor(() => !isRunning(member.pid), `the tunnel's ${member.role} (pid ${member.pid}) to end`, 5_000).catch(() => {
+          throw new Error(`the tunnel's ${member.role} (pid ${member.pid}) still runs`)
+        })
+      }
     },
     close: () =>
       new Promise((resolve) => {
