@@ -437,6 +437,22 @@ for (const script of scriptEntries()) await buildCommonJs(join('dist', `${script
 writeEntryFiles()
 writeFileSync(join(root, 'dist', 'package.json'), `${JSON.stringify({type: 'commonjs'}, null, 2)}\n`)
 
+// The library (package.json `exports`: paytx, paytx/contract, paytx/emulator): each facade of
+// src/lib/ bundled as dist/lib-<name>.js, beside the worker scripts the emulator finds with
+// new URL('x.js', import.meta.url), and its types under dist/types/ (tsconfig.types.json).
+const LIBRARY_FACADES = ['contract', 'emulator']
+// The index re-exports the other facades' files, so that `paytx` and `paytx/emulator` are one module, not two copies.
+const libraryFacadesPlugin = {
+  name: 'library-facades',
+  setup(builder) {
+    builder.onResolve({filter: new RegExp(`^\\./(${LIBRARY_FACADES.join('|')})\\.js$`)}, (args) => ({path: `./lib-${args.path.slice(2)}`, external: true}))
+  },
+}
+for (const name of LIBRARY_FACADES) await buildCommonJs(join('dist', `lib-${name}.js`), {entryPoints: [join(srcDir, 'lib', `${name}.ts`)]}, {codeCache: false})
+await buildCommonJs(join('dist', 'lib-index.js'), {entryPoints: [join(srcDir, 'lib', 'index.ts')], plugins: [libraryFacadesPlugin]}, {codeCache: false})
+const types = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.types.json')], {stdio: 'inherit'})
+if (types.status !== 0) process.exit(types.status ?? 1)
+
 // The command list oclif reads at start-up (oclif.manifest.json).
 const manifest = spawnSync(process.execPath, [join(root, 'scripts', 'write-manifest.js')], {stdio: 'inherit'})
 if (manifest.status !== 0) process.exit(manifest.status ?? 1)

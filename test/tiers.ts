@@ -92,7 +92,7 @@ interface Group {
 
 const GROUPS: Group[] = [
   {what: 'the browser suites (test/browser)', tier: 'browser', needs: 'chromium', files: ['test/browser/**/*.test.ts']},
-  {what: 'the packed-package suite', tier: 'package', needs: 'registry', files: ['test/package/pack-install-run.test.ts']},
+  {what: 'the packed-package suites (installed globally, and as a dependency of a merchant project)', tier: 'package', needs: 'registry', files: ['test/package/pack-install-run.test.ts', 'test/package/library.test.ts']},
   {what: 'the full-disk suites', tier: 'system', needs: 'mount', files: ['test/system/webhook-save-full-disk.test.ts', 'test/system/emulator-full-disk.test.ts', 'test/system/profile-full-disk.test.ts', 'test/system/flow-full-disk.test.ts']},
   {what: 'the keychain suite', tier: 'system', needs: 'keychain', files: ['test/system/keychain.test.ts']},
   {what: 'the kill -9 stress suite', tier: 'system', files: ['test/system/webhook-save-kill-stress.test.ts']},

@@ -18,6 +18,8 @@ import {startRecordingServer} from '../helpers/recording-server.js'
 const LEFT_OUTSIDE = ['open', 'libsql', 'undici']
 /** Loaded with require() in the keychain's child process: a native module, never bundled. */
 const REQUIRED_NATIVE = ['@napi-rs/keyring']
+/** Bundled, yet a dependency: the types of paytx/contract are inferred from its schemas, so a TypeScript project needs it. */
+const FOR_TYPES = ['zod']
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
@@ -57,9 +59,9 @@ describe('the bundle', () => {
     expect([...loaded].filter((name) => LEFT_OUTSIDE.includes(name)).sort()).toEqual(['open', 'undici'])
   })
 
-  it('depends at install time only on what it loads at run time: the packages left outside and the native keychain', () => {
+  it('depends at install time only on what it loads at run time (the packages left outside and the native keychain) and what its types name', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    expect(Object.keys(manifest.dependencies).sort()).toEqual([...LEFT_OUTSIDE, ...REQUIRED_NATIVE].sort())
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([...LEFT_OUTSIDE, ...REQUIRED_NATIVE, ...FOR_TYPES].sort())
   })
 
   it('has help and autocomplete as commands of its own, so that oclif loads no plugin as it starts', () => {
