@@ -437,18 +437,24 @@ for (const script of scriptEntries()) await buildCommonJs(join('dist', `${script
 writeEntryFiles()
 writeFileSync(join(root, 'dist', 'package.json'), `${JSON.stringify({type: 'commonjs'}, null, 2)}\n`)
 
-// The library (package.json `exports`: paytx, paytx/contract, paytx/emulator): each facade of
+// The library (package.json `exports`: paytx, paytx/contract, paytx/emulator, paytx/testing): each facade of
 // src/lib/ bundled as dist/lib-<name>.js, beside the worker scripts the emulator finds with
 // new URL('x.js', import.meta.url), and its types under dist/types/ (tsconfig.types.json).
-const LIBRARY_FACADES = ['contract', 'emulator']
-// The index re-exports the other facades' files, so that `paytx` and `paytx/emulator` are one module, not two copies.
+const LIBRARY_FACADES = ['contract', 'emulator', 'testing']
+// The index re-exports the other facades' files, and paytx/testing takes the emulator from
+// paytx/emulator's: `paytx`, `paytx/emulator` and `paytx/testing` share one emulator module, not copies.
 const libraryFacadesPlugin = {
   name: 'library-facades',
   setup(builder) {
-    builder.onResolve({filter: new RegExp(`^\\./(${LIBRARY_FACADES.join('|')})\\.js$`)}, (args) => ({path: `./lib-${args.path.slice(2)}`, external: true}))
+    builder.onResolve({filter: new RegExp(`^\\./(${LIBRARY_FACADES.join('|')})\\.js$`)}, (args) =>
+      dirname(args.importer) === join(srcDir, 'lib') ? {path: `./lib-${args.path.slice(2)}`, external: true} : undefined,
+    )
+    builder.onResolve({filter: /^\.\.\/emulator\/index\.js$/}, (args) =>
+      args.importer === join(srcDir, 'testing', 'test-emulator.ts') ? {path: './lib-emulator.js', external: true} : undefined,
+    )
   },
 }
-for (const name of LIBRARY_FACADES) await buildCommonJs(join('dist', `lib-${name}.js`), {entryPoints: [join(srcDir, 'lib', `${name}.ts`)]}, {codeCache: false})
+for (const name of LIBRARY_FACADES) await buildCommonJs(join('dist', `lib-${name}.js`), {entryPoints: [join(srcDir, 'lib', `${name}.ts`)], plugins: [libraryFacadesPlugin]}, {codeCache: false})
 await buildCommonJs(join('dist', 'lib-index.js'), {entryPoints: [join(srcDir, 'lib', 'index.ts')], plugins: [libraryFacadesPlugin]}, {codeCache: false})
 const types = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.types.json')], {stdio: 'inherit'})
 if (types.status !== 0) process.exit(types.status ?? 1)

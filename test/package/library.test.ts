@@ -1,12 +1,13 @@
 /**
  * paytx as a library in a merchant's own project: the packed package installed as a dependency of
  * a fresh project, and each subpath of its `exports` (paytx, paytx/contract, paytx/emulator,
- * paytx/package.json, paytx/schemas/*) imported from an ES module, required from CommonJS, and
- * type-checked from TypeScript with the types the package ships. Packs the current build (`npm
- * run build` first).
+ * paytx/testing, paytx/package.json, paytx/schemas/*) imported from an ES module, required from
+ * CommonJS, and type-checked from TypeScript with the types the package ships; and the shop's own
+ * test suites on paytx/testing: vitest in parallel workers, node:test, jest's global setup. Packs
+ * the current build (`npm run build` first).
  */
 import {execFileSync, spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -31,6 +32,16 @@ function node(file: string, source: string): {status: number | null; stdout: str
   writeFileSync(join(project, file), source)
   return spawnSync(process.execPath, [file], {cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS})
 }
+
+/** What a shop's test does with the emulator: a customer, a dummy payment approved on its page, checkoutsuccess. */
+const PAY = `async function pay(emulator) {
+  const headers = {'content-type': 'application/json', [emulator.apiKeyHeader]: emulator.apiKey}
+  const post = async (path, body) => (await fetch(emulator.url + path, {method: 'POST', headers, body: JSON.stringify(body)})).json()
+  const customer = await post('/v1/customer', {title: 'ms', first_name: 'Jane', last_name: 'Doe', email_address: 'jane@example.com', country_code: 'NL', city: 'Amsterdam', street_address: 'Damrak 1', postal_code: '1012 LG', phone_number: '+31612345678', organisation: emulator.organisation})
+  const started = await post('/v1/transaction/start', {amount: 1499, customer: customer.id, payment_product: 'dummy', details: {redirect_url: 'https://shop.example/back'}})
+  await fetch(started.details.approval_url, {method: 'POST', headers: {'content-type': 'application/x-www-form-urlencoded'}, body: 'outcome=SETTLEMENT_COMPLETED', redirect: 'manual'})
+  return (await fetch(emulator.url + '/v1/transaction/' + started.id + '/checkoutsuccess', {headers})).json()
+}`
 
 describe('paytx in a merchant’s project', {timeout: RUN_TIMEOUT_MS + 10_000}, () => {
   it('an ES module imports every subpath and drives an emulator', () => {
@@ -75,12 +86,75 @@ console.log(JSON.stringify({statuses: contract.STATUSES.length, start: typeof st
     expect(JSON.parse(run.stdout)).toEqual({statuses: 10, start: 'function', index: 'function', version: '0.1.0', openapi: '3.1.0', scenario: 'object'})
   })
 
+  it('a vitest suite on paytx/testing: one emulator per worker, in parallel workers, each drives a payment', () => {
+    // vitest is the shop's devDependency; here the one paytx's own tests run with.
+    symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'))
+    for (const name of ['a', 'b']) {
+      writeFileSync(
+        join(project, `shop-${name}.test.mjs`),
+        `import {writeFileSync} from 'node:fs'
+import {test as base, expect} from 'vitest'
+import {emulatorFixture} from 'paytx/testing'
+${PAY}
+const test = base.extend({emulator: emulatorFixture()})
+test('pays', async ({emulator}) => {
+  writeFileSync('worker-${name}.json', JSON.stringify({url: emulator.url, pid: process.pid}))
+  expect(await pay(emulator)).toMatchObject({success: true})
+})
+`,
+      )
+    }
+    writeFileSync(join(project, 'vitest.config.mjs'), "export default {test: {include: ['shop-*.test.mjs'], pool: 'forks', fileParallelism: true, maxWorkers: 2}}\n")
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS, env: {...process.env, CI: 'true'}})
+    expect(run.status, run.stdout + run.stderr).toBe(0)
+    // eslint-disable-next-line no-control-regex
+    expect(run.stdout.replaceAll(/\u001B\[[\d;]*m/g, '')).toMatch(/Tests\s+2 passed/)
+    const workers = ['a', 'b'].map((name) => JSON.parse(readFileSync(join(project, `worker-${name}.json`), 'utf8')) as {url: string; pid: number})
+    // Two workers, two emulators of their own.
+    expect(new Set(workers.map((worker) => worker.pid)).size).toBe(2)
+    expect(new Set(workers.map((worker) => worker.url)).size).toBe(2)
+  })
+
+  it('a node:test suite on useEmulator, and jest’s global setup and teardown', () => {
+    writeFileSync(
+      join(project, 'shop-node.test.mjs'),
+      `import {after, before, test} from 'node:test'
+import assert from 'node:assert/strict'
+import {useEmulator} from 'paytx/testing'
+${PAY}
+const emulator = useEmulator({before, after})
+test('pays', async () => assert.equal((await pay(emulator.current())).success, true))
+`,
+    )
+    const nodeTest = spawnSync(process.execPath, ['--test', 'shop-node.test.mjs'], {cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS})
+    expect(nodeTest.status, nodeTest.stdout + nodeTest.stderr).toBe(0)
+    expect(nodeTest.stdout).toMatch(/# pass 1/)
+    const jest = node(
+      'jest-setup.cjs',
+      `const {jestGlobalSetup, jestGlobalTeardown, publishedEmulator} = require('paytx/testing')
+${PAY}
+;(async () => {
+  // jest calls the setup module's export with its configuration: the export ignores it.
+  await jestGlobalSetup()({rootDir: '.'}, {})
+  const emulator = publishedEmulator()
+  const paid = await pay(emulator)
+  await jestGlobalTeardown()
+  const closed = await fetch(emulator.url + '/_emulator/health').then(() => 'open', () => 'closed')
+  console.log(JSON.stringify({success: paid.success, env: Object.keys(emulator.env).sort(), closed, left: process.env.PAYTX_TEST_EMULATOR ?? null}))
+})()
+`,
+    )
+    expect(jest.status, jest.stderr).toBe(0)
+    expect(JSON.parse(jest.stdout)).toEqual({success: true, env: ['PAYTX_API_KEY', 'PAYTX_BASE_URL', 'PAYTX_H2H_URL', 'PAYTX_PROXY_KEY'], closed: 'closed', left: null})
+  })
+
   it('TypeScript type-checks against the shipped types, which are real types (not any)', () => {
     writeFileSync(
       join(project, 'check.ts'),
       `import type {Transaction, TransactionStatus, CustomerRequest} from 'paytx/contract'
 import {isSuccessStatus} from 'paytx/contract'
 import {startEmulator, type RunningEmulator} from 'paytx/emulator'
+import {emulatorFixture, startTestEmulator, type TestEmulator} from 'paytx/testing'
 import {STATUSES} from 'paytx'
 
 const status: TransactionStatus = STATUSES[0]
@@ -94,7 +168,10 @@ const wrongAmount: Pick<Transaction, 'amount'> = {amount: 1499}
 const wrongStatus: TransactionStatus = 'PAID'
 // @ts-expect-error no such option
 void startEmulator({portt: 0})
-export {request, started, ok, wrongAmount, wrongStatus}
+const forTests: Promise<TestEmulator> = startTestEmulator({settleAfterMs: 10})
+const fixture = emulatorFixture()
+const base: Promise<string> = forTests.then((emulator) => emulator.env.PAYTX_BASE_URL)
+export {request, started, ok, wrongAmount, wrongStatus, fixture, base}
 `,
     )
     writeFileSync(
