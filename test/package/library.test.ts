@@ -148,6 +148,23 @@ ${PAY}
     expect(JSON.parse(jest.stdout)).toEqual({success: true, env: ['PAYTX_API_KEY', 'PAYTX_BASE_URL', 'PAYTX_H2H_URL', 'PAYTX_PROXY_KEY'], closed: 'closed', left: null})
   })
 
+  it('runs the README’s CI recipe as it stands, with npx in the project', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const tour = readme.slice(readme.indexOf('## A five-minute tour for CI'))
+    const recipe = /```yaml\n([\s\S]*?)```/.exec(tour)![1]
+    const commands = [...recipe.matchAll(/^- run: (.+)$/gm)].map((match) => match[1]).filter((command) => command.startsWith('npx paytx'))
+    expect(commands).toEqual([expect.stringMatching(/^npx paytx smoke run node_modules\/paytx\/examples\/smoke\.yaml /)])
+    const home = mkdtempSync(join(tmpdir(), 'paytx-ci-home-'))
+    const run = spawnSync('bash', ['-c', commands[0]], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 2 * RUN_TIMEOUT_MS,
+      env: {...process.env, CI: 'true', PAYTX_CONFIG_DIR: join(home, 'config'), PAYTX_DATA_DIR: join(home, 'data'), PAYTX_CACHE_DIR: join(home, 'cache'), npm_config_offline: 'true'},
+    })
+    expect(run.status, run.stdout + run.stderr).toBe(0)
+    expect(readFileSync(join(project, 'smoke-results.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="0"/)
+  }, 2 * RUN_TIMEOUT_MS + 10_000)
+
   it('TypeScript type-checks against the shipped types, which are real types (not any)', () => {
     writeFileSync(
       join(project, 'check.ts'),
