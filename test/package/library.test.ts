@@ -126,7 +126,7 @@ const emulator = useEmulator({before, after})
 test('pays', async () => assert.equal((await pay(emulator.current())).success, true))
 `,
     )
-    const nodeTest = spawnSync(process.execPath, ['--test', 'shop-node.test.mjs'], {cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS})
+    const nodeTest = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'shop-node.test.mjs'], {cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS})
     expect(nodeTest.status, nodeTest.stdout + nodeTest.stderr).toBe(0)
     expect(nodeTest.stdout).toMatch(/# pass 1/)
     const jest = node(
