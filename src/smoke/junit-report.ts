@@ -56,8 +56,14 @@ function testcase(result: SmokeCaseResult, suite: string, file: string): string 
   return body.length === 0 ? `${open}/>` : `${open}>\n${body.join('\n')}\n    </testcase>`
 }
 
-export function renderJUnit(report: SmokeReport): string {
-  const suite = basename(report.file, extname(report.file)) || 'smoke'
+/** The suite's name: --name, else the scenario file's name without its extension (`smoke` for stdin). */
+export function suiteNameFor(file: string, given?: string): string {
+  if (given !== undefined) return given
+  return file === '-' ? 'smoke' : basename(file, extname(file)) || 'smoke'
+}
+
+export function renderJUnit(report: SmokeReport, options: {suiteName?: string} = {}): string {
+  const suite = suiteNameFor(report.file, options.suiteName)
   const {summary} = report
   const counts = {tests: summary.total, failures: summary.failed, errors: summary.errors, skipped: summary.skipped, time: seconds(report.durationMs)}
   const shard = report.shard ? `${report.shard.index}/${report.shard.total}` : undefined

@@ -48,7 +48,10 @@ export function parseTemplate(text: string): ParsedTemplate {
     }
     const written = text.slice(index, end + 1)
     const match = REFERENCE_BODY.exec(text.slice(index + 2, end).trim())
-    if (!match) {
+    if (/^env\./.test(text.slice(index + 2, end).trim())) {
+      // An environment variable the file's check found unset (environment-values.ts said so): kept as written.
+      literal += written
+    } else if (!match) {
       problems.push(`"${written}" is not a reference; write \${cases.<name>.<field>} with <field> one of ${REFERENCE_FIELDS.join(', ')}`)
     } else if (!(REFERENCE_FIELDS as readonly string[]).includes(match[2])) {
       problems.push(`"${written}" refers to "${match[2]}", which a case does not offer; use one of ${REFERENCE_FIELDS.join(', ')}`)

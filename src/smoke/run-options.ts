@@ -13,6 +13,7 @@ export interface SmokeRunFlags {
   open: boolean
   yes: boolean
   shard?: string
+  name?: string
 }
 
 export interface SmokeRunCommandOptions {
@@ -20,6 +21,8 @@ export interface SmokeRunCommandOptions {
   only: string[]
   bail: boolean
   junit?: string
+  /** The JUnit suite's name (--name); default: the file's name without its extension. */
+  suiteName?: string
   openBrowser: boolean
   yes: boolean
   /** The part of the file to run: from --shard, else the CI's parallel-job variables, else all. */
@@ -41,8 +44,18 @@ export function toSmokeRunOptions(flags: SmokeRunFlags, env: Record<string, stri
     only: flags.only ?? [],
     bail: flags.bail,
     junit: flags.junit,
+    ...(flags.name === undefined ? {} : {suiteName: suiteNameOf(flags.name)}),
     openBrowser: flags.open,
     yes: flags.yes,
     shard,
   }
+}
+
+/** --name: a JUnit suite's name, one line of text. */
+function suiteNameOf(name: string): string {
+  const trimmed = name.trim()
+  if (trimmed === '' || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new InputError(`--name must be a suite name on one line, such as checkout-smoke (got ${JSON.stringify(name)}).`, {flag: '--name'})
+  }
+  return trimmed
 }

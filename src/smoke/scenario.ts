@@ -14,6 +14,7 @@ import {readDuration} from '../duration.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
 import {type FaultRule, faultFileKeysAt} from '../emulator/faults/index.js'
 import {type DocumentShape, isPlainObject, structureProblems, suggestion} from '../input/located-issues.js'
+import {withEnvironmentValues} from './environment-values.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from '../input/scenario-error.js'
 import {
@@ -170,14 +171,17 @@ type CaseField<K extends keyof RawDefaults> = {value: RawDefaults[K]; path: Valu
 class ScenarioChecker {
   readonly problems: ScenarioProblem[] = []
 
-  constructor(private readonly source: ScenarioSource) {}
+  constructor(
+    private readonly source: ScenarioSource,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   report(path: ValuePath, message: string, options: {key?: boolean} = {}): void {
     this.problems.push({path: formatPath(path), ...this.source.locate(path, options), message})
   }
 
   check(): Scenario {
-    const data = this.source.data
+    const data = withEnvironmentValues(this.source.data, this.env, (path, name, problem) => this.report(path, `\${env.${name}}: ${problem}`))
     const structure = scenarioSchema.safeParse(data)
     if (!structure.success) this.problems.push(...structureProblems(structure.error.issues, data, this.source.locate, SCENARIO_SHAPE))
 
@@ -404,6 +408,8 @@ class ScenarioChecker {
     const value = webhook.value
     if (value === undefined || value === 'local') return {mode: 'local'}
     if (value === 'none') return {mode: 'none'}
+    // An ${env.NAME} still here was reported by the environment's own check: once is enough.
+    if (/\$\{\s*env\./.test(value)) return false
     if (value.includes('${')) {
       this.report(webhook.path, `references are allowed only in ${FIELDS_WITH_REFERENCES.join(', ')}`)
       return false
@@ -517,13 +523,13 @@ function defaultTestCard(outcome: string): CaseCard {
   return {kind: 'test', alias, pan: card.pan}
 }
 
-/** Checks a parsed scenario file; throws a ScenarioError listing every problem with its line. */
-export function checkScenario(source: ScenarioSource): Scenario {
-  return new ScenarioChecker(source).check()
+/** Checks a parsed scenario file, its `${env.NAME}` read from `env`; throws a ScenarioError listing every problem with its line. */
+export function checkScenario(source: ScenarioSource, env: NodeJS.ProcessEnv = process.env): Scenario {
+  return new ScenarioChecker(source, env).check()
 }
 
-/** Reads and checks a scenario file (`-` reads stdin). */
-export async function loadScenario(file: string): Promise<Scenario> {
+/** Reads and checks a scenario file (`-` reads `stdin`, the command's). */
+export async function loadScenario(file: string, env: NodeJS.ProcessEnv = process.env, stdin: NodeJS.ReadableStream = process.stdin): Promise<Scenario> {
   const {readScenarioSource} = await import('../input/scenario-source.js')
-  return checkScenario(await readScenarioSource(file))
+  return checkScenario(await readScenarioSource(file, stdin), env)
 }

@@ -306,3 +306,33 @@ describe('durations', () => {
     ])
   })
 })
+
+describe('${env.NAME} in a scenario file', () => {
+  const withEnv = (text: string, env: NodeJS.ProcessEnv) => checkScenario(parseScenarioText('smoke.yaml', text), env)
+
+  it('reads a variable into any string; $${env.X} stays literal', () => {
+    const scenario = withEnv(
+      'cases:\n  - name: shop\n    product: dummy\n    amount: 100\n    outcome: SETTLEMENT_COMPLETED\n    webhook: ${env.SHOP_URL}/webhooks?key=${env.SHOP_TOKEN}\n    merchant_reference: order-$${env.NOT_READ}\n',
+      {SHOP_URL: 'http://127.0.0.1:4567', SHOP_TOKEN: 'tok-1'},
+    )
+    expect(JSON.stringify(scenario.cases[0])).toContain('http://127.0.0.1:4567/webhooks?key=tok-1')
+    // Kept as written; a case's strings turn $${ into ${ when it runs, as for any other.
+    expect(scenario.cases[0].merchantReference).toBe('order-$${env.NOT_READ}')
+  })
+
+  it('a value that holds ${ is refused: the file would read it as a reference', () => {
+    expect(() => withEnv('cases:\n  - name: shop\n    product: dummy\n    amount: 100\n    outcome: SETTLEMENT_COMPLETED\n    merchant_reference: ${env.REF}\n', {REF: '${cases.x.customerId}'})).toThrow(
+      /\$\{env\.REF\}: the value of REF holds "\$\{", which the file would read as a reference/,
+    )
+  })
+
+  it('a variable that is not set is a problem of the file, at its line, once', () => {
+    let problems: {path: string; line?: number; message: string}[] = []
+    try {
+      withEnv('cases:\n  - name: shop\n    product: dummy\n    amount: 100\n    outcome: SETTLEMENT_COMPLETED\n    webhook: ${env.SHOP_URL}/webhooks\n', {})
+    } catch (error) {
+      problems = (error as ScenarioError).problems.map(({path, line, message}) => ({path, line, message}))
+    }
+    expect(problems).toEqual([{path: 'cases[0].webhook', line: 6, message: '${env.SHOP_URL}: the environment variable SHOP_URL is not set (set it, or write $${ for a literal "${")'}])
+  })
+})

@@ -54,6 +54,7 @@ EXIT CODES
     }),
     bail: Flags.boolean({summary: 'Start no further case after the first one fails.', default: false}),
     junit: Flags.string({summary: 'Write a JUnit XML report to this file.'}),
+    name: Flags.string({summary: "The JUnit suite's name (default: the scenario file's name without its extension; smoke for stdin)."}),
     open: Flags.boolean({
       summary: 'Open the approval page of manual cases in the browser; --no-open prints it and waits.',
       default: true,
@@ -108,7 +109,7 @@ EXIT CODES
       await emulator.stop()
     }
     for (const result of report.cases) if (result.error) this.sayRemedies(result.error)
-    await this.showReport(report, options.junit, color)
+    await this.showReport(report, options, color)
     this.setOutcomeExitCode(report.exitCode)
     return report
   }
@@ -116,7 +117,7 @@ EXIT CODES
   /** The scenario and the cases of this run (--only, or this shard's), checked before anything is sent. */
   private async casesToRun(options: SmokeRunCommandOptions) {
     const [{loadScenario}, {selectCases}, {casesOfShard}] = await Promise.all([import('../../smoke/scenario.js'), import('../../smoke/runner.js'), import('../../smoke/shards.js')])
-    const scenario = await loadScenario(this.args.file)
+    const scenario = await loadScenario(this.args.file, this.ctx.env, this.ctx.io.stdin)
     const cases = options.shard ? casesOfShard(scenario.cases, options.shard) : selectCases(scenario, options.only)
     if (options.shard && cases.length === 0) {
       this.note(`Shard ${options.shard.index}/${options.shard.total} holds no case: ${scenario.file} has fewer groups of cases than shards.`)
@@ -127,10 +128,10 @@ EXIT CODES
   }
 
   /** The JUnit file (--junit), then the results table on stdout and the summary. */
-  private async showReport(report: SmokeReport, junit: string | undefined, color: boolean): Promise<void> {
+  private async showReport(report: SmokeReport, {junit, suiteName}: Pick<SmokeRunCommandOptions, 'junit' | 'suiteName'>, color: boolean): Promise<void> {
     if (junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')
-      await writeFile(junit, renderJUnit(report))
+      await writeFile(junit, renderJUnit(report, {suiteName}))
       this.note(`JUnit report written to ${junit}.`)
     }
     const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}] = await Promise.all([

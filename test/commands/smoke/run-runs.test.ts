@@ -41,6 +41,29 @@ describe('smoke run against the emulator', () => {
   })
   afterAll(() => emulator.close())
 
+  it('names the JUnit suite after the file, smoke for stdin, or --name; reads ${env.NAME} from the environment', async () => {
+    const dir = tempDir()
+    const scenario = 'cases:\n  - name: env-case\n    product: dummy\n    amount: 100\n    outcome: SETTLEMENT_COMPLETED\n    merchant_reference: ${env.SHOP_ORDER}\n'
+    const suiteOf = async (args: string[], input?: string) => {
+      const junit = join(dir, `${args.join('-').replaceAll('/', '_')}.xml`)
+      const result = await runCommand(['smoke', 'run', ...args, '--junit', junit], {env: {...env(), SHOP_ORDER: 'order-77'}, input})
+      expect(result.exitCode, result.stdout + result.stderr).toBe(0)
+      return parseJUnit(readFileSync(junit, 'utf8')).suites[0].attributes.name
+    }
+    expect(await suiteOf(['-'], scenario)).toBe('smoke')
+    expect(await suiteOf(['-', '--name', 'checkout-smoke'], scenario)).toBe('checkout-smoke')
+    writeFileSync(join(dir, 'shop-smoke.yaml'), scenario)
+    expect(await suiteOf([join(dir, 'shop-smoke.yaml')])).toBe('shop-smoke')
+    const started = events.filter((event) => event.event === 'request' && event.path === '/v1/transaction/start').length
+    expect(started).toBeGreaterThanOrEqual(3)
+    const wrong = await runCommand(['smoke', 'run', '-', '--name', ' '], {env: env(), input: scenario})
+    expect(wrong.exitCode).toBe(2)
+    expect(wrong.stderr).toContain('--name must be a suite name on one line')
+    const unset = await runCommand(['smoke', 'run', '-'], {env: env(), input: scenario})
+    expect(unset.exitCode).toBe(2)
+    expect(unset.stderr).toContain('${env.SHOP_ORDER}: the environment variable SHOP_ORDER is not set')
+  })
+
   it('passes the shipped example end to end: every product and outcome, a table, and a well-formed JUnit file', async () => {
     const dir = tempDir()
     const junit = join(dir, 'results.xml')
