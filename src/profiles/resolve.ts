@@ -5,7 +5,7 @@
  * (production.ts) is applied to the addresses the command will send to.
  */
 import {InputError} from '../errors.js'
-import type {Environment, Profile} from './presets.js'
+import type {Profile} from './presets.js'
 import {type ProductionReason, productionReason} from './production.js'
 import type {ProfileStore} from './store.js'
 
@@ -23,12 +23,11 @@ export interface ResolvedProfile {
   overrides: (keyof typeof PROFILE_ENV_OVERRIDES)[]
   /**
    * Why the profile is production, when it is. `profile.env` is then `production` whatever the
-   * profile is labelled, so that every check of the environment (the guard, the flow's defaults,
-   * the embedded emulator, verify's refusal) follows where the requests go.
+   * profile is labelled (the label, when the addresses overrule it, is `production.label`), so
+   * that every check of the environment (the guard, the flow's defaults, the embedded emulator,
+   * verify's refusal) follows where the requests go.
    */
   production?: ProductionReason
-  /** The environment the profile is labelled with, when the addresses overrule it. */
-  labelled?: Environment
 }
 
 export function envOverrides(env: NodeJS.ProcessEnv): (keyof typeof PROFILE_ENV_OVERRIDES)[] {
@@ -59,9 +58,9 @@ export function resolveProfile(
 }
 
 /** The resolved profile with the production rule applied to its addresses (see ResolvedProfile.production). */
-export function withProductionRule(resolved: Omit<ResolvedProfile, 'production' | 'labelled'>): ResolvedProfile {
+export function withProductionRule(resolved: Omit<ResolvedProfile, 'production'>): ResolvedProfile {
   const production = productionReason(resolved.profile)
   if (!production) return resolved
   if (production.by === 'label') return {...resolved, production}
-  return {...resolved, profile: {...resolved.profile, env: 'production'}, production, labelled: production.label}
+  return {...resolved, profile: {...resolved.profile, env: 'production'}, production}
 }
