@@ -107,7 +107,10 @@ export function renderProfile(view: ProfileView): string {
 
 /** `production`, and why when the label says otherwise. */
 function environmentShown(view: ProfileView): string {
-  return view.labelled_env ? `${view.env} (labelled ${view.labelled_env}; ${view.production_address} is a production host)` : view.env
+  // The address itself is on its own row (Base URL or H2H URL): this one names which, and fits 80 columns.
+  if (!view.labelled_env) return view.env
+  const which = view.production_address === view.h2h_url && view.production_address !== view.base_url ? 'card proxy' : 'service'
+  return `${view.env} (by its ${which} address; labelled ${view.labelled_env})`
 }
 
 function storedIn(location: ProfileView['api_key_location']): string {

@@ -93,7 +93,7 @@ describe('the production line', () => {
       accepted.type('\r')
     }
     expect(await accepted.exited).toBe(0)
-    expect(flat(accepted.output())).toContain('Environment production (labelled sandbox; https://API.spryngpayments.com/v1 is a production host)')
+    expect(flat(accepted.output())).toContain('Environment production (by its service address; labelled sandbox)')
     expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')).profiles.acme).toMatchObject({env: 'sandbox', base_url: 'https://API.spryngpayments.com/v1'})
   })
 

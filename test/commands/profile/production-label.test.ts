@@ -49,12 +49,16 @@ describe('a label that disagrees with the addresses', () => {
   it('profile show and list say production, the label, and the address that decides it; PAYTX_BASE_URL counts', async () => {
     writeFileSync(join(configDir, 'profiles.json'), JSON.stringify({active: 'acme', profiles: {acme: {env: 'sandbox', base_url: 'https://puser:pw@API.spryngpayments.com/v1', api_key_header: 'X-APIKEY'}}}), {mode: 0o600})
     const shown = await runCommand(['profile', 'show', 'acme'], {configDir})
-    expect(shown.stdout).toMatch(/^Environment\s+production \(labelled sandbox; https:\/\/puser:…@api\.spryngpayments\.com\/v1 is a production host\)$/m)
+    expect(shown.stdout).toMatch(/^Environment\s+production \(by its service address; labelled sandbox\)$/m)
+    expect(shown.stdout).toMatch(/^Base URL\s+https:\/\/puser:…@api\.spryngpayments\.com\/v1$/m)
+    for (const line of shown.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(shown.stdout + shown.stderr).not.toContain('pw@')
     expect(parseJsonOutput(await runCommand(['profile', 'show', 'acme', '--json'], {configDir}))).toMatchObject({env: 'production', labelled_env: 'sandbox'})
     const list = parseJsonOutput(await runCommand(['profile', 'list', '--json'], {configDir}))
     expect(list.profiles.find((view: {name: string}) => view.name === 'acme')).toMatchObject({env: 'production', labelled_env: 'sandbox'})
 
+    const byCardProxy = await runCommand(['profile', 'show', 'acme'], {configDir, env: {PAYTX_BASE_URL: 'https://sandbox.spryngpayments.com/v1', PAYTX_H2H_URL: 'https://TGAPI.tokenex.com'}})
+    expect(byCardProxy.stdout).toMatch(/^Environment\s+production \(by its card proxy address; labelled sandbox\)$/m)
     const local = await runCommand(['profile', 'show', 'local', '--json'], {configDir: tempConfigDir(), env: {PAYTX_BASE_URL: 'https://api.spryngpayments.com./v1'}})
     expect(parseJsonOutput(local)).toMatchObject({env: 'production', labelled_env: 'local', production_address: 'https://api.spryngpayments.com./v1'})
   })
