@@ -16,7 +16,7 @@
 // The files oclif loads come from package.json: oclif.commands (./dist/commands), where
 // src/commands/<topic>/<verb>.ts becomes dist/commands/<topic>/<verb>.js, so that a new command
 // file is picked up with no edit; oclif.hooks and oclif.helpClass, each ./dist/X.js for src/X.ts.
-// Each is one line that takes its module from the two files. dist/main.js, from src/main.ts, is
+// Each is one line that takes its module from the two files. dist/main.js, from src/cli/main.ts, is
 // what bin/run.js runs. libsql stays outside the bundle (its native binary is found next to its
 // package), and so does `open` (it runs the xdg-open script it ships), and undici (loaded only on
 // the proxy path).
@@ -432,7 +432,7 @@ const typeCheck = spawnSync(process.execPath, [join(root, 'node_modules', 'types
 if (typeCheck.status !== 0) process.exit(typeCheck.status ?? 1)
 
 const bundleIds = await buildCodeCachedFiles()
-await buildCommonJs(join('dist', 'main.js'), {entryPoints: [join(srcDir, 'main.ts')], define: {PAYTX_BUNDLE_IDS: JSON.stringify(bundleIds)}}, {codeCache: false})
+await buildCommonJs(join('dist', 'main.js'), {entryPoints: [join(srcDir, 'cli', 'main.ts')], define: {PAYTX_BUNDLE_IDS: JSON.stringify(bundleIds)}}, {codeCache: false})
 for (const script of scriptEntries()) await buildCommonJs(join('dist', `${script.out}.js`), {entryPoints: [script.in]}, {codeCache: false})
 writeEntryFiles()
 writeFileSync(join(root, 'dist', 'package.json'), `${JSON.stringify({type: 'commonjs'}, null, 2)}\n`)

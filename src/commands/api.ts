@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../cli/base-command.js'
 import {endpointUrl, requestSecrets, toApiOptions} from '../input/api-request.js'
 import {readFileCapped, readStreamCapped} from '../input/bounded-read.js'
 import {renderApiAnswer, scrubAnswer} from '../output/api-answer.js'

@@ -1,7 +1,7 @@
 import {join} from 'node:path'
 
 import {EXIT} from '../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../cli/base-command.js'
 import {profileFileMode} from '../doctor/profile-checks.js'
 import type {DoctorReport} from '../doctor/report.js'
 import {resolveProfile} from '../profiles/resolve.js'

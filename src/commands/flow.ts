@@ -5,7 +5,7 @@ import {PRODUCTS, type Product} from '../api/contract.js'
 import {normalizePan} from '../secrets/card-number.js'
 import type {CustomerRequest} from '../api/schemas.js'
 import {InputError, type OutcomeExitCode, outcomeExitCode} from '../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../cli/base-command.js'
 import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {FlowOptions} from '../flow/flow-options.js'
 import type {FlowResult} from '../flow/run-flow.js'
@@ -15,7 +15,7 @@ import {unknownCustomerKeys} from '../input/customer-request.js'
 import {cardAnswerChecks} from '../input/card-request.js'
 import {requireFlag} from '../input/required-flag.js'
 import type {Environment} from '../profiles/presets.js'
-import {toTunnelRequest, tunnelFlags} from '../tunnel-flags.js'
+import {toTunnelRequest, tunnelFlags} from '../cli/tunnel-flags.js'
 
 const outcomesHelp = (Object.entries(APPROVAL_OUTCOMES) as [Product, readonly string[]][])
   .map(([product, outcomes]) => `  ${product.padEnd(7)} ${outcomes.join(', ')}`)

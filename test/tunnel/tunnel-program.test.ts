@@ -2,7 +2,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {splitTemplate, templateProblem, tunnelProgram} from '../../src/tunnel/tunnel-program.js'
-import {toTunnelRequest} from '../../src/tunnel-flags.js'
+import {toTunnelRequest} from '../../src/cli/tunnel-flags.js'
 import {InputError} from '../../src/errors.js'
 
 describe('tunnelProgram', () => {

@@ -4,7 +4,7 @@ import type {Interfaces} from '@oclif/core'
 import {CUSTOMER_GENDERS, CUSTOMER_REQUEST_FIELDS, CUSTOMER_TITLES, type CustomerRequestField} from '../../api/contract.js'
 import type {Customer, CustomerRequest} from '../../api/schemas.js'
 import {InputErrors} from '../../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {
   CUSTOMER_FIELD_FLAGS,
   type CustomerDraft,

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {InputError} from '../../errors.js'
 import {hideFlags} from './start.js'
 

@@ -1,4 +1,4 @@
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {ASSUMPTIONS, ASSUMPTION_RULE, type Assumption} from '../../emulator/index.js'
 import {hideFlags} from './start.js'
 

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {hideFlags} from './start.js'
 
 export interface EmulatorResetResult {

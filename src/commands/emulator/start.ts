@@ -3,7 +3,7 @@ import type {Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER, PROXY_KEY_HEADER} from '../../api/contract.js'
 import {EXIT, InputError} from '../../errors.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {CARD_RECORDS, type CardRecordShape, DEFAULT_ASSUMPTIONS, type EmulatorEvent, type EmulatorOptions, ID_KEY_CHOICES, type IdKeyChoice, type PaymentProfileSetting, WEBHOOK_PAYLOADS, type WebhookPayload} from '../../emulator/index.js'
 import {dataFolderExposure, isUuid, parsePaymentProfileSetting, resolveStoreLocation} from '../../emulator/store/index.js'

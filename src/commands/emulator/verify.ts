@@ -1,4 +1,4 @@
-import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {EXIT, InputError} from '../../errors.js'
 import type {VerifyOptions, VerifyReport} from '../../emulator-verify/run-verify.js'
 import {productionReason} from '../../profiles/production.js'

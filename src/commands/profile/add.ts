@@ -4,7 +4,7 @@ import type {Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
 import {InputError} from '../../errors.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
 import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFromName} from '../../profiles/edit.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'

@@ -1,4 +1,4 @@
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {type ProfileView, profileView, renderProfileList} from '../../output/profile.js'
 import {envOverrides} from '../../profiles/resolve.js'
 

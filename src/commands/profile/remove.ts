@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {checkRemovable, removeProfileFrom} from '../../profiles/edit.js'
 import {deleteKeychainEntries, describeLeftoverEntry, keychainAccounts} from '../../profiles/key-storage.js'
 import {LOCAL_PROFILE_NAME} from '../../profiles/presets.js'

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
 import {resolveProfile} from '../../profiles/resolve.js'
 

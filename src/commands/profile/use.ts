@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 
 import {InputError} from '../../errors.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 
 export type ProfileUseResult = {active: string}
 

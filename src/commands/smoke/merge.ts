@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {InputError} from '../../errors.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import type {MergeSummary} from '../../smoke/junit-merge.js'
 
 /** A shard's report with every case's output in it stays far below this. */

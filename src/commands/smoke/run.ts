@@ -4,7 +4,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {InputError} from '../../errors.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import type {PaymentService} from '../../api/service.js'
 import type {CaseFaults} from '../../smoke/case-faults.js'
 import type {SmokeReport} from '../../smoke/runner.js'

@@ -3,10 +3,10 @@ import * as Args from '@oclif/core/args'
 import {isFinalStatus, isKnownStatus} from '../../api/contract.js'
 import type {CheckoutSuccess} from '../../api/schemas.js'
 import {outcomeExitCode} from '../../errors.js'
-import {EXIT_CODES_HELP} from '../../base-command.js'
+import {EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
 import {visibleText} from '../../terminal/visible-text.js'
-import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../cli/transaction-lookup-command.js'
 
 /** The service's answer with the id asked about, so that a loop over ids can tell results apart. */
 export type CheckoutSuccessResult = {id: string} & CheckoutSuccess

@@ -4,7 +4,7 @@ import type {Interfaces} from '@oclif/core'
 import {PRODUCTS, type Product, readId} from '../../api/contract.js'
 import type {Transaction, TransactionStartRequest} from '../../api/schemas.js'
 import {InputErrors} from '../../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {
   TRANSACTION_FIELD_FLAGS,
   checkCardOnlyFlags,

@@ -4,10 +4,10 @@ import type {Interfaces} from '@oclif/core'
 
 import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
-import {EXIT_CODES_HELP} from '../../base-command.js'
+import {EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
 import {visibleText} from '../../terminal/visible-text.js'
-import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../transaction-lookup-command.js'
+import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../cli/transaction-lookup-command.js'
 
 export default class TransactionStatus extends TransactionLookupCommand<typeof TransactionStatus, Transaction | undefined> {
   static override aliases = ['status']

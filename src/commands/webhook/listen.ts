@@ -2,12 +2,12 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {EXIT, InputError} from '../../errors.js'
-import {BaseCommand, EXIT_CODES_HELP} from '../../base-command.js'
+import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {redactUrl} from '../../secrets/redact-url.js'
 import type {StopReason} from '../../webhooks/listen-events.js'
 import type {WebhookListenOptions} from '../../webhooks/listen.js'
-import {toTunnelRequest, tunnelFlags} from '../../tunnel-flags.js'
+import {toTunnelRequest, tunnelFlags} from '../../cli/tunnel-flags.js'
 
 export type {WebhookListenOptions} from '../../webhooks/listen.js'
 

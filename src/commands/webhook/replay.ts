@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {EXIT, InputError} from '../../errors.js'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../cli/base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {redactUrl} from '../../secrets/redact-url.js'
 import {DURATION_HELP, parseDuration} from '../../duration.js'

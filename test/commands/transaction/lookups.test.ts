@@ -1,5 +1,5 @@
 /**
- * `status` and `checkoutsuccess` with several ids (src/transaction-lookup-command.ts), in-process
+ * `status` and `checkoutsuccess` with several ids (src/cli/transaction-lookup-command.ts), in-process
  * against a scripted service on 127.0.0.1. What only a terminal shows (the fitted table, the
  * progress line and Ctrl-C) is in test/e2e/transaction-lookups.test.ts.
  */

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {BaseCommand} from '../../../base-command.js'
-import {emulatorUrlFlag, parseEmulatorUrl} from '../../../emulator-url-flag.js'
+import {BaseCommand} from '../../../cli/base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../../cli/emulator-url-flag.js'
 import {InputError, InputErrors} from '../../../errors.js'
 import {type AddedFaults, FAULT_KINDS, type FaultRule, REQUEST_FAULTS, faultRuleSchema} from '../../../emulator/faults/index.js'
 

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 
-import {BaseCommand} from '../../../base-command.js'
-import {emulatorUrlFlag, parseEmulatorUrl} from '../../../emulator-url-flag.js'
+import {BaseCommand} from '../../../cli/base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../../cli/emulator-url-flag.js'
 
 export interface FaultsClearResult {
   removed: number

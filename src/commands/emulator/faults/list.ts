@@ -1,5 +1,5 @@
-import {BaseCommand} from '../../../base-command.js'
-import {emulatorUrlFlag, parseEmulatorUrl} from '../../../emulator-url-flag.js'
+import {BaseCommand} from '../../../cli/base-command.js'
+import {emulatorUrlFlag, parseEmulatorUrl} from '../../../cli/emulator-url-flag.js'
 import type {FaultList} from '../../../emulator/faults/index.js'
 
 export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFaultsList, FaultList> {

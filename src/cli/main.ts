@@ -8,14 +8,14 @@ import {once} from 'node:events'
 import type * as Handle from '@oclif/core/handle'
 import type * as Run from '@oclif/core/run'
 
-import {oclifCoreModule} from './process/app-bundle.js'
+import {oclifCoreModule} from '../process/app-bundle.js'
 
-export {appModule} from './process/app-bundle.js'
+export {appModule} from '../process/app-bundle.js'
 
 /** Runs the command line; `root` is the package's folder, where oclif reads package.json and the manifest. */
 export async function run(root: string): Promise<void> {
   // Debug logs print the command line as typed: a card number in it must not be echoed.
-  if (process.env.DEBUG) (await import('./secrets/debug-output.js')).maskDigitRunsOnStderr()
+  if (process.env.DEBUG) (await import('../secrets/debug-output.js')).maskDigitRunsOnStderr()
   // oclif's execute() is run() then handle() on failure, plus a flush it does not wait for, whose
   // 10 s timer rejects unhandled while a slow reader (`paytx ... | less`) holds stdout: Node then
   // ends paytx with a stack trace. The flush is done below, without a deadline.

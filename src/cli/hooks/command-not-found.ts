@@ -1,7 +1,7 @@
 import type {Hook} from '@oclif/core'
 
-import {closestName} from '../closest-name.js'
-import {commandLine} from '../terminal/invoked-name.js'
+import {closestName} from '../../closest-name.js'
+import {commandLine} from '../../terminal/invoked-name.js'
 
 /**
  * An unknown command: name the closest command in paytx's own error style, with space-separated

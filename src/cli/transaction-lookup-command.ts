@@ -10,14 +10,14 @@ import * as Flags from '@oclif/core/flags'
 import type {Command} from '@oclif/core'
 
 import {BaseCommand} from './base-command.js'
-import {EXIT, InputError} from './errors.js'
-import type {CheckoutSuccess, Transaction} from './api/schemas.js'
-import type {LookupResult, LookupsSink} from './api/lookup-many.js'
-import type {PaymentService} from './api/service.js'
-import type {IdTarget} from './input/transaction-ids.js'
-import type {WaitResult, WaitUntil} from './flow/wait-for-status.js'
-import {visibleText} from './terminal/visible-text.js'
-import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, checkLookupFlags, toLookupOptions} from './input/transaction-ids.js'
+import {EXIT, InputError} from '../errors.js'
+import type {CheckoutSuccess, Transaction} from '../api/schemas.js'
+import type {LookupResult, LookupsSink} from '../api/lookup-many.js'
+import type {PaymentService} from '../api/service.js'
+import type {IdTarget} from '../input/transaction-ids.js'
+import type {WaitResult, WaitUntil} from '../flow/wait-for-status.js'
+import {visibleText} from '../terminal/visible-text.js'
+import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, checkLookupFlags, toLookupOptions} from '../input/transaction-ids.js'
 
 /** From this many ids on, a progress line is shown on stderr. */
 const PROGRESS_FROM = 10
@@ -61,7 +61,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
 
   /** Several ids: looked up and written row by row (table, TSV, CSV or the --json array), the exit code set. */
   protected async answerMany(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<undefined> {
-    const [{answerLookups, checkoutOutcome}, {preferSmallHeap}] = await Promise.all([import('./api/lookup-many.js'), import('./process/small-heap.js')])
+    const [{answerLookups, checkoutOutcome}, {preferSmallHeap}] = await Promise.all([import('../api/lookup-many.js'), import('../process/small-heap.js')])
     // A list may run for minutes: memory, not speed, is what V8 must save (see small-heap.ts).
     preferSmallHeap()
     const service = await this.lookupService(options)
@@ -85,10 +85,10 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
    */
   protected async waitForMany(options: LookupOptions, wait: {timeoutMs: number; until: WaitUntil}): Promise<undefined> {
     const [{answerLookups, lookupsExitCode}, {waitForFinalStatus}, {formatDuration}, {describeStatus}] = await Promise.all([
-      import('./api/lookup-many.js'),
-      import('./flow/wait-for-status.js'),
-      import('./duration.js'),
-      import('./output/transaction.js'),
+      import('../api/lookup-many.js'),
+      import('../flow/wait-for-status.js'),
+      import('../duration.js'),
+      import('../output/transaction.js'),
     ])
     const targets: IdTarget[] = []
     for await (const target of options.targets) targets.push(target)
@@ -121,7 +121,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
 
   /** One service client for all the lookups: at most --concurrency requests in flight, all paused by a 429. */
   private async lookupService(options: LookupOptions): Promise<PaymentService> {
-    const {RequestGate} = await import('./api/request-gate.js')
+    const {RequestGate} = await import('../api/request-gate.js')
     return this.service({gate: new RequestGate(options.concurrency)})
   }
 
@@ -129,7 +129,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   private async lookupsSink(options: LookupOptions, command: 'status'): Promise<LookupsSink<Transaction>>
   private async lookupsSink(options: LookupOptions, command: 'checkoutsuccess'): Promise<LookupsSink<CheckoutSuccess>>
   private async lookupsSink(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<LookupsSink<Transaction> | LookupsSink<CheckoutSuccess>> {
-    const [output, {tableFormatFor, terminalWidth}] = await Promise.all([import('./output/transaction-lookups.js'), import('./output/table.js')])
+    const [output, {tableFormatFor, terminalWidth}] = await Promise.all([import('../output/transaction-lookups.js'), import('../output/table.js')])
     const write = (text: string) => void this.ctx.io.stdout.write(text)
     if (this.jsonEnabled()) return output.jsonLookupsWriter(command === 'status' ? 'transaction' : 'checkoutsuccess', write)
     const table = {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
@@ -193,7 +193,7 @@ async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
  * exit 2), read as the lookups go; a FIFO (`<(command)`) is read as it comes (input-file.ts).
  */
 async function openIdFile(file: string): Promise<AsyncIterable<Buffer>> {
-  const [{openInputFile}, {fileReadReason}] = await Promise.all([import('./input/input-file.js'), import('./input/file-read-error.js')])
+  const [{openInputFile}, {fileReadReason}] = await Promise.all([import('../input/input-file.js'), import('../input/file-read-error.js')])
   try {
     return (await openInputFile(file, {fifo: true})).chunks
   } catch (error) {

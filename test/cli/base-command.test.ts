@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {parseRequestTimeout} from '../src/base-command.js'
+import {parseRequestTimeout} from '../../src/cli/base-command.js'
 
 describe('parseRequestTimeout: --timeout, checked once in init()', () => {
   it.each([

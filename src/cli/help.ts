@@ -7,7 +7,7 @@ import type {Config} from '@oclif/core/config'
 import {Help} from '@oclif/core/help'
 import type {Interfaces} from '@oclif/core'
 
-import {invokedName} from './terminal/invoked-name.js'
+import {invokedName} from '../terminal/invoked-name.js'
 
 /** The config as help sees it: the same, but `bin` is the name the user typed. */
 function namedAsInvoked(config: Interfaces.Config): Interfaces.Config {

@@ -7,29 +7,29 @@ import * as Errors from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {closestName} from './closest-name.js'
-import {secretFlagHint} from './input/secret-flags.js'
-import {hintText} from './output/remedy.js'
-import type {Remedy} from './remedy.js'
-import {EXIT, InputError, PaytxError, ServiceError, detailField} from './errors.js'
-import {MAX_TIMER_MS} from './duration.js'
-import type {HttpClientOptions} from './api/http-client.js'
-import type {PaymentService} from './api/service.js'
-import type {EmbeddedEmulator} from './flow/embedded-emulator.js'
-import type {CommandContext} from './context/command-context.js'
-import {processContext} from './context/process-context.js'
-import {LOCAL_PROFILE_NAME, type Profile, type ProfileLabel} from './profiles/presets.js'
-import {EMULATOR_DEFAULTS} from './test-mode/emulator-defaults.js'
-import {maskCardNumbers, scrubSecrets} from './secrets/redact.js'
-import {type ResolvedProfile, resolveProfile} from './profiles/resolve.js'
-import {keysToReadFromKeychain} from './profiles/key-fields.js'
-import type {ProfileStore} from './profiles/store.js'
-import {colorWanted, productionAddressShown, productionBanner, productionWhy} from './terminal/production-banner.js'
-import {requireFlag} from './input/required-flag.js'
-import {isInteractive} from './terminal/interactive.js'
-import {commandLine} from './terminal/invoked-name.js'
-import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from './terminal/interrupt.js'
-import {visibleLines, visibleText} from './terminal/visible-text.js'
+import {closestName} from '../closest-name.js'
+import {secretFlagHint} from '../input/secret-flags.js'
+import {hintText} from '../output/remedy.js'
+import type {Remedy} from '../remedy.js'
+import {EXIT, InputError, PaytxError, ServiceError, detailField} from '../errors.js'
+import {MAX_TIMER_MS} from '../duration.js'
+import type {HttpClientOptions} from '../api/http-client.js'
+import type {PaymentService} from '../api/service.js'
+import type {EmbeddedEmulator} from '../flow/embedded-emulator.js'
+import type {CommandContext} from '../context/command-context.js'
+import {processContext} from '../context/process-context.js'
+import {LOCAL_PROFILE_NAME, type Profile, type ProfileLabel} from '../profiles/presets.js'
+import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
+import {maskCardNumbers, scrubSecrets} from '../secrets/redact.js'
+import {type ResolvedProfile, resolveProfile} from '../profiles/resolve.js'
+import {keysToReadFromKeychain} from '../profiles/key-fields.js'
+import type {ProfileStore} from '../profiles/store.js'
+import {colorWanted, productionAddressShown, productionBanner, productionWhy} from '../terminal/production-banner.js'
+import {requireFlag} from '../input/required-flag.js'
+import {isInteractive} from '../terminal/interactive.js'
+import {commandLine} from '../terminal/invoked-name.js'
+import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from '../terminal/interrupt.js'
+import {visibleLines, visibleText} from '../terminal/visible-text.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -215,7 +215,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected async fillKeysFromKeychain(resolved: {name: string; profile: Profile}): Promise<void> {
     if (keysToReadFromKeychain(resolved.profile).length === 0) return
-    const [{readKeychainKeys}, {describeUnreadableKeys}] = await Promise.all([import('./profiles/key-storage.js'), import('./output/unreadable-keys.js')])
+    const [{readKeychainKeys}, {describeUnreadableKeys}] = await Promise.all([import('../profiles/key-storage.js'), import('../output/unreadable-keys.js')])
     const {keys, unreadable} = await readKeychainKeys(resolved.profile, this.ctx.keychain)
     Object.assign(resolved.profile, keys)
     this.addSecrets(...Object.values(keys))
@@ -252,7 +252,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   private async withLocalEmulator(resolved: ResolvedProfile): Promise<ResolvedProfile> {
     if (resolved.profile.env !== 'local') return resolved
-    const [{pointedAt}, emulator] = await Promise.all([import('./flow/embedded-emulator.js'), this.ctx.emulator(resolved)])
+    const [{pointedAt}, emulator] = await Promise.all([import('../flow/embedded-emulator.js'), this.ctx.emulator(resolved)])
     this.embeddedEmulators.push(emulator)
     return pointedAt(resolved, emulator)
   }
@@ -275,7 +275,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     ask: {message: string; secret?: boolean; validate?: (value: string) => true | string; allowed?: string},
   ): Promise<string> {
     if ((value !== undefined && value !== '') || !this.interactive()) return requireFlag(flag, value, ask.allowed)
-    const prompts = await import('./terminal/prompts.js')
+    const prompts = await import('../terminal/prompts.js')
     // A person at a prompt typed no flag: problems name what was asked.
     const asked = ask.message.replace(/\s*\(.*\)\s*:?$|:$/, '')
     const validate = (answer: string) => (answer.trim() === '' ? `${asked} is required` : (ask.validate?.(answer.trim()) ?? true))
@@ -346,7 +346,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     if (!this.interactive()) {
       throw new InputError(ask.refusal, ask.hint ? {hint: ask.hint} : {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
     }
-    const {confirm} = await import('./terminal/prompts.js')
+    const {confirm} = await import('../terminal/prompts.js')
     if (!(await confirm(ask.question))) throw new InputError(ask.cancelled)
   }
 

@@ -6,8 +6,8 @@
  */
 import * as Flags from '@oclif/core/flags'
 
-import {InputError} from './errors.js'
-import {parseHttpUrl} from './http/url.js'
+import {InputError} from '../errors.js'
+import {parseHttpUrl} from '../http/url.js'
 
 export const emulatorUrlFlag = Flags.string({
   summary: "The running emulator's address, e.g. http://127.0.0.1:4111 (default: the local profile's).",

@@ -5,11 +5,11 @@
  */
 import * as Flags from '@oclif/core/flags'
 
-import {parseDuration} from './duration.js'
-import {InputError} from './errors.js'
-import {TUNNEL_PROGRAMS, type TunnelProgramName, type TunnelRequest, templateProblem} from './tunnel/tunnel-program.js'
+import {parseDuration} from '../duration.js'
+import {InputError} from '../errors.js'
+import {TUNNEL_PROGRAMS, type TunnelProgramName, type TunnelRequest, templateProblem} from '../tunnel/tunnel-program.js'
 
-export type {TunnelRequest} from './tunnel/tunnel-program.js'
+export type {TunnelRequest} from '../tunnel/tunnel-program.js'
 
 export const DEFAULT_TUNNEL_TIMEOUT = '30s'
 
