@@ -28,7 +28,8 @@ let core: CodeCachedFile | undefined
 let commands: CodeCachedFile | undefined
 
 function coreFile(): CodeCachedFile {
-  core ??= requireWithCodeCache(join(here, 'core.vm.js'), {buildId: PAYTX_BUNDLE_IDS.core})
+  // Written only by a run that loaded a command: --version and --help leave no cache behind.
+  core ??= requireWithCodeCache(join(here, 'core.vm.js'), {buildId: PAYTX_BUNDLE_IDS.core, writeIf: () => commands !== undefined})
   return core
 }
 

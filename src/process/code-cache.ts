@@ -19,7 +19,7 @@
  * V8 caches the functions compiled when the cache is made, so a cache made by `--version` lacks
  * what `status` compiles. The file lists the parts of the bundle (its entry modules) whose code it
  * holds; a run that uses a part it lacks writes it again as the run ends, with what it read and
- * what it compiled. Writes go to a temporary file renamed into place. A cache that is missing,
+ * what it compiled, if the run was a command's (CodeCacheOptions.writeIf). Writes go to a temporary file renamed into place. A cache that is missing,
  * damaged, rejected by V8 or cannot be written only means compiling, as without one.
  */
 import {isAscii} from 'node:buffer'
@@ -139,6 +139,12 @@ export interface CodeCacheOptions {
   key?: string
   /** What the file gets as `host`, beside importModule. */
   host?: Record<string, unknown>
+  /**
+   * Asked as the run ends: the cache is written only when it answers true. paytx writes its
+   * caches only for runs of a command (`--version`, `--help` and a mistyped command only read
+   * them): a CI job that asks `npx paytx --version` leaves no folder behind.
+   */
+  writeIf?: () => boolean
 }
 
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: {exports: unknown}, filename: string, dirname: string, host: Record<string, unknown>) => void
@@ -170,7 +176,9 @@ export function requireWithCodeCache(file: string, options: CodeCacheOptions): C
     if (saving) return
     saving = true
     // At exit, so that the cache holds the functions this run compiled as it went.
-    process.once('exit', () => writeCacheFile(folder, names, {parts: [...parts].sort(), code: script.createCachedData()}))
+    process.once('exit', () => {
+      if (options.writeIf?.() ?? true) writeCacheFile(folder, names, {parts: [...parts].sort(), code: script.createCachedData()})
+    })
   }
   if (!accepted) saveAtExit()
   const loaded = {exports: {}}
