@@ -38,7 +38,12 @@ export interface CommandIO {
 export type BrowserOpener = (url: string) => Promise<BrowserOpenResult>
 
 /** Starts an emulator in this process for a `local` profile that has none to rely on. */
-export type EmulatorLauncher = (profile: ResolvedProfile) => Promise<EmbeddedEmulator>
+/** How a command wants the emulator it may start: `store` is its store file, or `:memory:` (default: the shared store of the data folder). */
+export interface EmulatorLaunchOptions {
+  store?: string
+}
+
+export type EmulatorLauncher = (profile: ResolvedProfile, options?: EmulatorLaunchOptions) => Promise<EmbeddedEmulator>
 
 /** How the service client of one run talks: timeouts, size caps, logging, shared request gates. */
 export type ServiceSettings = Omit<HttpClientOptions, 'maxTries'>

@@ -43,9 +43,9 @@ export function processContext(configDir: string): CommandContext {
       const {openInBrowser} = await import('../terminal/browser.js')
       return openInBrowser(url, process.env)
     },
-    async emulator(resolved) {
+    async emulator(resolved, options) {
       const {ensureEmulator} = await import('../flow/embedded-emulator.js')
-      return ensureEmulator(resolved, process.env)
+      return ensureEmulator(resolved, process.env, options)
     },
     keychain: {
       async run(ops) {

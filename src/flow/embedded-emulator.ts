@@ -96,13 +96,13 @@ export function embeddableAddress(profile: ResolvedProfile): {host: string; port
 /** The emulator this process runs, shared by every part of the command that asks for one. */
 let shared: {emulator: Promise<RunningEmulator | undefined>; users: number} | undefined
 
-export async function ensureEmulator(profile: ResolvedProfile, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddedEmulator> {
+export async function ensureEmulator(profile: ResolvedProfile, env: NodeJS.ProcessEnv = process.env, options: {store?: string} = {}): Promise<EmbeddedEmulator> {
   const nothing: EmbeddedEmulator = {started: false, stop: async () => undefined}
   const address = embeddableAddress(profile)
   if (!address) return nothing
 
   const first = shared === undefined
-  if (!shared) shared = {emulator: startIfNeeded(profile, address, env), users: 0}
+  if (!shared) shared = {emulator: startIfNeeded(profile, address, env, options.store), users: 0}
   const current = shared
   let emulator: RunningEmulator | undefined
   try {
@@ -149,7 +149,7 @@ export function pointedAt(resolved: ResolvedProfile, emulator: EmbeddedEmulator)
   return {...resolved, profile: {...resolved.profile, base_url: moved(resolved.profile.base_url), ...(h2hUrl ? {h2h_url: moved(h2hUrl)} : {})}}
 }
 
-async function startIfNeeded(profile: ResolvedProfile, address: {host: string; port: number}, env: NodeJS.ProcessEnv): Promise<RunningEmulator | undefined> {
+async function startIfNeeded(profile: ResolvedProfile, address: {host: string; port: number}, env: NodeJS.ProcessEnv, store?: string): Promise<RunningEmulator | undefined> {
   const dataDir = paytxDataDir(env)
   const listener = await probeListener(address.host, address.port, dataDir)
   if (listener === 'usable') return undefined
@@ -166,7 +166,7 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
       proxyId: settings.proxy_id,
       paymentProfileId: settings.payment_profile,
       organisation: settings.organisation,
-      store: prepareDefaultStorePath(env),
+      store: store ?? prepareDefaultStorePath(env),
       lifetime: 'command',
     })
   if (listener === 'command-emulator') return start(0)

@@ -2,6 +2,8 @@
  * `paytx smoke run`'s flags and environment as options, parsed without touching the world (the
  * command reads the file and runs; tests call this with tables of flags and variables).
  */
+import {resolve} from 'node:path'
+
 import {InputError} from '../errors.js'
 import {type ShardChoice, parseShard, shardFromEnvironment} from './shards.js'
 
@@ -14,6 +16,7 @@ export interface SmokeRunFlags {
   yes: boolean
   shard?: string
   name?: string
+  store?: string
 }
 
 export interface SmokeRunCommandOptions {
@@ -27,6 +30,8 @@ export interface SmokeRunCommandOptions {
   yes: boolean
   /** The part of the file to run: from --shard, else the CI's parallel-job variables, else all. */
   shard?: ShardChoice
+  /** The store of the emulator the run starts (--store): a file's absolute path or :memory:; default in memory. */
+  store?: string
 }
 
 export function toSmokeRunOptions(flags: SmokeRunFlags, env: Record<string, string | undefined>): SmokeRunCommandOptions {
@@ -48,6 +53,7 @@ export function toSmokeRunOptions(flags: SmokeRunFlags, env: Record<string, stri
     openBrowser: flags.open,
     yes: flags.yes,
     shard,
+    ...(flags.store === undefined ? {} : {store: storeOf(flags.store)}),
   }
 }
 
@@ -58,4 +64,10 @@ function suiteNameOf(name: string): string {
     throw new InputError(`--name must be a suite name on one line, such as checkout-smoke (got ${JSON.stringify(name)}).`, {flag: '--name'})
   }
   return trimmed
+}
+
+/** --store: `:memory:`, or a file, by its absolute path (checked as a store when the emulator opens it). */
+function storeOf(store: string): string {
+  if (store.trim() === '') throw new InputError('--store must name a file (or :memory:).', {flag: '--store'})
+  return store === ':memory:' ? store : resolve(store)
 }

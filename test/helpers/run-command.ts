@@ -131,9 +131,9 @@ export function testContext(options: RunCommandOptions & {configDir: string}): {
     clock: systemTimer,
     invokedAs: 'paytx',
     setExitCode: (code) => (exitCode = code),
-    emulator: async (resolved) => {
+    emulator: async (resolved, launch) => {
       const {ensureEmulator} = await import('../../src/flow/embedded-emulator.js')
-      return ensureEmulator(resolved, env)
+      return ensureEmulator(resolved, env, launch)
     },
     browser: recordingBrowser(),
     keychain: noKeychain,

@@ -6,6 +6,8 @@ import * as Flags from '@oclif/core/flags'
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import type {PaymentService} from '../../api/service.js'
+import type {ResolvedProfile} from '../../profiles/resolve.js'
+import {redactUrl} from '../../secrets/redact-url.js'
 import type {CaseFaults} from '../../smoke/case-faults.js'
 import type {SmokeReport} from '../../smoke/runner.js'
 import {type SmokeRunCommandOptions, toSmokeRunOptions} from '../../smoke/run-options.js'
@@ -24,7 +26,10 @@ Progress goes to stderr (a live line per running case on a terminal); stdout get
 --shard 2/4 runs the second of four parts of the file, for a CI matrix: cases that refer to each other stay in one part, and the split depends on the file alone (the same on every machine). Without --shard, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL (parallel:), CircleCI's CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and Buildkite's BUILDKITE_PARALLEL_JOB/_COUNT are read when set. The JUnit file and the JSON report name the shard; \`paytx smoke merge\` joins the JUnit files.
 
 On the local profile with nothing listening at its address, the emulator starts inside this
-process for the run. Outcomes other than "manual" need the emulator (a profile with env local).
+process for the run, with a store in memory: the run leaves nothing in paytx's data folder.
+--store <file> keeps that emulator's state in a file (to look at it afterwards with
+\`PAYTX_BASE_URL=... paytx status\` or \`emulator start --store <file>\`). Outcomes other than "manual"
+need the emulator (a profile with env local).
 
 EXIT CODES
   0    every case passed
@@ -39,6 +44,7 @@ EXIT CODES
     '<%= config.bin %> smoke run examples/smoke.yaml --only card-declined --json',
     '<%= config.bin %> smoke run sandbox-smoke.yaml --profile sandbox --concurrency 1 --bail',
     '<%= config.bin %> smoke run examples/smoke.yaml --shard 2/4 --junit smoke-2.xml',
+    '<%= config.bin %> smoke run examples/smoke.yaml --store smoke.db',
   ]
 
   static override args = {
@@ -53,6 +59,7 @@ EXIT CODES
       delimiter: ',',
     }),
     bail: Flags.boolean({summary: 'Start no further case after the first one fails.', default: false}),
+    store: Flags.string({summary: 'Keep the state of the emulator started for the run in this SQLite file (default: in memory, nothing kept).'}),
     junit: Flags.string({summary: 'Write a JUnit XML report to this file.'}),
     name: Flags.string({summary: "The JUnit suite's name (default: the scenario file's name without its extension; smoke for stdin)."}),
     open: Flags.boolean({
@@ -72,12 +79,21 @@ EXIT CODES
     const {runScenario} = await import('../../smoke/runner.js')
 
     const profile = await this.profileWithKeys()
+    if (options.store !== undefined && profile.profile.env !== 'local') throw storeNotUsed(options.store, profile, 'not-local')
     const {checkCasesForProfile} = await import('../../smoke/case-checks.js')
     await checkCasesForProfile(cases, scenario.file, profile, {openBrowser: options.openBrowser})
     await this.confirmProduction(`run ${cases.length} smoke case${cases.length === 1 ? '' : 's'} (creating customers, cards and transactions)`, options.yes)
 
-    const emulator = await this.ctx.emulator(profile)
-    if (emulator.started) this.note(`Started the emulator in this process at ${emulator.url}; it stops when the run ends.`)
+    const emulator = await this.ctx.emulator(profile, {store: options.store ?? ':memory:'})
+    if (options.store !== undefined && !emulator.started) {
+      await emulator.stop()
+      const {embeddableAddress} = await import('../../flow/embedded-emulator.js')
+      throw storeNotUsed(options.store, profile, embeddableAddress(profile) ? 'running' : 'elsewhere')
+    }
+    if (emulator.started) {
+      const kept = options.store === undefined ? 'its store is in memory' : `its state is kept in ${options.store}`
+      this.note(`Started the emulator in this process at ${emulator.url} (${kept}); it stops when the run ends.`)
+    }
     const service = await this.service()
     const {runFlow} = await import('../../flow/run-flow.js')
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
@@ -177,3 +193,18 @@ async function checkWritable(file: string): Promise<void> {
 
 /** The parser lives in src/smoke/ with the shard rules it applies; the command exports it like every other's. */
 export {toSmokeRunOptions}
+
+/** --store names the store of an emulator the run starts; none was started, so the file would be left as it is. */
+function storeNotUsed(store: string, profile: ResolvedProfile, why: 'not-local' | 'running' | 'elsewhere'): InputError {
+  const address = redactUrl(profile.profile.base_url)
+  if (why === 'not-local') {
+    return new InputError(`--store is for the emulator that a run on a local profile starts; profile ${profile.name} is ${profile.profile.env} (${address}).`, {flag: '--store', hint: 'Drop --store.'})
+  }
+  if (why === 'elsewhere') {
+    return new InputError(`--store ${store} cannot be used: paytx starts an emulator only at an address of this machine, and profile ${profile.name} points at ${address}.`, {flag: '--store', hint: 'Drop --store.'})
+  }
+  return new InputError(`--store ${store} cannot be used: an emulator already runs at ${address} and keeps its own store.`, {
+    flag: '--store',
+    hint: 'Drop --store to use that emulator, or stop it so that the run starts its own.',
+  })
+}
