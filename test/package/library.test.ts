@@ -7,7 +7,7 @@
  * the current build (`npm run build` first).
  */
 import {execFileSync, spawnSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -27,6 +27,13 @@ beforeAll(() => {
 }, NPM_TIMEOUT_MS + 10_000)
 
 afterAll(() => rmSync(project, {recursive: true, force: true}))
+
+/** The bytes of the files under a folder (links not followed). */
+function sizeOf(path: string): number {
+  const stat = lstatSync(path)
+  if (!stat.isDirectory()) return stat.size
+  return readdirSync(path).reduce((total, name) => total + sizeOf(join(path, name)), 0)
+}
 
 function node(file: string, source: string): {status: number | null; stdout: string; stderr: string} {
   writeFileSync(join(project, file), source)
@@ -198,5 +205,22 @@ export {request, started, ok, wrongAmount, wrongStatus, fixture, base}
     const check = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {cwd: project, encoding: 'utf8', timeout: RUN_TIMEOUT_MS})
     expect(check.stdout + check.stderr).toBe('')
     expect(check.status).toBe(0)
+  })
+
+  it('installs under 45 MB, with only the running libc’s keyring binary (libsql’s binaries declare no libc: npm installs both, as docs/testing.md says)', () => {
+    const modules = join(project, 'node_modules')
+    const total = sizeOf(modules)
+    expect(total).toBeLessThan(45 * 1024 * 1024)
+    expect(sizeOf(join(modules, 'paytx'))).toBeLessThan(8 * 1024 * 1024)
+    const keyrings = readdirSync(join(modules, '@napi-rs')).filter((name) => name.startsWith('keyring-linux-'))
+    if (process.platform === 'linux' && process.arch === 'x64') {
+      const running = (process.report.getReport() as {header: {glibcVersionRuntime?: string}}).header.glibcVersionRuntime ? 'gnu' : 'musl'
+      expect(keyrings).toEqual([`keyring-linux-x64-${running}`])
+      // When libsql declares its libc, npm skips the other binary: then docs/testing.md's table changes.
+      expect(existsSync(join(modules, '@libsql', 'linux-x64-gnu')) && existsSync(join(modules, '@libsql', 'linux-x64-musl'))).toBe(true)
+    }
+    const text = readFileSync(join(ROOT, 'docs', 'testing.md'), 'utf8')
+    const stated = Number(/about (\d+) MB of files in `node_modules`/.exec(text)?.[1])
+    expect(Math.abs(stated - total / 1024 / 1024), `docs/testing.md states ${stated} MB; installed: ${(total / 1024 / 1024).toFixed(1)} MB`).toBeLessThan(3)
   })
 })
