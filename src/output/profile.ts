@@ -117,13 +117,15 @@ function storedIn(location: ProfileView['api_key_location']): string {
   return location ? `  (${LOCATION_NOTES[location]})` : ''
 }
 
+// A name is what `profile use` takes: never cut. An address is cut only inside its path (never
+// in its host or port), else dropped; the redacted key goes first, then the address.
 const PROFILE_LIST_COLUMNS: TableColumn[] = [
   {header: 'ACTIVE'},
-  {header: 'NAME'},
-  {header: 'ENV'},
-  {header: 'BASE URL', shrink: 'truncate', minWidth: 20},
-  {header: 'API KEY'},
-  {header: 'OVERRIDES', shrink: 'wrap'},
+  {header: 'NAME', id: true},
+  {header: 'ENV', shrink: 'wrap'},
+  {header: 'BASE URL', shrink: 'url', priority: 3},
+  {header: 'API KEY', priority: 5},
+  {header: 'OVERRIDES', shrink: 'wrap', priority: 4},
 ]
 
 /** A row per profile: `*` marks the active one, `[env]` the environment variables overriding it. */

@@ -25,8 +25,11 @@ EXIT CODES
     const client = new FaultsClient(this.profile(), timeoutMs)
     try {
       const list = await client.list()
-      const {renderFaultList} = await import('../../../output/faults.js')
-      this.print(renderFaultList(list.seed, list.rules))
+      const [{faultSeedNote, renderFaultList}, {tableFormatFor, terminalWidth}] = await Promise.all([import('../../../output/faults.js'), import('../../../output/table.js')])
+      const format = tableFormatFor(this.ctx.io.stdout)
+      this.print(renderFaultList(list.seed, list.rules, {format, width: terminalWidth(this.ctx.io.stdout)}))
+      // In a pipe stdout holds only the tab-separated rows.
+      if (format !== 'aligned' && !this.jsonEnabled()) this.note(faultSeedNote(list.seed, list.rules.length))
       return list
     } finally {
       await client.close()
