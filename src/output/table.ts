@@ -291,6 +291,12 @@ function drawBlock(columns: readonly TableColumn[], cells: readonly string[], ro
     const text = flatCell(cells[column] ?? '')
     if (!text) return
     const spec = columns[column]
+    if (spec.id && text.length > valueWidth) {
+      // An id too long for the value column gets a line of its own, whole.
+      const pad = [4, 2].find((spaces) => spaces + text.length < (options.width ?? 80)) ?? 0
+      lines.push(`  ${label}`, `${' '.repeat(pad)}${paint(column, text)}`)
+      return
+    }
     const [first, ...rest] = cellLines(text, valueWidth, spec.id || spec.shrink ? spec : {...spec, shrink: 'wrap'})
     lines.push(`  ${label.padEnd(labelWidth)}${GAP}${paint(column, first)}`.trimEnd(), ...rest.map((line) => `${indent}${paint(column, line)}`))
   })

@@ -160,6 +160,16 @@ describe('fitting the terminal: priorities, dropped columns, ids never cut', () 
     expect(text.split('\n')).toEqual([UUID, '  status  PENDING', '  note    a note of several words', '  ref     r-1'])
   })
 
+  it("gives an id that is not a block's title a line of its own when the value column is too narrow for it", () => {
+    const smoke: TableColumn[] = [{header: 'CASE'}, {header: 'TRANSACTION', id: true}, {header: 'RESULT'}]
+    expect(renderTable(smoke, [['approved', UUID, 'pass']], {format: 'aligned', width: 40, tooNarrow: 'blocks'}).split('\n')).toEqual([
+      'approved',
+      '  transaction',
+      `  ${UUID}`,
+      '  result       pass',
+    ])
+  })
+
   it('never gives an id column less than its width, even when asked to shrink it', () => {
     const shrinkingId: TableColumn[] = [{header: 'ID', id: true, shrink: 'truncate', minWidth: 4}, {header: 'NOTE', shrink: 'truncate', minWidth: 4}]
     const lines = renderTable(shrinkingId, [[UUID, 'a fairly long note here']], {format: 'aligned', width: 50}).split('\n')
