@@ -62,53 +62,8 @@ describe('status and checkoutsuccess with several ids', () => {
   const run = (command: string, terminalColumns?: number) =>
     runCommand([command, ...ids], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY}, terminalColumns, context: {clock: {...systemTimer, now: () => now}}})
 
-  it.each(WIDTHS)('status at %i columns: every line fits, ids whole, FINAL and SUCCESS go first, today as HH:MM:SS', async (width) => {
-    const {stdout, exitCode} = await run('status', width)
-    expect(exitCode).toBe(1)
-    expectFits(stdout, width)
-    for (const id of ids) expectIdWhole(stdout, id)
-    const time = new Date(updated)
-    const hhmmss = [time.getHours(), time.getMinutes(), time.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':')
-    const header = headerOf(stdout, 'ID')
-    if (width === 40) {
-      // Too narrow for an id and its status side by side: a block per id.
-      expect(header).toBeUndefined()
-      expect(stdout).toContain(`${ids[0]}\n  status     SETTLEMENT_COMPLETED\n`)
-      expect(stdout).toContain(`  updated    ${hhmmss}`)
-      return
-    }
-    const expected: Record<number, string[]> = {
-      60: ['ID', 'STATUS'],
-      80: ['ID', 'STATUS', 'AMOUNT', 'UPDATED'],
-      120: ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'AMOUNT', 'REFERENCE', 'UPDATED'],
-      200: ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'AMOUNT', 'REFERENCE', 'UPDATED'],
-    }
-    expect(header).toEqual(expected[width])
-    expect(stdout.split('\n')[1]).toMatch(new RegExp(`^${ids[0]}\\s+SETTLEMENT_COMPLETED\\b`))
-    if (header?.includes('UPDATED')) expect(stdout.split('\n')[1].endsWith(`  ${hhmmss}`)).toBe(true)
-    if (header?.includes('REFERENCE')) expect(stdout).toContain('order-2026-11-28-000123')
-  })
-
-  it.each(WIDTHS)('checkoutsuccess at %i columns: REASON wraps between words or goes, never broken in a word', async (width) => {
-    const {stdout} = await run('checkoutsuccess', width)
-    expectFits(stdout, width)
-    for (const id of ids) expectIdWhole(stdout, id)
-    const header = headerOf(stdout, 'ID')
-    if (width === 40) {
-      expect(header).toBeUndefined()
-      expect(stdout).toContain(`${ids[1]}\n  status   CANCELLED\n  final    yes\n  success  no\n  reason   cancelled by the customer on\n           the approval page\n`)
-      return
-    }
-    expect(header).toEqual(width === 60 ? ['ID', 'STATUS'] : width === 80 ? ['ID', 'STATUS', 'SUCCESS', 'REASON'] : ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'REASON'])
-    if (width === 60) return
-    const lines = stdout.split('\n')
-    const reasonAt = lines[0].indexOf('REASON')
-    const start = lines.findIndex((line) => line.startsWith(ids[1]))
-    const end = lines.findIndex((line, index) => index > start && line.startsWith(ids[2]))
-    expect(lines.slice(start, end).map((line) => line.slice(reasonAt).trim()).join(' ')).toBe(reason)
-  })
-
-  it.each(['status', 'checkoutsuccess'])('%s in a pipe: whole tab-separated rows, exact times', async (command) => {
+  /** In a pipe: whole tab-separated rows, exact times. */
+  const expectPipe = async (command: string) => {
     const {stdout} = await run(command)
     const rows = stdout.trimEnd().split('\n')
     expect(rows).toHaveLength(ids.length + 1)
@@ -116,7 +71,62 @@ describe('status and checkoutsuccess with several ids', () => {
     for (const [index, id] of ids.entries()) expect(rows[index + 1].split('\t')[0]).toBe(id)
     if (command === 'status') expect(rows[1]).toBe(`${ids[0]}\tSETTLEMENT_COMPLETED\tyes\tyes\t1499\torder-2026-11-28-000123\t${updated}`)
     else expect(rows[2]).toBe(`${ids[1]}\tCANCELLED\tyes\tno\t${reason}`)
+  }
+
+  it('status at 40, 60, 80, 120 and 200 columns: every line fits, ids whole, FINAL and SUCCESS go first, today as HH:MM:SS; whole TSV rows in a pipe', async () => {
+    const check = async (width: number) => {
+      const {stdout, exitCode} = await run('status', width)
+      expect(exitCode).toBe(1)
+      expectFits(stdout, width)
+      for (const id of ids) expectIdWhole(stdout, id)
+      const time = new Date(updated)
+      const hhmmss = [time.getHours(), time.getMinutes(), time.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':')
+      const header = headerOf(stdout, 'ID')
+      if (width === 40) {
+        // Too narrow for an id and its status side by side: a block per id.
+        expect(header).toBeUndefined()
+        expect(stdout).toContain(`${ids[0]}\n  status     SETTLEMENT_COMPLETED\n`)
+        expect(stdout).toContain(`  updated    ${hhmmss}`)
+        return
+      }
+      const expected: Record<number, string[]> = {
+        60: ['ID', 'STATUS'],
+        80: ['ID', 'STATUS', 'AMOUNT', 'UPDATED'],
+        120: ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'AMOUNT', 'REFERENCE', 'UPDATED'],
+        200: ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'AMOUNT', 'REFERENCE', 'UPDATED'],
+      }
+      expect(header).toEqual(expected[width])
+      expect(stdout.split('\n')[1]).toMatch(new RegExp(`^${ids[0]}\\s+SETTLEMENT_COMPLETED\\b`))
+      if (header?.includes('UPDATED')) expect(stdout.split('\n')[1].endsWith(`  ${hhmmss}`)).toBe(true)
+      if (header?.includes('REFERENCE')) expect(stdout).toContain('order-2026-11-28-000123')
+    }
+    for (const width of WIDTHS) await check(width)
+    await expectPipe('status')
   })
+
+  it('checkoutsuccess at 40, 60, 80, 120 and 200 columns: REASON wraps between words or goes, never broken in a word; whole TSV rows in a pipe', async () => {
+    const check = async (width: number) => {
+      const {stdout} = await run('checkoutsuccess', width)
+      expectFits(stdout, width)
+      for (const id of ids) expectIdWhole(stdout, id)
+      const header = headerOf(stdout, 'ID')
+      if (width === 40) {
+        expect(header).toBeUndefined()
+        expect(stdout).toContain(`${ids[1]}\n  status   CANCELLED\n  final    yes\n  success  no\n  reason   cancelled by the customer on\n           the approval page\n`)
+        return
+      }
+      expect(header).toEqual(width === 60 ? ['ID', 'STATUS'] : width === 80 ? ['ID', 'STATUS', 'SUCCESS', 'REASON'] : ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'REASON'])
+      if (width === 60) return
+      const lines = stdout.split('\n')
+      const reasonAt = lines[0].indexOf('REASON')
+      const start = lines.findIndex((line) => line.startsWith(ids[1]))
+      const end = lines.findIndex((line, index) => index > start && line.startsWith(ids[2]))
+      expect(lines.slice(start, end).map((line) => line.slice(reasonAt).trim()).join(' ')).toBe(reason)
+    }
+    for (const width of WIDTHS) await check(width)
+    await expectPipe('checkoutsuccess')
+  })
+
 })
 
 describe('profile list', () => {
@@ -131,31 +141,37 @@ describe('profile list', () => {
   })
   const run = (terminalColumns?: number) => runCommand(['profile', 'list'], {configDir, terminalColumns, env: {PAYTX_API_KEY: 'sk_test_override_0123456789'}})
 
-  it.each(WIDTHS)('at %i columns: every line fits, names whole, an address cut only in its path or left out', async (width) => {
-    const {stdout, exitCode} = await run(width)
-    expect(exitCode).toBe(0)
-    expectFits(stdout, width)
-    const lines = stdout.trimEnd().split('\n')
-    expect(lines.find((line) => line.includes(' local'))).toMatch(/^\*\s+local\s+local\b/)
-    expect(lines.find((line) => line.includes('acme-sandbox'))).toMatch(/^\s+acme-sandbox\s+sandbox\b/)
-    const header = headerOf(stdout, 'ACTIVE')!
-    expect(header.slice(0, 3)).toEqual(['ACTIVE', 'NAME', 'ENV'])
-    if (width === 40) expect(header).not.toContain('BASE URL')
-    if (width === 60) expect(header).toEqual(['ACTIVE', 'NAME', 'ENV', 'BASE URL'])
-    if (width === 200) expect(header).toEqual(['ACTIVE', 'NAME', 'ENV', 'BASE URL', 'API KEY', 'OVERRIDES'])
-    const shown = /http\S*/.exec(lines.find((line) => line.includes('acme-sandbox'))!)?.[0]
-    if (width === 60) expect(shown).toMatch(/^http:\/\/127\.0\.0\.1:49152\/\S*…$/)
-    if (header.includes('BASE URL')) {
-      // Whole, or cut after the port's slash: never `http://127.0.0.1:49…`.
-      expect(shown === base || (shown!.endsWith('…') && base.startsWith(shown!.slice(0, -1)) && shown!.startsWith('http://127.0.0.1:49152/'))).toBe(true)
-    } else expect(shown).toBeUndefined()
-  })
-
-  it('in a pipe: whole tab-separated rows', async () => {
+  /** In a pipe: whole tab-separated rows. */
+  const expectPipe = async () => {
     const {stdout} = await run()
     expect(stdout.split('\n')[0]).toBe('ACTIVE\tNAME\tENV\tBASE URL\tAPI KEY\tOVERRIDES')
     expect(stdout).toMatch(new RegExp(`^\\tacme-sandbox\\tsandbox\\t${base.replaceAll('.', '\\.')}\\t[^\\t]+\\t$`, 'm'))
+  }
+
+  it('at 40, 60, 80, 120 and 200 columns: every line fits, names whole, an address cut only in its path or left out; whole TSV rows in a pipe', async () => {
+    const check = async (width: number) => {
+      const {stdout, exitCode} = await run(width)
+      expect(exitCode).toBe(0)
+      expectFits(stdout, width)
+      const lines = stdout.trimEnd().split('\n')
+      expect(lines.find((line) => line.includes(' local'))).toMatch(/^\*\s+local\s+local\b/)
+      expect(lines.find((line) => line.includes('acme-sandbox'))).toMatch(/^\s+acme-sandbox\s+sandbox\b/)
+      const header = headerOf(stdout, 'ACTIVE')!
+      expect(header.slice(0, 3)).toEqual(['ACTIVE', 'NAME', 'ENV'])
+      if (width === 40) expect(header).not.toContain('BASE URL')
+      if (width === 60) expect(header).toEqual(['ACTIVE', 'NAME', 'ENV', 'BASE URL'])
+      if (width === 200) expect(header).toEqual(['ACTIVE', 'NAME', 'ENV', 'BASE URL', 'API KEY', 'OVERRIDES'])
+      const shown = /http\S*/.exec(lines.find((line) => line.includes('acme-sandbox'))!)?.[0]
+      if (width === 60) expect(shown).toMatch(/^http:\/\/127\.0\.0\.1:49152\/\S*…$/)
+      if (header.includes('BASE URL')) {
+        // Whole, or cut after the port's slash: never `http://127.0.0.1:49…`.
+        expect(shown === base || (shown!.endsWith('…') && base.startsWith(shown!.slice(0, -1)) && shown!.startsWith('http://127.0.0.1:49152/'))).toBe(true)
+      } else expect(shown).toBeUndefined()
+    }
+    for (const width of WIDTHS) await check(width)
+    await expectPipe()
   })
+
 })
 
 describe('emulator faults list', () => {
@@ -168,23 +184,26 @@ describe('emulator faults list', () => {
   })
   afterAll(() => emulator.close())
 
-  it.each(WIDTHS)('at %i columns: every line fits, rule ids whole, the counts go first', async (width) => {
-    const {stdout, exitCode} = await runCommand(['emulator', 'faults', 'list'], {env: env(), terminalColumns: width})
-    expect(exitCode).toBe(0)
-    expectFits(stdout, width)
-    for (const id of ['f1', 'f2', 'f3', 'f4']) expectIdWhole(stdout, id)
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('seed 42')
-    // What a rule matches is never broken inside a word.
-    expect(stdout).toContain('merchant_reference=flaky-*')
-    const header = headerOf(stdout, 'ID')
-    const expected: Record<number, string[] | undefined> = {
-      40: undefined,
-      60: ['ID', 'FAULT', 'MATCHES', 'APPLIES'],
-      80: ['ID', 'NAME', 'FAULT', 'MATCHES', 'APPLIES', 'HITS'],
-      120: ['ID', 'NAME', 'FAULT', 'MATCHES', 'APPLIES', 'HITS', 'MATCHED'],
-      200: ['ID', 'NAME', 'FAULT', 'MATCHES', 'APPLIES', 'HITS', 'MATCHED'],
+  it('at 40, 60, 80, 120 and 200 columns: every line fits, rule ids whole, the counts go first', async () => {
+    const check = async (width: number) => {
+      const {stdout, exitCode} = await runCommand(['emulator', 'faults', 'list'], {env: env(), terminalColumns: width})
+      expect(exitCode).toBe(0)
+      expectFits(stdout, width)
+      for (const id of ['f1', 'f2', 'f3', 'f4']) expectIdWhole(stdout, id)
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe('seed 42')
+      // What a rule matches is never broken inside a word.
+      expect(stdout).toContain('merchant_reference=flaky-*')
+      const header = headerOf(stdout, 'ID')
+      const expected: Record<number, string[] | undefined> = {
+        40: undefined,
+        60: ['ID', 'FAULT', 'MATCHES', 'APPLIES'],
+        80: ['ID', 'NAME', 'FAULT', 'MATCHES', 'APPLIES', 'HITS'],
+        120: ['ID', 'NAME', 'FAULT', 'MATCHES', 'APPLIES', 'HITS', 'MATCHED'],
+        200: ['ID', 'NAME', 'FAULT', 'MATCHES', 'APPLIES', 'HITS', 'MATCHED'],
+      }
+      expect(header).toEqual(expected[width])
     }
-    expect(header).toEqual(expected[width])
+    for (const width of WIDTHS) await check(width)
   })
 
   it('in a pipe: whole tab-separated rows, the seed on stderr', async () => {
@@ -218,29 +237,32 @@ cases:
   })
   afterAll(() => emulator.close())
 
-  it.each(WIDTHS)('at %i columns: every line fits, transaction ids whole, EXPECTED, GOT and DURATION go first', async (width) => {
-    const result = await runCommand(['smoke', 'run', file], {env: env(), terminalColumns: width})
-    expect(result.exitCode, result.stderr).toBe(3)
-    expectFits(result.stdout, width)
-    const ids = result.stdout.match(/[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/g) ?? []
-    expect(new Set(ids).size).toBe(2)
-    for (const id of ids) expect(result.stdout.split('\n').some((line) => line.trim() === id || line.split(/\s+/).includes(id))).toBe(true)
-    const header = headerOf(result.stdout, 'CASE')
-    const expected: Record<number, string[] | undefined> = {
-      40: undefined,
-      60: undefined,
-      80: ['CASE', 'TRANSACTION', 'RESULT'],
-      120: ['CASE', 'TRANSACTION', 'EXPECTED', 'GOT', 'RESULT'],
-      200: ['CASE', 'TRANSACTION', 'EXPECTED', 'GOT', 'DURATION', 'RESULT'],
+  it('at 40, 60, 80, 120 and 200 columns: every line fits, transaction ids whole, EXPECTED, GOT and DURATION go first', async () => {
+    const check = async (width: number) => {
+      const result = await runCommand(['smoke', 'run', file], {env: env(), terminalColumns: width})
+      expect(result.exitCode, result.stderr).toBe(3)
+      expectFits(result.stdout, width)
+      const ids = result.stdout.match(/[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/g) ?? []
+      expect(new Set(ids).size).toBe(2)
+      for (const id of ids) expect(result.stdout.split('\n').some((line) => line.trim() === id || line.split(/\s+/).includes(id))).toBe(true)
+      const header = headerOf(result.stdout, 'CASE')
+      const expected: Record<number, string[] | undefined> = {
+        40: undefined,
+        60: undefined,
+        80: ['CASE', 'TRANSACTION', 'RESULT'],
+        120: ['CASE', 'TRANSACTION', 'EXPECTED', 'GOT', 'RESULT'],
+        200: ['CASE', 'TRANSACTION', 'EXPECTED', 'GOT', 'DURATION', 'RESULT'],
+      }
+      expect(header).toEqual(expected[width])
+      // The failure's difference is shown whatever the width, its words whole.
+      const lines = result.stdout.split('\n')
+      const start = lines.findIndex((line) => line.startsWith('expects-the-wrong-thing'))
+      const end = lines.indexOf('', start)
+      const resultText = header
+        ? lines.slice(start, end).map((line) => line.slice(lines[0].indexOf('RESULT')).trim())
+        : lines.slice(lines.findIndex((line, index) => index > start && line.startsWith('  result')), end).map((line) => line.replace(/^ {2}result/, '').trim())
+      expect(resultText.join(' ')).toBe('FAIL: status: expected DECLINED, got CANCELLED')
     }
-    expect(header).toEqual(expected[width])
-    // The failure's difference is shown whatever the width, its words whole.
-    const lines = result.stdout.split('\n')
-    const start = lines.findIndex((line) => line.startsWith('expects-the-wrong-thing'))
-    const end = lines.indexOf('', start)
-    const resultText = header
-      ? lines.slice(start, end).map((line) => line.slice(lines[0].indexOf('RESULT')).trim())
-      : lines.slice(lines.findIndex((line, index) => index > start && line.startsWith('  result')), end).map((line) => line.replace(/^ {2}result/, '').trim())
-    expect(resultText.join(' ')).toBe('FAIL: status: expected DECLINED, got CANCELLED')
+    for (const width of WIDTHS) await check(width)
   })
 })
