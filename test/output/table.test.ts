@@ -126,13 +126,12 @@ describe('fitting the terminal: priorities, dropped columns, ids never cut', () 
   ]
   const headerAt = (width: number) => renderTable(columns, rows, {format: 'aligned', width}).split('\n')[0].split(/\s+/)
 
-  it('keeps every column when there is room, cutting nothing', () => {
-    const text = renderTable(columns, rows, {format: 'aligned', width: 200})
-    expect(text.split('\n')[0].split(/\s+/)).toEqual(['ID', 'STATUS', 'FINAL', 'NOTE', 'REF', 'EXTRA'])
-    expect(text).not.toContain('…')
-  })
-
-  it('drops the highest priority number first, of equals the rightmost, and never a column of priority 1', () => {
+  it('drops the highest priority number first, of equals the rightmost, and never a column of priority 1; a pipe keeps all', () => {
+    // With room, every column, nothing cut.
+    const wide = renderTable(columns, rows, {format: 'aligned', width: 200})
+    expect(wide.split('\n')[0].split(/\s+/)).toEqual(['ID', 'STATUS', 'FINAL', 'NOTE', 'REF', 'EXTRA'])
+    expect(wide).not.toContain('…')
+    expect(renderTable(columns, rows, {format: 'tsv', width: 40}).split('\n')[1]).toBe(rows[0].join('\t'))
     // The narrowest forms: ID 36, STATUS 20, FINAL 5, NOTE 10, REF 10, EXTRA 5, and 2 between each: 96.
     expect(headerAt(97)).toEqual(['ID', 'STATUS', 'FINAL', 'NOTE', 'REF', 'EXTRA'])
     // EXTRA and FINAL are both 4: the rightmost goes first.
@@ -202,10 +201,6 @@ describe('fitting the terminal: priorities, dropped columns, ids never cut', () 
     const seen: number[] = []
     renderTable(columns, rows, {format: 'aligned', width: 80, paint: (_row, column, text) => (seen.push(column), text)})
     expect([...new Set(seen)]).toEqual([0, 1, 3])
-  })
-
-  it('writes TSV rows whole whatever the width', () => {
-    expect(renderTable(columns, rows, {format: 'tsv', width: 40}).split('\n')[1]).toBe(rows[0].join('\t'))
   })
 
   it('streams blocks as renderTable draws them', () => {
