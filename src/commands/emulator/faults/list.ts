@@ -7,6 +7,8 @@ export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFault
 
   static override description = `Asks the emulator the profile points at (a local profile only) for its fault rules: id, name, fault, what it matches, how often it applies, hits (times applied) and matched (requests or webhooks it matched), and the seed of the probabilities.
 
+On a terminal, a table fitted to its width (the counts are left out first when it is narrow), then the seed; in a pipe, tab-separated rows under a header line, the seed on stderr.
+
 EXIT CODES
   0    listed
   1    no emulator answered at the profile's address
