@@ -266,3 +266,26 @@ cases:
     for (const width of WIDTHS) await check(width)
   })
 })
+
+describe("flow's summary", () => {
+  let emulator: RunningEmulator
+  const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
+  beforeAll(async () => {
+    emulator = await startEmulator({port: 0, settleAfterMs: 0, pendingForMs: 0})
+  })
+  afterAll(() => emulator.close())
+
+  it("takes its width from the command context's stdout: wrapped between words on a terminal, one line a value in a pipe", async () => {
+    const args = ['flow', '--product', 'dummy', '--amount', '250', '--approve', 'DECLINED', '--no-open']
+    // CI: no spinner (the captured stderr is no real terminal); stdout still counts as one 50 wide.
+    const narrow = await runCommand(args, {env: {...env(), CI: '1'}, terminalColumns: 50})
+    expect(narrow.exitCode, narrow.stderr).toBe(3)
+    // Every line fits but one holding a single word too long for any line (an id is never cut).
+    for (const line of narrow.stdout.split('\n')) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThan(50)
+    expect(narrow.stdout).toMatch(/^Steps {2,}\S.*\n {2,}\S/m)
+    const piped = await runCommand(args, {env: env()})
+    const steps = piped.stdout.split('\n').find((line) => line.startsWith('Steps'))!
+    expect(steps.length).toBeGreaterThan(50)
+    expect(piped.stdout.split('\n')[piped.stdout.split('\n').indexOf(steps) + 1]).toMatch(/^Duration/)
+  })
+})
