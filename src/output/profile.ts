@@ -89,7 +89,7 @@ function fromEnv(view: ProfileView, field: keyof Profile): string {
   return variable ? `  [env: ${variable}]` : ''
 }
 
-export function renderProfile(view: ProfileView): string {
+export function renderProfile(view: ProfileView, options: {width?: number} = {}): string {
   const show = (field: keyof Profile & keyof ProfileView) => (view[field] === undefined ? '(not set)' : `${view[field]}${fromEnv(view, field)}`)
   return table([
     ['Profile', `${view.name}${view.active ? '  (active)' : ''}${view.builtin ? '  (built-in)' : ''}`],
@@ -102,7 +102,7 @@ export function renderProfile(view: ProfileView): string {
     ['API key header', view.api_key_header],
     ['API key', `${show('api_key')}${storedIn(view.api_key_location)}`],
     ['Proxy key', `${show('proxy_key')}${storedIn(view.proxy_key_location)}`],
-  ])
+  ], options)
 }
 
 /** `production`, and why when the label says otherwise. */

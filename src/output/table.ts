@@ -19,10 +19,17 @@ export function table(rows: [string, TableValue][], options: {indent?: string; w
   const labelWidth = Math.max(...shown.map(([label]) => label.length))
   const indent = options.indent ?? ''
   const valueColumn = indent.length + labelWidth + 2
+  // A word too long to stand at the value column (an id, an address) gets a line of its own, whole, further left.
+  const tooLong = (line: string) => options.width !== undefined && valueColumn + line.length >= options.width
   return shown
     .map(([label, value]) => {
       const lines = (typeof value === 'string' ? [value] : value).flatMap((line) => fitToWidth(visibleText(line), valueColumn, options.width))
-      return lines.map((line, index) => `${indent}${(index === 0 ? label : '').padEnd(labelWidth)}  ${line}`).join('\n')
+      return lines
+        .map((line, index) => {
+          if (tooLong(line)) return `${index === 0 ? `${indent}${label}\n` : ''}${indent}  ${line}`
+          return `${indent}${(index === 0 ? label : '').padEnd(labelWidth)}  ${line}`
+        })
+        .join('\n')
     })
     .join('\n')
 }

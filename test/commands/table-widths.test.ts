@@ -73,6 +73,36 @@ describe('status and checkoutsuccess with several ids', () => {
     else expect(rows[2]).toBe(`${ids[1]}\tCANCELLED\tyes\tno\t${reason}`)
   }
 
+  it('one id: the label and value lists of status and checkoutsuccess wrap a long reason between words at 40, 60, 80, 120 and 200 columns', async () => {
+    const long = 'the customer cancelled the payment on the approval page after the bank asked for a second factor'
+    const one = new LookupServer((path) => {
+      const id = ids[1]
+      if (path === `/v1/transaction/${id}/checkoutsuccess`) return {json: {status: 'CANCELLED', success: false, status_reason: long}}
+      return {json: transaction(id, 'CANCELLED', {status_reason: long})}
+    })
+    await one.start()
+    try {
+      for (const command of ['status', 'checkoutsuccess']) {
+        for (const width of WIDTHS) {
+          const {stdout} = await runCommand([command, ids[1]], {env: {PAYTX_BASE_URL: `${one.url}/v1`, PAYTX_API_KEY: API_KEY}, terminalColumns: width})
+          // Every line fits, but a word too long for any line (ref-<id> at 40 columns): that stands alone, whole.
+          expectFits(stdout.split('\n').filter((line) => line.trim().includes(' ')).join('\n'), width)
+          expect(stdout).toMatch(new RegExp(`^(Transaction {2}|  )${ids[1]}$`, 'm'))
+          const lines = stdout.split('\n')
+          const at = lines.findIndex((line) => line.startsWith('Reason'))
+          const column = /^Reason +/.exec(lines[at])![0].length
+          const shown = lines.slice(at).filter((line, index) => index === 0 || line.startsWith(' '.repeat(column))).map((line) => line.slice(column))
+          expect(shown.join(' ')).toBe(long)
+          expect(shown.length > 1).toBe(width < 120)
+        }
+        const piped = await runCommand([command, ids[1]], {env: {PAYTX_BASE_URL: `${one.url}/v1`, PAYTX_API_KEY: API_KEY}})
+        expect(piped.stdout).toMatch(new RegExp(`^Reason +${long}$`, 'm'))
+      }
+    } finally {
+      await one.close()
+    }
+  })
+
   it('status at 40, 60, 80, 120 and 200 columns: every line fits, ids whole, FINAL and SUCCESS go first, today as HH:MM:SS; whole TSV rows in a pipe', async () => {
     const check = async (width: number) => {
       const {stdout, exitCode} = await run('status', width)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {ALIGNED_ROWS_HELD, type TableColumn, type TableFormat, createTableWriter, renderTable, tableFormatFor, terminalWidth, wrapText} from '../../src/output/table.js'
+import {ALIGNED_ROWS_HELD, type TableColumn, type TableFormat, createTableWriter, renderTable, table, tableFormatFor, terminalWidth, wrapText} from '../../src/output/table.js'
 
 const COLUMNS: TableColumn[] = [{header: 'NAME'}, {header: 'NOTE', shrink: 'wrap', minWidth: 8}, {header: 'REF', shrink: 'truncate', minWidth: 6}]
 const ROWS = [
@@ -97,6 +97,20 @@ describe('createTableWriter', () => {
     // A later, longer first cell is written whole: it pushes its row along rather than being cut.
     writer.row(['a-much-longer-name-than-any-held', 'note', 'r'])
     expect(writes.slice(before)).toEqual(['a-much-longer-name-than-any-held  note  r\n'])
+  })
+})
+
+describe('table (label and value lines)', () => {
+  it('gives a word too long for the value column a line of its own, whole, under its label; wraps text between words', () => {
+    const id = '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c'
+    expect(table([['Transaction', id], ['Reason', 'cancelled by the customer on the page']], {width: 40}).split('\n')).toEqual([
+      'Transaction',
+      `  ${id}`,
+      'Reason       cancelled by the customer',
+      '             on the page',
+    ])
+    expect(table([['Transaction', id]], {width: 80})).toBe(`Transaction  ${id}`)
+    expect(table([['Transaction', id]])).toBe(`Transaction  ${id}`)
   })
 })
 
