@@ -52,13 +52,14 @@ function transactionRow(result: LookupResult<Transaction>, options: TableOptions
   ]
 }
 
-// REASON wraps between words in the room left (never a word broken); FINAL, which STATUS implies, goes first.
+// REASON wraps between words, at least 16 wide (never a word broken); FINAL and SUCCESS, which
+// STATUS implies (and the exit code says), go first to make room for it.
 const CHECKOUT_COLUMNS: TableColumn[] = [
   {header: 'ID', id: true},
   {header: 'STATUS'},
   {header: 'FINAL', priority: 4},
-  {header: 'SUCCESS', priority: 2},
-  {header: 'REASON', shrink: 'wrap', priority: 3},
+  {header: 'SUCCESS', priority: 3},
+  {header: 'REASON', shrink: 'wrap', minWidth: 16, priority: 2},
 ]
 
 function checkoutRow(result: LookupResult<CheckoutSuccess>): string[] {

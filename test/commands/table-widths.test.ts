@@ -145,13 +145,16 @@ describe('status and checkoutsuccess with several ids', () => {
         expect(stdout).toContain(`${ids[1]}\n  status   CANCELLED\n  final    yes\n  success  no\n  reason   cancelled by the customer on\n           the approval page\n`)
         return
       }
-      expect(header).toEqual(width === 60 ? ['ID', 'STATUS'] : width === 80 ? ['ID', 'STATUS', 'SUCCESS', 'REASON'] : ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'REASON'])
+      // REASON is given at least 16 columns: FINAL and SUCCESS (which STATUS implies) make room for it at 80.
+      expect(header).toEqual(width === 60 ? ['ID', 'STATUS'] : width === 80 ? ['ID', 'STATUS', 'REASON'] : ['ID', 'STATUS', 'FINAL', 'SUCCESS', 'REASON'])
       if (width === 60) return
       const lines = stdout.split('\n')
       const reasonAt = lines[0].indexOf('REASON')
       const start = lines.findIndex((line) => line.startsWith(ids[1]))
       const end = lines.findIndex((line, index) => index > start && line.startsWith(ids[2]))
       expect(lines.slice(start, end).map((line) => line.slice(reasonAt).trim()).join(' ')).toBe(reason)
+      // Not squeezed: the first line of the reason holds several words.
+      expect(lines[start].slice(reasonAt).trim().length).toBeGreaterThanOrEqual(16)
     }
     for (const width of WIDTHS) await check(width)
     await expectPipe('checkoutsuccess')
