@@ -133,7 +133,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const write = (text: string) => void this.ctx.io.stdout.write(text)
     if (this.jsonEnabled()) return output.jsonLookupsWriter(command === 'status' ? 'transaction' : 'checkoutsuccess', write)
     const table = {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
-    return command === 'status' ? output.transactionLookupsWriter(table, write) : output.checkoutLookupsWriter(table, write)
+    return command === 'status' ? output.transactionLookupsWriter(table, write, this.ctx.clock.now()) : output.checkoutLookupsWriter(table, write)
   }
 
   /** One failed id on stderr; its remedies in words go into its hint, as a command's own error's do. */

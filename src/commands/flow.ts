@@ -103,8 +103,8 @@ ${EXIT_CODES_HELP}`
     try {
       const {runFlow} = await import('../flow/run-flow.js')
       const result = await runFlow(await this.service(), profile, options, {onEvent: (event) => reporter.render(event), openUrl: this.ctx.browser, timer: this.ctx.clock})
-      const {renderFlowSummary} = await import('../output/flow-summary.js')
-      this.print(renderFlowSummary(result, {width: process.stdout.isTTY ? process.stdout.columns : undefined}))
+      const [{renderFlowSummary}, {lineWidth}] = await Promise.all([import('../output/flow-summary.js'), import('../output/wrap.js')])
+      this.print(renderFlowSummary(result, {width: lineWidth(this.ctx.io.stdout)}))
       const exitCode = outcomeExitCode(result)
       this.setOutcomeExitCode(exitCode)
       return {exitCode, ...result}

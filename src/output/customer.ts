@@ -3,7 +3,7 @@ import {readId} from '../api/contract.js'
 import type {Customer} from '../api/schemas.js'
 import {table} from './table.js'
 
-export function renderCustomer(customer: Customer): string {
+export function renderCustomer(customer: Customer, options: {width?: number} = {}): string {
   const name = [customer.title, customer.first_name, customer.last_name].filter(Boolean).join(' ')
   const address = [
     [customer.street_address, customer.house_number].filter(Boolean).join(' '),
@@ -21,5 +21,5 @@ export function renderCustomer(customer: Customer): string {
     ['Address', address],
     ['Organisation', customer.organisation],
     ['Created', customer.created_at],
-  ])
+  ], options)
 }

@@ -89,7 +89,7 @@ function fromEnv(view: ProfileView, field: keyof Profile): string {
   return variable ? `  [env: ${variable}]` : ''
 }
 
-export function renderProfile(view: ProfileView): string {
+export function renderProfile(view: ProfileView, options: {width?: number} = {}): string {
   const show = (field: keyof Profile & keyof ProfileView) => (view[field] === undefined ? '(not set)' : `${view[field]}${fromEnv(view, field)}`)
   return table([
     ['Profile', `${view.name}${view.active ? '  (active)' : ''}${view.builtin ? '  (built-in)' : ''}`],
@@ -102,7 +102,7 @@ export function renderProfile(view: ProfileView): string {
     ['API key header', view.api_key_header],
     ['API key', `${show('api_key')}${storedIn(view.api_key_location)}`],
     ['Proxy key', `${show('proxy_key')}${storedIn(view.proxy_key_location)}`],
-  ])
+  ], options)
 }
 
 /** `production`, and why when the label says otherwise. */
@@ -117,13 +117,15 @@ function storedIn(location: ProfileView['api_key_location']): string {
   return location ? `  (${LOCATION_NOTES[location]})` : ''
 }
 
+// A name is what `profile use` takes: never cut. An address is cut only inside its path (never
+// in its host or port), else dropped; the redacted key goes first, then the address.
 const PROFILE_LIST_COLUMNS: TableColumn[] = [
   {header: 'ACTIVE'},
-  {header: 'NAME'},
-  {header: 'ENV'},
-  {header: 'BASE URL', shrink: 'truncate', minWidth: 20},
-  {header: 'API KEY'},
-  {header: 'OVERRIDES', shrink: 'wrap'},
+  {header: 'NAME', id: true},
+  {header: 'ENV', shrink: 'wrap'},
+  {header: 'BASE URL', shrink: 'url', priority: 3},
+  {header: 'API KEY', priority: 5},
+  {header: 'OVERRIDES', shrink: 'wrap', priority: 4},
 ]
 
 /** A row per profile: `*` marks the active one, `[env]` the environment variables overriding it. */

@@ -1,7 +1,8 @@
 /**
  * The human rendering of a smoke report: one row per case (case, transaction, expected, got,
  * duration, result with the reason), then a summary line. On a terminal the table is fitted to
- * its width (the long columns wrap; one block per case when even that cannot fit); in a pipe it
+ * its width (the long columns wrap, the least needed are dropped; one block per case when even
+ * that cannot fit); in a pipe it
  * is tab-separated under a header line. Only draws; the report is the data.
  */
 import {formatDuration} from '../duration.js'
@@ -21,12 +22,14 @@ const VERDICT_WORD: Record<CaseVerdict, string> = {passed: 'pass', failed: 'FAIL
 const VERDICT_COLOR: Record<CaseVerdict, string> = {passed: '\u001B[32m', failed: '\u001B[31m', error: '\u001B[31m', skipped: '\u001B[33m'}
 const RESET = '\u001B[0m'
 
+// The transaction id is never cut; EXPECTED, GOT and DURATION go first on a narrow terminal (a
+// failure's RESULT names the difference).
 const COLUMNS: TableColumn[] = [
   {header: 'CASE', shrink: 'wrap', minWidth: 12},
-  {header: 'TRANSACTION'},
-  {header: 'EXPECTED', shrink: 'wrap', minWidth: 16},
-  {header: 'GOT', shrink: 'wrap', minWidth: 16},
-  {header: 'DURATION'},
+  {header: 'TRANSACTION', id: true},
+  {header: 'EXPECTED', shrink: 'wrap', minWidth: 16, priority: 3},
+  {header: 'GOT', shrink: 'wrap', minWidth: 16, priority: 2},
+  {header: 'DURATION', priority: 4},
   {header: 'RESULT', shrink: 'wrap', minWidth: 16},
 ]
 const RESULT_COLUMN = COLUMNS.length - 1

@@ -1,13 +1,14 @@
 /**
  * Several lookups as one table, written row by row as the results come (a list of any length is
  * never held): a row per id in input order, with the error in place of a result for the ids that
- * failed. Aligned on a terminal (times as "5m ago", like gh), TSV in a pipe and CSV when asked
- * (times exact, as the service gave them); under --json one array, written element by element.
+ * failed. Aligned on a terminal and fitted to its width (ids whole; the least needed columns
+ * dropped first; today's times as HH:MM:SS), TSV in a pipe and CSV when asked (times exact, as
+ * the service gave them); under --json one array, written element by element.
  */
 import {isFinalStatus, isSuccessStatus} from '../api/contract.js'
 import type {CheckoutSuccess, Transaction} from '../api/schemas.js'
 import type {LookupResult} from '../api/lookup-many.js'
-import {formatAge} from '../duration.js'
+import {shortTime} from './short-time.js'
 import {type TableColumn, type TableOptions, type TableWriter, createTableWriter} from './table.js'
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no')
@@ -19,22 +20,22 @@ function failure(result: {error: NonNullable<LookupResult<unknown>['error']>}): 
   return `error: ${error.status ?? error.kind}`
 }
 
-// An id is never cut short: it is what the reader looks up next.
+// An id is never cut short: it is what the reader looks up next. FINAL and SUCCESS follow from
+// STATUS, so they go first when the terminal is narrow; then REFERENCE, AMOUNT and UPDATED.
 const STATUS_COLUMNS: TableColumn[] = [
-  {header: 'ID'},
+  {header: 'ID', id: true},
   {header: 'STATUS'},
-  {header: 'FINAL'},
-  {header: 'SUCCESS'},
-  {header: 'AMOUNT'},
-  {header: 'REFERENCE', shrink: 'truncate'},
-  {header: 'UPDATED'},
+  {header: 'FINAL', priority: 6},
+  {header: 'SUCCESS', priority: 5},
+  {header: 'AMOUNT', priority: 3},
+  {header: 'REFERENCE', shrink: 'truncate', priority: 4},
+  {header: 'UPDATED', priority: 2},
 ]
 
-/** A timestamp for the table: its age on a terminal, exact in TSV and CSV. */
+/** A timestamp for the table: short on a terminal (the time alone today), exact in TSV and CSV. */
 function updatedCell(timestamp: string | undefined, options: TableOptions, now: number): string {
   if (!timestamp) return ''
-  const time = Date.parse(timestamp)
-  return options.format === 'aligned' && !Number.isNaN(time) ? formatAge(now - time) : timestamp
+  return options.format === 'aligned' ? shortTime(timestamp, now) : timestamp
 }
 
 function transactionRow(result: LookupResult<Transaction>, options: TableOptions, now: number): string[] {
@@ -51,7 +52,15 @@ function transactionRow(result: LookupResult<Transaction>, options: TableOptions
   ]
 }
 
-const CHECKOUT_COLUMNS: TableColumn[] = [{header: 'ID'}, {header: 'STATUS'}, {header: 'FINAL'}, {header: 'SUCCESS'}, {header: 'REASON', shrink: 'wrap'}]
+// REASON wraps between words, at least 16 wide (never a word broken); FINAL and SUCCESS, which
+// STATUS implies (and the exit code says), go first to make room for it.
+const CHECKOUT_COLUMNS: TableColumn[] = [
+  {header: 'ID', id: true},
+  {header: 'STATUS'},
+  {header: 'FINAL', priority: 4},
+  {header: 'SUCCESS', priority: 3},
+  {header: 'REASON', shrink: 'wrap', minWidth: 16, priority: 2},
+]
 
 function checkoutRow(result: LookupResult<CheckoutSuccess>): string[] {
   if (result.error) return [result.id, failure(result), '', '', '']
@@ -69,12 +78,13 @@ function tableLookupsWriter<T>(table: TableWriter, row: (result: LookupResult<T>
   return {add: (result) => table.row(row(result)), end: () => table.end()}
 }
 
+/** On a terminal too narrow for an id and its status side by side, each id is a block of its own. */
 export function transactionLookupsWriter(options: TableOptions, write: (text: string) => void, now = Date.now()): LookupsWriter<Transaction> {
-  return tableLookupsWriter(createTableWriter(STATUS_COLUMNS, options, write), (result) => transactionRow(result, options, now))
+  return tableLookupsWriter(createTableWriter(STATUS_COLUMNS, {tooNarrow: 'blocks', ...options}, write), (result) => transactionRow(result, options, now))
 }
 
 export function checkoutLookupsWriter(options: TableOptions, write: (text: string) => void): LookupsWriter<CheckoutSuccess> {
-  return tableLookupsWriter(createTableWriter(CHECKOUT_COLUMNS, options, write), checkoutRow)
+  return tableLookupsWriter(createTableWriter(CHECKOUT_COLUMNS, {tooNarrow: 'blocks', ...options}, write), checkoutRow)
 }
 
 /**

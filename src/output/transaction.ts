@@ -49,7 +49,8 @@ function profileRow(profile: ProfileLabel | undefined): [string, string | undefi
   return ['Profile', profile ? `${profile.name} (${profile.env === 'production' ? 'PRODUCTION' : profile.env})` : undefined]
 }
 
-export function renderTransaction(tx: Transaction, profile?: ProfileLabel): string {
+/** `width`: the terminal's, so that long values wrap between words (none in a pipe). */
+export function renderTransaction(tx: Transaction, profile?: ProfileLabel, options: {width?: number} = {}): string {
   const sender = tx.details?.sender
   return table([
     ['Transaction', readId(tx) ?? '(no id)'],
@@ -68,15 +69,15 @@ export function renderTransaction(tx: Transaction, profile?: ProfileLabel): stri
     ['Created', tx.created_at],
     ['Updated', tx.last_status_update],
     profileRow(profile),
-  ])
+  ], options)
 }
 
-export function renderCheckoutSuccess(id: string, result: CheckoutSuccess, profile?: ProfileLabel): string {
+export function renderCheckoutSuccess(id: string, result: CheckoutSuccess, profile?: ProfileLabel, options: {width?: number} = {}): string {
   return table([
     ['Transaction', id],
     ['Status', describeCheckoutStatus(result.status)],
     ['Reason', result.status_reason],
     ['Success', result.success ? 'yes' : 'no'],
     profileRow(profile),
-  ])
+  ], options)
 }

@@ -11,6 +11,7 @@ import {type AnswerCheck, CARD_FIELD_FLAGS, CARD_FIELD_NAMES, type PanSource, ca
 import {maskPan, redactedJson, scrubSecrets} from '../../secrets/redact.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
+import {lineWidth} from '../../output/wrap.js'
 import {visibleText} from '../../terminal/visible-text.js'
 
 export interface TokenizedCard {
@@ -81,7 +82,7 @@ ${EXIT_CODES_HELP}`
         ['Card', id],
         ['Number', `${result.brand} ${maskPan(pan)}`],
         ['Customer', customer],
-      ]),
+      ], {width: lineWidth(this.ctx.io.stdout)}),
     )
     this.note(`Next: ${this.commandLine(`transaction start --product card --card ${visibleText(id)} --customer ${visibleText(customer)} --amount <minor units> --redirect-url <url>`)}`)
     return result

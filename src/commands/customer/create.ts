@@ -15,6 +15,7 @@ import {
   unknownCustomerKeys,
 } from '../../input/customer-request.js'
 import {renderCustomer} from '../../output/customer.js'
+import {lineWidth} from '../../output/wrap.js'
 
 const FIELD_HELP: Record<CustomerRequestField, string> = {
   title: `Salutation: ${CUSTOMER_TITLES.join(' or ')}.`,
@@ -78,7 +79,7 @@ ${EXIT_CODES_HELP}`
     await this.confirmProduction('create a customer', options.yes)
     const service = await this.service()
     const customer = await service.createCustomer(options.body)
-    this.print(renderCustomer(customer))
+    this.print(renderCustomer(customer, {width: lineWidth(this.ctx.io.stdout)}))
     return customer
   }
 

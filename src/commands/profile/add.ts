@@ -6,6 +6,7 @@ import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
+import {lineWidth} from '../../output/wrap.js'
 import {applyProfileChanges, checkProfileName, checkProfileUrls, environmentFromName} from '../../profiles/edit.js'
 import {ENVIRONMENTS, ENVIRONMENT_PRESETS, type Environment, type Profile} from '../../profiles/presets.js'
 import {KEY_NAMES, hasStoredKey} from '../../profiles/key-fields.js'
@@ -99,7 +100,7 @@ left in the file move to the keychain when the profile is written again.`
     // Shown with the keys given now; keys stored earlier in the keychain are not read back for this.
     const givenKeys = Object.fromEntries(Object.entries(keys).filter(([, value]) => value))
     const view = profileView(name, {...profile, ...givenKeys}, {active, builtin: false, envOverrides: envOverrides(this.ctx.env), stored: profile})
-    this.print(renderProfile(view))
+    this.print(renderProfile(view, {width: lineWidth(this.ctx.io.stdout)}))
     return {...view, path: store.path}
   }
 

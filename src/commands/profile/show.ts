@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 
 import {BaseCommand} from '../../cli/base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
+import {lineWidth} from '../../output/wrap.js'
 import {resolveProfile} from '../../profiles/resolve.js'
 
 export type ProfileShowResult = ProfileView & {path: string}
@@ -26,7 +27,7 @@ export default class ProfileShow extends BaseCommand<typeof ProfileShow, Profile
       stored: data.profiles[resolved.name],
       production: resolved.production,
     })
-    this.print(renderProfile(view))
+    this.print(renderProfile(view, {width: lineWidth(this.ctx.io.stdout)}))
     return {...view, path: store.path}
   }
 }

@@ -150,14 +150,15 @@ EXIT CODES
       await writeFile(junit, renderJUnit(report, {suiteName}))
       this.note(`JUnit report written to ${junit}.`)
     }
-    const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}] = await Promise.all([
+    const [{renderResultsSummary, renderResultsTable}, {tableFormatFor, terminalWidth}, {lineWidth, wrapHanging}] = await Promise.all([
       import('../../output/smoke-results-table.js'),
       import('../../output/table.js'),
+      import('../../output/wrap.js'),
     ])
     const format = tableFormatFor(this.ctx.io.stdout)
     this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(this.ctx.io.stdout)}))
     // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
-    if (format === 'aligned') this.print(`\n${renderResultsSummary(report)}`)
+    if (format === 'aligned') this.print(`\n${wrapHanging(renderResultsSummary(report), lineWidth(this.ctx.io.stdout)).join('\n')}`)
     else if (!this.jsonEnabled()) this.note(renderResultsSummary(report))
   }
 }

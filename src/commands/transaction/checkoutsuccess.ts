@@ -5,6 +5,7 @@ import type {CheckoutSuccess} from '../../api/schemas.js'
 import {outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {renderCheckoutSuccess} from '../../output/transaction.js'
+import {lineWidth} from '../../output/wrap.js'
 import {visibleText} from '../../terminal/visible-text.js'
 import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../cli/transaction-lookup-command.js'
 
@@ -44,7 +45,7 @@ ${LOOKUP_EXIT_CODES_HELP('checkoutsuccess')}`
     const {id} = options.first
     const service = await this.service()
     const result = await service.checkoutSuccess(id)
-    this.print(renderCheckoutSuccess(id, result, this.profileUnderResult()))
+    this.print(renderCheckoutSuccess(id, result, this.profileUnderResult(), {width: lineWidth(this.ctx.io.stdout)}))
     if (!isKnownStatus(result.status)) {
       this.warnUser(
         `the service reported the status "${visibleText(result.status)}", which is none of the ten paytx knows; going by its success field (${result.success ? 'true' : 'false'}).`,

@@ -15,6 +15,7 @@ import {
 } from '../../input/transaction-request.js'
 import {requireFlag} from '../../input/required-flag.js'
 import {table} from '../../output/table.js'
+import {lineWidth} from '../../output/wrap.js'
 import {describeStatus, unlistedStatusWarning} from '../../output/transaction.js'
 import {visibleText} from '../../terminal/visible-text.js'
 
@@ -79,7 +80,7 @@ ${EXIT_CODES_HELP}`
         ['Product', body.payment_product],
         ['Reference', body.merchant_reference],
         ['Approval URL', typeof approvalUrl === 'string' ? approvalUrl : '(none returned)'],
-      ]),
+      ], {width: lineWidth(this.ctx.io.stdout)}),
     )
     const warning = unlistedStatusWarning(transaction.status)
     if (warning) this.warnUser(warning)

@@ -6,6 +6,7 @@ import type {Transaction} from '../../api/schemas.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
+import {lineWidth} from '../../output/wrap.js'
 import {visibleText} from '../../terminal/visible-text.js'
 import {LOOKUP_EXIT_CODES_HELP, LOOKUP_FLAGS, TransactionLookupCommand} from '../../cli/transaction-lookup-command.js'
 
@@ -58,7 +59,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     const service = await this.service()
     if (!this.flags.wait) {
       const transaction = await service.getTransaction(id)
-      this.print(renderTransaction(transaction, this.profileUnderResult()))
+      this.print(renderTransaction(transaction, this.profileUnderResult(), {width: lineWidth(this.ctx.io.stdout)}))
       const warning = unlistedStatusWarning(transaction.status)
       if (warning) this.warnUser(warning)
       return transaction
@@ -90,7 +91,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       throw error
     }
 
-    this.print(renderTransaction(result.reading, this.profileUnderResult()))
+    this.print(renderTransaction(result.reading, this.profileUnderResult(), {width: lineWidth(this.ctx.io.stdout)}))
     if (!result.conclusive) {
       const loud = result.status === 'UNKNOWN' ? ' It stayed UNKNOWN (critical): ask the service’s support about it.' : ''
       this.warnUser(`transaction ${id} is still ${visibleText(result.status)} after ${formatDuration(timeoutMs)}; not conclusive.${loud}`)

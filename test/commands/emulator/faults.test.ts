@@ -79,10 +79,12 @@ describe('emulator faults add | list | clear', () => {
 
     const listed = await runCommand(['emulator', 'faults', 'list'], {env: env()})
     expect(listed.exitCode).toBe(0)
+    // In a pipe: tab-separated rows under a header line, the seed on stderr.
     const rows = listed.stdout.trim().split('\n')
-    expect(rows[0]).toMatch(/^ID\s+NAME\s+FAULT\s+MATCHES\s+APPLIES\s+HITS\s+MATCHED$/)
-    expect(rows[1]).toMatch(/^f1\s+busy\s+status 503 retry-after 2s\s+GET \/v1\/transaction\/\*\s+next 1\s+1\s+1$/)
-    expect(rows.at(-1)).toBe('seed 42')
+    expect(rows[0]).toBe('ID\tNAME\tFAULT\tMATCHES\tAPPLIES\tHITS\tMATCHED')
+    expect(rows[1]).toBe('f1\tbusy\tstatus 503 retry-after 2s\tGET /v1/transaction/*\tnext 1\t1\t1')
+    expect(rows).toHaveLength(6)
+    expect(listed.stderr).toContain('seed 42')
     const json = parseJsonOutput(await runCommand(['emulator', 'faults', 'list', '--json'], {env: env()}))
     expect(json.rules[0]).toMatchObject({id: 'f1', hits: 1, matched: 1, remaining: 0})
 

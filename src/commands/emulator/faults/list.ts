@@ -7,6 +7,8 @@ export default class EmulatorFaultsList extends BaseCommand<typeof EmulatorFault
 
   static override description = `Asks the emulator the profile points at (a local profile only) for its fault rules: id, name, fault, what it matches, how often it applies, hits (times applied) and matched (requests or webhooks it matched), and the seed of the probabilities.
 
+On a terminal, a table fitted to its width (the counts are left out first when it is narrow), then the seed; in a pipe, tab-separated rows under a header line, the seed on stderr.
+
 EXIT CODES
   0    listed
   1    no emulator answered at the profile's address
@@ -25,8 +27,11 @@ EXIT CODES
     const client = new FaultsClient(this.profile(), timeoutMs)
     try {
       const list = await client.list()
-      const {renderFaultList} = await import('../../../output/faults.js')
-      this.print(renderFaultList(list.seed, list.rules))
+      const [{faultSeedNote, renderFaultList}, {tableFormatFor, terminalWidth}] = await Promise.all([import('../../../output/faults.js'), import('../../../output/table.js')])
+      const format = tableFormatFor(this.ctx.io.stdout)
+      this.print(renderFaultList(list.seed, list.rules, {format, width: terminalWidth(this.ctx.io.stdout)}))
+      // In a pipe stdout holds only the tab-separated rows.
+      if (format !== 'aligned' && !this.jsonEnabled()) this.note(faultSeedNote(list.seed, list.rules.length))
       return list
     } finally {
       await client.close()
