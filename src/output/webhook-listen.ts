@@ -7,6 +7,7 @@ import type {ListenEvent} from '../webhooks/listen-events.js'
 import {scrubSecrets} from '../secrets/redact.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {type ReadyLine, renderWebhookLine, stoppedLine, webhookLine} from './webhook.js'
+import {wrapHanging} from './wrap.js'
 
 export interface ListenRendererOptions {
   json: boolean
@@ -17,6 +18,8 @@ export interface ListenRendererOptions {
   warn: (text: string) => void
   /** Values to scrub from what the service said (a fetch error). */
   secrets: readonly string[]
+  /** stdout's width on a terminal (wrap.ts lineWidth): webhook lines wrap between words, times are short; undefined in a pipe. */
+  width?: number
 }
 
 function readyLine(event: Extract<ListenEvent, {kind: 'ready'}>): ReadyLine {
@@ -80,7 +83,7 @@ export function webhookListenRenderer(options: ListenRendererOptions): (event: L
         const line = webhookLine(event.report)
         if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, options.secrets)
         if (json) write(line)
-        else stdout.add(renderWebhookLine(line))
+        else stdout.add(wrapHanging(renderWebhookLine(line, {short: options.width !== undefined}), options.width).join('\n'))
         return
       }
       case 'status-missing':

@@ -5,6 +5,7 @@ import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {redactUrl} from '../../secrets/redact-url.js'
+import {lineWidth} from '../../output/wrap.js'
 import type {StopReason} from '../../webhooks/listen-events.js'
 import type {WebhookListenOptions} from '../../webhooks/listen.js'
 import {toTunnelRequest, tunnelFlags} from '../../cli/tunnel-flags.js'
@@ -103,6 +104,7 @@ ${EXIT_CODES_HELP}`
       note: (text) => this.note(text),
       warn: (text) => this.warnUser(text),
       secrets: this.secrets,
+      width: lineWidth(this.ctx.io.stdout),
     })
     const {reason} = await listenForWebhooks(options, {fetching, requestTimeoutMs: this.globals.requestTimeoutMs, onEvent: render, stopped: () => this.untilStopped(), signal: this.interruptSignal()})
     if (reason === 'signal') this.setOutcomeExitCode(EXIT.interrupted)
