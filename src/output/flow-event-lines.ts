@@ -125,7 +125,8 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'step-started':
       return []
     case 'step-failed':
-      return [line('failed', event.step, `${stepActivity(event.step)} failed: ${event.message}`)]
+      // Marks which step failed; the error itself, with what to do, is reported once, after the steps.
+      return [line('failed', event.step, `${stepActivity(event.step)} failed`)]
     case 'customer-created':
       return [line('done', 'customer created', `${event.customerId}  (${event.profile})`)]
     case 'customer-reused':
