@@ -44,6 +44,17 @@ describe('transaction start on the local profile, with the emulator inside the c
     await expect(fetch(approval![1])).rejects.toThrow()
   })
 
+  it('status of a transaction awaiting approval says its approval URL dies with the command', async () => {
+    const {env, customerId} = await localProfileWithNothingRunning()
+    const started = await runCommand(['transaction', 'start', '--product', 'dummy', '--amount', '100', '--customer', customerId, '--redirect-url', 'https://shop.example/r', '--json'], {env})
+    const id = (started.result as {id: string}).id
+    const status = await runCommand(['status', id], {env})
+    expect(status.exitCode, status.stderr).toBe(0)
+    expect(status.stdout).toMatch(/^Approval URL\s+http:\S+\/authorize$/m)
+    expect(status.stderr).toContain('The emulator ran only for this command and stopped with it, so nothing answers at the approval URL now.')
+    expect(status.stderr).toContain('`paytx emulator start`')
+  })
+
   it('against an emulator that keeps running, the URL is shown as it is and --open opens it', async () => {
     const {startEmulator} = await import('../../../src/emulator/index.js')
     const emulator = await startEmulator({port: 0})
