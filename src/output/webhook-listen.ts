@@ -57,7 +57,7 @@ export function renderListening(event: Extract<ListenEvent, {kind: 'ready'}>): s
     `Listening for webhooks at ${event.url}`,
     ...(doing.length > 0 ? [`  ${doing.join('; ')}`] : []),
     `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${event.host}: ` +
-      `add --tunnel cloudflared (or ngrok) for a public address, or run a tunnel of your own to port ${event.port} and give it the tunnel's address with ${event.path}${event.tokenRequired ? '?key=…' : ''}.`,
+      `add --tunnel cloudflared (or ngrok) for a public address, or run a tunnel of your own to port ${event.port} and give it the tunnel's address with ${event.tokenRequired ? `the path and key of the address above (${event.path}?key=<token>)` : event.path}.`,
     'Ready. Press Ctrl-C to stop.',
   ]
 }
