@@ -125,7 +125,11 @@ export function serviceError(req: HttpRequest, answer: Answer, settings: ErrorSe
   const details = object?.details && typeof object.details === 'object' ? flattenDetails(object.details) : undefined
   const scrub = (s: string) => scrubSecrets(s, settings.secrets)
   const pointedAt = location === undefined ? '' : `, pointing at ${redactUrl(new URL(location, req.url))}`
-  const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
+  // An HTML page or plain text where the service sends its JSON error object: another web server.
+  const foreignPage = html || (!answer.isJson && text.length > 0)
+  // A 404 page of another web server, or a request no server handled, is not the service's answer.
+  const answeredBy = (status === 404 && foreignPage) || NOT_HANDLED_STATUSES.has(status) ? `The server at ${new URL(req.url).origin}` : 'The service'
+  const message = `${answeredBy} answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
     serviceMessage ? `: ${visibleText(scrub(serviceMessage))}` : ''
   }`
   return new ServiceError({
@@ -137,8 +141,7 @@ export function serviceError(req: HttpRequest, answer: Answer, settings: ErrorSe
     details: details ? (JSON.parse(scrub(redactedJson(details))) as Record<string, string | string[]>) : undefined,
     message,
     ...(status >= 300 && status < 400 ? {hint: redirectHint(location)} : {}),
-    // An HTML page or plain text where the service sends its JSON error object: another web server.
-    ...statusAdvice(status, req.method, html || (!answer.isJson && text.length > 0)),
+    ...statusAdvice(status, req.method, foreignPage),
     body: shownBody,
   })
 }
