@@ -29,7 +29,9 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024
  * Whether the service had moved on from what a webhook is about by the time its transaction was
  * read back: the status it reports is not the one the body carries, or (a body without a status)
  * the service reached that status after the webhook came, so it is not the status the webhook
- * was sent for.
+ * was sent for. That last one compares the service's last_status_update with this machine's
+ * clock at arrival: exact against the emulator (one clock), shifted by any skew against a remote
+ * service.
  */
 export function serviceMovedOn(event: Pick<WebhookEvent, 'status'>, receivedAt: string, service: {status?: string; updatedAt?: string}): boolean {
   if (service.status === undefined) return false
