@@ -45,11 +45,24 @@ export function isPermanentFailure(code: string | undefined): boolean {
   return code !== undefined && (code in CERTIFICATE_PROBLEMS || code === 'EPROTO')
 }
 
+/**
+ * 501 (Not Implemented) and 505 (HTTP Version Not Supported) say the server never handled the
+ * request: nothing was processed. The payment service implements every method paytx sends, so
+ * the server answering is most likely not the service (another program on the port).
+ */
+const NOT_HANDLED_STATUSES = new Set([501, 505])
+
 /** What to do about a status that is not a success: words that name no command, or a remedy. */
-function statusAdvice(status: number, method: HttpMethod): {hint?: string; remedy?: Remedy} {
+function statusAdvice(status: number, method: HttpMethod, foreignPage: boolean): {hint?: string; remedy?: Remedy} {
   if (status === 401 || status === 403) return {remedy: {kind: 'check-profile', concern: 'api-key'}}
-  if (status === 404) return {remedy: {kind: 'check-profile', concern: 'id-and-base-url'}}
+  if (status === 404) return {remedy: {kind: 'check-profile', concern: foreignPage ? 'not-a-web-server' : 'id-and-base-url'}}
   if (status === 429) return {hint: 'The service is rate limiting; wait a little and try again.'}
+  if (NOT_HANDLED_STATUSES.has(status)) {
+    return {
+      hint: `The server did not handle the request (${statusLine(status)}), so nothing was processed; the payment service answers every request paytx sends, so this is probably another program.`,
+      remedy: {kind: 'check-profile', concern: foreignPage ? 'not-a-web-server' : 'base-url'},
+    }
+  }
   if (status >= 500) {
     return method !== 'GET' ? {remedy: {kind: 'look-up-transaction', situation: 'service-failed'}} : {hint: 'The service failed; try again in a moment.'}
   }
@@ -112,7 +125,11 @@ export function serviceError(req: HttpRequest, answer: Answer, settings: ErrorSe
   const details = object?.details && typeof object.details === 'object' ? flattenDetails(object.details) : undefined
   const scrub = (s: string) => scrubSecrets(s, settings.secrets)
   const pointedAt = location === undefined ? '' : `, pointing at ${redactUrl(new URL(location, req.url))}`
-  const message = `The service answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
+  // An HTML page or plain text where the service sends its JSON error object: another web server.
+  const foreignPage = html || (!answer.isJson && text.length > 0)
+  // A 404 page of another web server, or a request no server handled, is not the service's answer.
+  const answeredBy = (status === 404 && foreignPage) || NOT_HANDLED_STATUSES.has(status) ? `The server at ${new URL(req.url).origin}` : 'The service'
+  const message = `${answeredBy} answered ${statusLine(status)} to ${req.method} ${new URL(req.url).pathname}${pointedAt}${
     serviceMessage ? `: ${visibleText(scrub(serviceMessage))}` : ''
   }`
   return new ServiceError({
@@ -124,7 +141,7 @@ export function serviceError(req: HttpRequest, answer: Answer, settings: ErrorSe
     details: details ? (JSON.parse(scrub(redactedJson(details))) as Record<string, string | string[]>) : undefined,
     message,
     ...(status >= 300 && status < 400 ? {hint: redirectHint(location)} : {}),
-    ...statusAdvice(status, req.method),
+    ...statusAdvice(status, req.method, foreignPage),
     body: shownBody,
   })
 }

@@ -140,10 +140,19 @@ async function startFlowListener(service: PaymentService, options: FlowOptions, 
       const reading = await hooks.readAfterRedirect()
       return {status: reading.status, success: reading.success === true, final: isFinalStatus(reading.status)}
     },
-    readStatus: async (transactionId) => (await service.getTransaction(transactionId)).status,
+    async readStatus(transactionId) {
+      const transaction = await service.getTransaction(transactionId)
+      return {status: transaction.status, ...(typeof transaction.last_status_update === 'string' ? {updatedAt: transaction.last_status_update} : {})}
+    },
     onRejected: (request) => hooks.emit({kind: 'request-refused', method: request.method, path: request.path, status: request.status, reason: request.reason}),
     onWebhook(webhook) {
-      hooks.emit({kind: 'webhook-received', type: webhook.type, ...(webhook.status === undefined ? {} : {status: webhook.status}), duplicate: webhook.duplicate})
+      hooks.emit({
+        kind: 'webhook-received',
+        type: webhook.type,
+        ...(webhook.status === undefined ? {} : {status: webhook.status}),
+        ...(webhook.statusFrom === 'service' ? {statusFrom: 'service', movedOn: webhook.movedOn === true} : {}),
+        duplicate: webhook.duplicate,
+      })
       hooks.onWebhook()
     },
   })

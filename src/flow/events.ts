@@ -41,7 +41,12 @@ export type FlowEventBody =
   | {kind: 'redirect-missing'; status?: string; waitedMs: number}
   /** The flow requested the approval page's redirect itself (--approve) and that failed. */
   | {kind: 'redirect-delivery-failed'; message: string}
-  | {kind: 'webhook-received'; type: string; status?: string; duplicate: boolean}
+  /**
+   * `statusFrom: 'service'`: the body carried no status, `status` was read from the service when
+   * it came; `movedOn`: the service had reached it after the webhook came. `duplicate`: the same
+   * delivery came before.
+   */
+  | {kind: 'webhook-received'; type: string; status?: string; statusFrom?: 'service'; movedOn?: boolean; duplicate: boolean}
   /** The listener refused a request (wrong path, token or transaction id). */
   | {kind: 'request-refused'; method: string; path: string; status: number; reason: string}
   /** A change of status while the flow reads it from the service. */

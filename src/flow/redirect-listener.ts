@@ -17,7 +17,7 @@ import {escapeHtml, renderHtmlDocument} from '../http/html.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
 import {listen} from '../http/listen.js'
 import {DuplicateDetector} from '../webhooks/duplicates.js'
-import {WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent} from '../webhooks/event.js'
+import {WEBHOOK_BODY_LIMIT_BYTES, type WebhookEvent, readWebhookEvent, serviceMovedOn} from '../webhooks/event.js'
 import {MAX_URL_LENGTH, answerParseErrors, queryProblem} from './request-shape.js'
 
 export const LISTENER_HOST = '127.0.0.1'
@@ -36,10 +36,18 @@ export interface RedirectReceived {
 /** A webhook the flow's listener accepted. */
 export interface FlowListenerWebhook extends WebhookEvent {
   receivedAt: string
-  /** Where `status` comes from: the body, or (a body without one) the transaction read from the service. */
+  /** Where `status` comes from: the body, or (a body without one) the transaction read from the service when it came. */
   statusFrom?: 'webhook' | 'service'
-  /** The same (transaction id, status) arrived before. */
+  /** A status read from the service was reached after the webhook came: not the one it was sent for. */
+  movedOn?: boolean
+  /** The same delivery arrived before: the same transaction id and status, carried by the body (webhooks/duplicates.ts). */
   duplicate: boolean
+}
+
+/** A transaction's status as the service reports it, and when it was reached (last_status_update). */
+export interface StatusReading {
+  status: string
+  updatedAt?: string
 }
 
 export interface RejectedRequest {
@@ -70,7 +78,7 @@ export interface RedirectListenerOptions {
    * Reads the transaction's status from the service, for a webhook whose body carries none (the
    * service's clients re-fetch on every webhook). Undefined when it cannot be read.
    */
-  readStatus?: (transactionId: string) => Promise<string | undefined>
+  readStatus?: (transactionId: string) => Promise<StatusReading | undefined>
 }
 
 export interface RedirectListener {
@@ -220,10 +228,15 @@ class RedirectCatcher {
   }
 }
 
-/** The webhook side: every webhook accepted, in order, with repeats marked. */
+/**
+ * The webhook side: every webhook accepted, listed in the order received (one whose status is
+ * still being read holds back those after it), with repeats of a delivery marked.
+ */
 class WebhookInbox {
   readonly received: FlowListenerWebhook[] = []
   private readonly duplicates = new DuplicateDetector()
+  /** Settles once every webhook received so far is listed. */
+  private listed: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly reject: Rejecter,
@@ -244,18 +257,30 @@ class WebhookInbox {
       throw error
     }
     const event = readWebhookEvent(body)
-    const webhook: FlowListenerWebhook = {...event, receivedAt: new Date().toISOString(), duplicate: false}
+    // Judged by what the body carries, in the order received, before any status is read.
+    const webhook: FlowListenerWebhook = {...event, receivedAt: new Date().toISOString(), duplicate: this.duplicates.isDuplicate(event)}
     res.writeHead(200, {'content-type': 'application/json', connection: 'close'})
     res.end('{"received":true}')
-    if (event.status !== undefined) webhook.statusFrom = 'webhook'
-    else if (event.transactionId !== undefined && this.readStatus) {
-      const status = await this.readStatus(event.transactionId).catch(() => undefined)
-      if (status !== undefined) Object.assign(webhook, {status, statusFrom: 'service'})
-    }
+    const known = this.withStatus(webhook)
     // Listed once its status is known, so that no one reads a webhook whose status is on its way.
-    webhook.duplicate = this.duplicates.isDuplicate(webhook)
-    this.received.push(webhook)
-    this.onWebhook?.(webhook)
+    const listed = Promise.all([this.listed, known]).then(() => {
+      this.received.push(webhook)
+      this.onWebhook?.(webhook)
+    })
+    this.listed = listed.catch(() => undefined)
+    await listed
+  }
+
+  /** The body's status, or the one read from the service when the webhook came (and whether it had moved on by then). */
+  private async withStatus(webhook: FlowListenerWebhook): Promise<void> {
+    if (webhook.status !== undefined) {
+      webhook.statusFrom = 'webhook'
+      return
+    }
+    if (webhook.transactionId === undefined || !this.readStatus) return
+    const reading = await this.readStatus(webhook.transactionId).catch(() => undefined)
+    if (reading === undefined) return
+    Object.assign(webhook, {status: reading.status, statusFrom: 'service', movedOn: serviceMovedOn({}, webhook.receivedAt, reading)})
   }
 }
 

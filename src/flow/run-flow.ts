@@ -28,9 +28,12 @@ export interface FlowWebhook {
   type: string
   transactionId?: string
   status?: string
-  /** `service` when the body carried no status and the flow read it from the service. */
+  /** `service` when the body carried no status and the flow read it from the service when it came. */
   statusFrom?: 'webhook' | 'service'
+  /** The status read from the service was reached after the webhook came: not the one it was sent for. */
+  movedOn?: boolean
   receivedAt: string
+  /** The same delivery came before (the same transaction id and status in the body). */
   duplicate: boolean
 }
 
@@ -122,6 +125,7 @@ function flowResult(
       ...(hook.transactionId === undefined ? {} : {transactionId: hook.transactionId}),
       ...(hook.status === undefined ? {} : {status: hook.status}),
       ...(hook.statusFrom === undefined ? {} : {statusFrom: hook.statusFrom}),
+      ...(hook.movedOn === undefined ? {} : {movedOn: hook.movedOn}),
       receivedAt: hook.receivedAt,
       duplicate: hook.duplicate,
     })),

@@ -110,13 +110,23 @@ function describeVerdict(event: Extract<FlowEvent, {kind: 'verdict'}>): EventLin
   )
 }
 
+/**
+ * Where a webhook's status comes from, when not from its body: read from the service when it
+ * came, and whether the service had moved on by then (so it is not the status it was sent for).
+ */
+export function webhookStatusSource(webhook: {statusFrom?: string; movedOn?: boolean}): string {
+  if (webhook.statusFrom !== 'service') return ''
+  return webhook.movedOn ? '  (read from the service, which had moved on since it came)' : '  (read from the service when it came)'
+}
+
 /** The lines an event shows; none for a step's start (a spinner's cue only). */
 export function describeFlowEvent(event: FlowEvent): EventLine[] {
   switch (event.kind) {
     case 'step-started':
       return []
     case 'step-failed':
-      return [line('failed', event.step, `${stepActivity(event.step)} failed: ${event.message}`)]
+      // Marks which step failed; the error itself, with what to do, is reported once, after the steps.
+      return [line('failed', event.step, `${stepActivity(event.step)} failed`)]
     case 'customer-created':
       return [line('done', 'customer created', `${event.customerId}  (${event.profile})`)]
     case 'customer-reused':
@@ -157,7 +167,7 @@ export function describeFlowEvent(event: FlowEvent): EventLine[] {
     case 'redirect-delivery-failed':
       return [line('warning', 'redirect delivery', `the flow's own request of the redirect failed: ${event.message}`)]
     case 'webhook-received':
-      return [line('done', 'webhook received', `${event.status ?? event.type}${event.duplicate ? '  (duplicate)' : ''}`)]
+      return [line('done', 'webhook received', `${event.status ?? event.type}${webhookStatusSource(event)}${event.duplicate ? '  (duplicate)' : ''}`)]
     case 'request-refused':
       return [line('warning', 'listener refused', `${event.method} ${event.path}: ${event.status} (${event.reason})`)]
     case 'status-read':

@@ -4,6 +4,7 @@
  */
 import type {FlowResult} from '../flow/run-flow.js'
 import {formatDuration} from '../duration.js'
+import {webhookStatusSource} from './flow-event-lines.js'
 import {describeStatus, formatAmount, table} from './transaction.js'
 
 function describeRedirect(redirect: FlowResult['redirect']): string {
@@ -14,7 +15,9 @@ function describeRedirect(redirect: FlowResult['redirect']): string {
 
 function describeWebhooks(result: FlowResult): string | string[] {
   if (result.webhooks.length === 0) return 'none received here'
-  return result.webhooks.map((hook) => `${hook.receivedAt.slice(11, 23)}  ${hook.type}  ${hook.status ?? '(no status)'}${hook.duplicate ? '  duplicate' : ''}`)
+  return result.webhooks.map(
+    (hook) => `${hook.receivedAt.slice(11, 23)}  ${hook.type}  ${hook.status ?? '(no status)'}${webhookStatusSource(hook)}${hook.duplicate ? '  duplicate' : ''}`,
+  )
 }
 
 /** What each refusal was, by the status it got: a 405 is a wrong method, not a wrong token. */

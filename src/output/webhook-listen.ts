@@ -7,6 +7,7 @@ import type {ListenEvent} from '../webhooks/listen-events.js'
 import {scrubSecrets} from '../secrets/redact.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {type ReadyLine, renderWebhookLine, stoppedLine, webhookLine} from './webhook.js'
+import {wrapHanging} from './wrap.js'
 
 export interface ListenRendererOptions {
   json: boolean
@@ -17,6 +18,8 @@ export interface ListenRendererOptions {
   warn: (text: string) => void
   /** Values to scrub from what the service said (a fetch error). */
   secrets: readonly string[]
+  /** stdout's width on a terminal (wrap.ts lineWidth): webhook lines wrap between words, times are short; undefined in a pipe. */
+  width?: number
 }
 
 function readyLine(event: Extract<ListenEvent, {kind: 'ready'}>): ReadyLine {
@@ -54,7 +57,7 @@ export function renderListening(event: Extract<ListenEvent, {kind: 'ready'}>): s
     `Listening for webhooks at ${event.url}`,
     ...(doing.length > 0 ? [`  ${doing.join('; ')}`] : []),
     `Give this URL to the service as webhook_transaction_update. The real service cannot reach ${event.host}: ` +
-      `add --tunnel cloudflared (or ngrok) for a public address, or run a tunnel of your own to port ${event.port} and give it the tunnel's address with ${event.path}${event.tokenRequired ? '?key=…' : ''}.`,
+      `add --tunnel cloudflared (or ngrok) for a public address, or run a tunnel of your own to port ${event.port} and give it the tunnel's address with ${event.tokenRequired ? `the path and key of the address above (${event.path}?key=<token>)` : event.path}.`,
     'Ready. Press Ctrl-C to stop.',
   ]
 }
@@ -80,7 +83,7 @@ export function webhookListenRenderer(options: ListenRendererOptions): (event: L
         const line = webhookLine(event.report)
         if (line.event === 'webhook' && line.fetch_error) line.fetch_error = scrubSecrets(line.fetch_error, options.secrets)
         if (json) write(line)
-        else stdout.add(renderWebhookLine(line))
+        else stdout.add(wrapHanging(renderWebhookLine(line, {short: options.width !== undefined}), options.width).join('\n'))
         return
       }
       case 'status-missing':

@@ -4,6 +4,7 @@
  */
 import type {ForwardResult} from '../webhooks/forwarder.js'
 import type {WebhookCounts, WebhookReport} from '../webhooks/listener.js'
+import {serviceMovedOn} from '../webhooks/event.js'
 import {visibleText, visibleTextCut} from '../terminal/visible-text.js'
 
 export interface WebhookLine {
@@ -17,8 +18,15 @@ export interface WebhookLine {
   duplicate: boolean
   /** With --fetch: the status the service reports (the one to trust). */
   service_status?: string | null
+  /** With --fetch: when the service says it reached that status (the transaction's last_status_update). */
+  service_updated_at?: string
   /** With --fetch: the service status differs from the body's. */
   status_differs?: boolean
+  /**
+   * With --fetch: the service had moved on from what the webhook is about when it was read: its
+   * status is not the body's, or (a body without one) it was reached after the webhook came.
+   */
+  moved_on?: boolean
   fetch_error?: string
   forward?: ForwardResult
   body: unknown
@@ -73,7 +81,9 @@ export function webhookLine(report: WebhookReport): WebhookLine | MalformedLine 
   }
   if (service) {
     line.service_status = service.status ?? null
+    if (service.updatedAt !== undefined) line.service_updated_at = service.updatedAt
     line.status_differs = service.status !== undefined && event.status !== undefined && service.status !== event.status
+    line.moved_on = serviceMovedOn(event, report.receivedAt, service)
     if (service.error) line.fetch_error = service.error
   }
   if (report.forward) line.forward = report.forward
@@ -105,25 +115,35 @@ function describeForward(forward: ForwardResult): string {
 }
 
 /**
- * `<time>  <type>  <transaction id>  <status>` and, when they apply, the service's status next
- * to the body's, the duplicate mark and the forward's result.
+ * The status a webhook line shows: the one the body carried (with --fetch, and whether the
+ * service has moved on since), or for a body without one, the status read from the service when
+ * it came, said to be read (and that the service had moved on by then, when it had).
  */
-export function renderWebhookLine(line: WebhookLine | MalformedLine): string {
+function describeStatus(line: WebhookLine): string {
+  if (line.service_status === undefined) return line.status ?? '(no status)'
+  if (line.service_status === null) return `${line.status ?? '(no status)'}  service: ${line.fetch_error ? `not read (${line.fetch_error})` : 'no status'}`
+  if (line.status === null) {
+    return line.moved_on
+      ? `${line.service_status} (read from the service, which had moved on since the webhook came)`
+      : `${line.service_status} (read from the service when it came)`
+  }
+  return line.moved_on ? `${line.status} (the service has moved on: now ${line.service_status})` : `${line.status} (the service agrees)`
+}
+
+/** The time of a line: hours to milliseconds on a terminal, where the date adds nothing; the whole ISO time elsewhere. */
+function shownTime(receivedAt: string, short: boolean): string {
+  return short && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(receivedAt) ? receivedAt.slice(11, 23) : receivedAt
+}
+
+/**
+ * `<time>  <type>  <transaction id>  <status>` and, when they apply, what the service said, the
+ * duplicate mark and the forward's result. `short`: a terminal's line, with the time of day only.
+ */
+export function renderWebhookLine(line: WebhookLine | MalformedLine, {short = false}: {short?: boolean} = {}): string {
   if (line.event === 'malformed') {
-    return `${visibleText(line.received_at)}  malformed  answered 400, ${line.bytes} bytes: ${preview(line.raw)}`
+    return `${visibleText(shownTime(line.received_at, short))}  malformed  answered 400, ${line.bytes} bytes: ${preview(line.raw)}`
   }
-  const parts = [line.received_at, line.type, line.transaction_id ?? '(no id)']
-  if (line.service_status !== undefined) {
-    if (line.service_status === null) {
-      parts.push(line.status ?? '(no status)', `service: ${line.fetch_error ? `not read (${line.fetch_error})` : 'no status'}`)
-    } else if (line.status_differs) {
-      parts.push(`${line.service_status} (service; the webhook said ${line.status})`)
-    } else {
-      parts.push(`${line.service_status} (service)`)
-    }
-  } else {
-    parts.push(line.status ?? '(no status)')
-  }
+  const parts = [shownTime(line.received_at, short), line.type, line.transaction_id ?? '(no id)', describeStatus(line)]
   if (line.duplicate) parts.push('duplicate')
   if (line.forward) parts.push(describeForward(line.forward))
   return parts.map(visibleText).join('  ')

@@ -1,5 +1,12 @@
 /**
- * Receivers de-duplicate by (transaction id, status): the same status may be delivered twice.
+ * A webhook is a duplicate when the same delivery comes again. The service marks a delivery by
+ * nothing but its body (no delivery id, no signature: spec/api-notes.md), and its receivers
+ * de-duplicate by (transaction id, status): so a webhook is a repeat when its body carries the
+ * same transaction id and status as one received before. The status is the one the body
+ * carries, never one read from the service afterwards: by then the transaction may have moved
+ * on, and the webhooks of two different moves would be taken for one. A body that carries no
+ * status (the emulator's minimal one) names only its transaction, the same for every move: a
+ * repeat of it cannot be told from the next move's webhook, so it is never called a duplicate.
  * Shared by `webhook listen` and the flow's listener.
  *
  * The statuses seen are remembered per transaction for the transactions heard of most recently,
@@ -136,8 +143,11 @@ export class DuplicateDetector {
     this.seeds = [random.readUInt32LE(0), random.readUInt32LE(4)]
   }
 
-  /** True when this event's (transaction id, status) was seen before; events without either are never duplicates. */
-  isDuplicate(event: WebhookEvent): boolean {
+  /**
+   * True when this event's (transaction id, status carried by its body) was seen before; events
+   * without either are never duplicates. Pass the event as read from the body (readWebhookEvent).
+   */
+  isDuplicate(event: Pick<WebhookEvent, 'transactionId' | 'status'>): boolean {
     const {transactionId, status} = event
     if (!status || !transactionId) return false
     const number = this.statusNumber(status)

@@ -55,6 +55,8 @@ export interface WebhookListenerOptions {
 export interface ServiceView {
   /** The status the service reports: the trustworthy one. */
   status?: string
+  /** When the service says that status was reached (the transaction's last_status_update). */
+  updatedAt?: string
   /** Why the transaction could not be read. */
   error?: string
 }
@@ -64,7 +66,7 @@ export interface AcknowledgedWebhook {
   seq: number
   receivedAt: string
   event: WebhookEvent
-  /** The same (transaction id, status) was received before. */
+  /** The same delivery was received before: the same transaction id and status, carried by the body (duplicates.ts). */
   duplicate: boolean
   service?: ServiceView
   forward?: ForwardResult
@@ -209,7 +211,8 @@ class FollowUpQueue {
 /**
  * Hands reports on in arrival order: a finished report waits for the ones before it. A sequence
  * number whose webhook could not be recorded is finished with nothing to report. Duplicates are
- * marked here, in arrival order, with the status the service reported when the body had none.
+ * marked here, in arrival order, by what the body carries: never by the status read back from
+ * the service, which may have moved on since the webhook came (duplicates.ts).
  */
 class ArrivalOrder {
   private nextSeq = 1
@@ -234,7 +237,7 @@ class ArrivalOrder {
       this.nextToReport++
       if (!ready) continue
       if (ready.kind === 'webhook') {
-        ready.duplicate = this.duplicates.isDuplicate({...ready.event, status: ready.event.status ?? ready.service?.status})
+        ready.duplicate = this.duplicates.isDuplicate(ready.event)
         if (ready.duplicate) this.counts.duplicates++
       }
       this.deliver(ready)
@@ -296,7 +299,10 @@ class FollowUps {
     const view = await this.queue.run(
       () =>
         fetchTransaction(id).then(
-          (tx): ServiceView => ({status: typeof tx.status === 'string' ? tx.status : undefined}),
+          (tx): ServiceView => ({
+            status: typeof tx.status === 'string' ? tx.status : undefined,
+            ...(typeof tx.last_status_update === 'string' ? {updatedAt: tx.last_status_update} : {}),
+          }),
           (error: Error): ServiceView => ({error: error.message}),
         ),
       {error: 'interrupted before it was read'},

@@ -202,7 +202,7 @@ describe('webhook listen', () => {
     const result = await cli.stop()
     expect(result.code).toBe(130)
     const lines = result.stdout.trim().split('\n')
-    expect(lines[0]).toMatch(new RegExp(`  ${TX}  SETTLEMENT_COMPLETED \\(service; the webhook said SETTLEMENT_REQUESTED\\)$`))
+    expect(lines[0]).toMatch(new RegExp(`  ${TX}  SETTLEMENT_REQUESTED \\(the service has moved on: now SETTLEMENT_COMPLETED\\)$`))
     expect(lines[1]).toMatch(/  unknown-tx  PENDING  service: not read \(The service answered 404.*no such transaction\)$/)
     expect(lines[2]).toMatch(/  \(no id\)  PENDING  service: not read \(the webhook carries no transaction id\)$/)
     const gets = service.requests.filter((req) => req.method === 'GET')
@@ -211,7 +211,7 @@ describe('webhook listen', () => {
     expect(result.stdout + result.stderr).not.toContain(API_KEY)
   })
 
-  it('--fetch --json reports service_status, status_differs and fetch errors', async () => {
+  it('--fetch --json reports service_status, status_differs, moved_on and fetch errors', async () => {
     const service = await startRecordingServer(() => ({json: {id: TX, status: 'SETTLEMENT_REQUESTED'}}))
     servers.push(service)
     const {cli, url} = await listen(['--fetch', '--json'], {PAYTX_BASE_URL: service.url, PAYTX_API_KEY: API_KEY})
@@ -220,9 +220,10 @@ describe('webhook listen', () => {
     await cli.waitFor('stdout', () => webhookEvents(cli).length === 2)
     await cli.stop()
     const [same, withoutStatus] = webhookEvents(cli)
-    expect(same).toMatchObject({status: 'SETTLEMENT_REQUESTED', service_status: 'SETTLEMENT_REQUESTED', status_differs: false, duplicate: false})
-    // Without a status in the body, the service's status decides what is a duplicate.
-    expect(withoutStatus).toMatchObject({status: null, service_status: 'SETTLEMENT_REQUESTED', status_differs: false, duplicate: true})
+    expect(same).toMatchObject({status: 'SETTLEMENT_REQUESTED', service_status: 'SETTLEMENT_REQUESTED', status_differs: false, moved_on: false, duplicate: false})
+    // Without a status in the body it cannot be told from the next move's webhook: the status
+    // read back from the service is shown, and never makes it a duplicate.
+    expect(withoutStatus).toMatchObject({status: null, service_status: 'SETTLEMENT_REQUESTED', status_differs: false, moved_on: false, duplicate: false})
   })
 
   it('--forward-to passes the raw body and end-to-end headers to the endpoint and prints its status', async () => {

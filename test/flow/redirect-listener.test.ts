@@ -208,3 +208,33 @@ describe('redirect listener, malformed requests over raw sockets', () => {
     await expect(waiting).resolves.toMatchObject({transactionId: 'tx-1'})
   })
 })
+
+describe('redirect listener, webhooks', () => {
+  it('lists webhooks in the order received, even when the status read for an earlier one answers last', async () => {
+    let releaseFirst!: () => void
+    const firstMayAnswer = new Promise<void>((resolve) => (releaseFirst = resolve))
+    const listed: string[] = []
+    const listener = await startRedirectListener({
+      readStatus: async (id) => {
+        if (id === 'tx-slow') await firstMayAnswer
+        return {status: id === 'tx-slow' ? 'IN_PROGRESS' : 'INITIATED', updatedAt: '2000-01-01T00:00:00.000Z'}
+      },
+      onWebhook: (webhook) => listed.push(webhook.transactionId!),
+    })
+    try {
+      expect((await post(listener.webhookUrl, JSON.stringify({type: 'transaction', id: 'tx-slow'}))).status).toBe(200)
+      expect((await post(listener.webhookUrl, JSON.stringify({type: 'transaction', id: 'tx-quick'}))).status).toBe(200)
+      // The second one's status is known at once, but it waits for the first.
+      await new Promise((resolve) => setImmediate(resolve))
+      releaseFirst()
+      for (let tries = 0; listed.length < 2 && tries < 500; tries++) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(listed).toEqual(['tx-slow', 'tx-quick'])
+      expect(listener.webhooks().map((hook) => [hook.transactionId, hook.status, hook.statusFrom, hook.movedOn, hook.duplicate])).toEqual([
+        ['tx-slow', 'IN_PROGRESS', 'service', false, false],
+        ['tx-quick', 'INITIATED', 'service', false, false],
+      ])
+    } finally {
+      await listener.close()
+    }
+  })
+})

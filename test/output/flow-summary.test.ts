@@ -17,4 +17,22 @@ describe('renderFlowSummary', () => {
   it('no line when nothing was refused', () => {
     expect(renderFlowSummary({...base, rejectedRequests: 0, rejectedByStatus: {}} as FlowResult)).not.toContain('Refused')
   })
+
+  it('lists each webhook with the status its body carried, or the one read when it came and whether the service had moved on', () => {
+    const webhooks = [
+      {type: 'transaction', status: 'SETTLEMENT_COMPLETED', statusFrom: 'service', movedOn: true, receivedAt: '2026-11-20T10:00:00.100Z', duplicate: false},
+      {type: 'transaction', status: 'SETTLEMENT_COMPLETED', statusFrom: 'service', movedOn: false, receivedAt: '2026-11-20T10:00:00.200Z', duplicate: false},
+      {type: 'transaction', status: 'PENDING', statusFrom: 'webhook', receivedAt: '2026-11-20T10:00:00.300Z', duplicate: false},
+      {type: 'transaction', status: 'PENDING', statusFrom: 'webhook', receivedAt: '2026-11-20T10:00:00.400Z', duplicate: true},
+    ]
+    const summary = renderFlowSummary({...base, rejectedRequests: 0, rejectedByStatus: {}, webhooks} as FlowResult)
+    expect(summary).toContain(
+      [
+        'Webhooks     10:00:00.100  transaction  SETTLEMENT_COMPLETED  (read from the service, which had moved on since it came)',
+        '             10:00:00.200  transaction  SETTLEMENT_COMPLETED  (read from the service when it came)',
+        '             10:00:00.300  transaction  PENDING',
+        '             10:00:00.400  transaction  PENDING  duplicate',
+      ].join('\n'),
+    )
+  })
 })

@@ -95,12 +95,28 @@ describe('listener addresses', () => {
 describe('renderWebhookLine', () => {
   const received = {kind: 'webhook' as const, seq: 1, receivedAt: '2026-11-20T10:00:00.000Z', duplicate: false}
 
-  it('shows the service status first, and the webhook’s own when they differ', () => {
+  it('shows the status the webhook carried, and says so when the service has moved on since', () => {
     const event = readWebhookEvent({type: 'transaction', id: 't1', status: 'SETTLEMENT_REQUESTED'})
     const differs = webhookLine({...received, event, service: {status: 'SETTLEMENT_COMPLETED'}})
-    expect(renderWebhookLine(differs)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_COMPLETED (service; the webhook said SETTLEMENT_REQUESTED)')
+    expect(differs).toMatchObject({status: 'SETTLEMENT_REQUESTED', service_status: 'SETTLEMENT_COMPLETED', status_differs: true, moved_on: true})
+    expect(renderWebhookLine(differs)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_REQUESTED (the service has moved on: now SETTLEMENT_COMPLETED)')
     const same = webhookLine({...received, event, duplicate: true, service: {status: 'SETTLEMENT_REQUESTED'}, forward: {url: 'http://x', status: 500, duration_ms: 3}})
-    expect(renderWebhookLine(same)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_REQUESTED (service)  duplicate  forwarded: 500 (3 ms)')
+    expect(renderWebhookLine(same)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_REQUESTED (the service agrees)  duplicate  forwarded: 500 (3 ms)')
+  })
+
+  it('a body without a status shows the status read when it came, and that the service had moved on when it reached it after', () => {
+    const event = readWebhookEvent({type: 'transaction', id: 't1'})
+    const before = webhookLine({...received, event, service: {status: 'IN_PROGRESS', updatedAt: '2026-11-20T09:59:59.990Z'}})
+    expect(before).toMatchObject({status: null, service_status: 'IN_PROGRESS', moved_on: false, duplicate: false})
+    expect(renderWebhookLine(before)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  IN_PROGRESS (read from the service when it came)')
+    const after = webhookLine({...received, event, service: {status: 'SETTLEMENT_REQUESTED', updatedAt: '2026-11-20T10:00:00.200Z'}})
+    expect(after).toMatchObject({status: null, service_status: 'SETTLEMENT_REQUESTED', service_updated_at: '2026-11-20T10:00:00.200Z', moved_on: true})
+    expect(renderWebhookLine(after)).toBe('2026-11-20T10:00:00.000Z  transaction  t1  SETTLEMENT_REQUESTED (read from the service, which had moved on since the webhook came)')
+  })
+
+  it('on a terminal, shows the time of day only', () => {
+    const event = readWebhookEvent({type: 'transaction', id: 't1', status: 'PENDING'})
+    expect(renderWebhookLine(webhookLine({...received, event}), {short: true})).toBe('10:00:00.000  transaction  t1  PENDING')
   })
 
   it('cuts and escapes a malformed body so it cannot garble the terminal', () => {

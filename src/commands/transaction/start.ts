@@ -14,6 +14,7 @@ import {
   prepareSofortDescriptor,
 } from '../../input/transaction-request.js'
 import {requireFlag} from '../../input/required-flag.js'
+import {DEAD_ADDRESS_MARK, commandEmulatorNote, servedByCommandEmulator} from '../../output/command-emulator.js'
 import {table} from '../../output/table.js'
 import {lineWidth} from '../../output/wrap.js'
 import {describeStatus, unlistedStatusWarning} from '../../output/transaction.js'
@@ -24,6 +25,10 @@ export default class TransactionStart extends BaseCommand<typeof TransactionStar
   static override description = `Prints the transaction's id, status and details.approval_url, the address where the customer
 authorizes the payment; --open opens it in the browser (BROWSER is honoured). Then check the
 outcome server-side with \`paytx status <id>\` or \`paytx checkoutsuccess <id>\`.
+
+On the local profile with no emulator running, the emulator runs inside this command and stops
+with it: the approval URL is then marked as not served and --open opens nothing; keep one running
+with \`paytx emulator start\` for a URL that works.
 
 --amount is in minor units: 1499 is 14.99 EUR. For card, the CVV is read with --cvv-stdin or a
 hidden prompt; without it the service asks for it on the approval page. For sofort, umlauts and ß
@@ -68,10 +73,25 @@ ${EXIT_CODES_HELP}`
     const {body} = options
 
     await this.confirmProduction(`start a ${body.payment_product} transaction of ${describeAmount(body.amount)}`, options.yes)
-    const service = await this.service()
-    const transaction = await service.startTransaction(body)
+    // On a local profile with no emulator running, one runs inside this command: its addresses die with it.
+    const emulator = await this.ctx.emulator(await this.profileWithKeys())
+    try {
+      const service = await this.service()
+      const transaction = await service.startTransaction(body)
+      this.report(transaction, body, options.open, emulator.url)
+      if (options.open) await this.openApproval(transaction.details?.approval_url, emulator.url)
+      return transaction
+    } finally {
+      await emulator.stop()
+    }
+  }
+
+  /** The result, and what to do next; an approval URL served by an emulator that ran inside this command is said to be dead. */
+  private report(transaction: Transaction, body: TransactionStartRequest, open: boolean, commandEmulatorUrl: string | undefined): void {
     const id = readId(transaction) ?? '(no id)'
     const approvalUrl = transaction.details?.approval_url
+    const commandEmulator = commandEmulatorUrl === undefined ? undefined : {emulatorUrl: commandEmulatorUrl, profileBaseUrl: this.profile().profile.base_url}
+    const dead = typeof approvalUrl === 'string' && commandEmulator !== undefined && servedByCommandEmulator(approvalUrl, commandEmulator)
     this.print(
       table([
         ['Transaction', id],
@@ -79,14 +99,18 @@ ${EXIT_CODES_HELP}`
         ['Amount', describeAmount(body.amount)],
         ['Product', body.payment_product],
         ['Reference', body.merchant_reference],
-        ['Approval URL', typeof approvalUrl === 'string' ? approvalUrl : '(none returned)'],
+        ['Approval URL', typeof approvalUrl === 'string' ? `${approvalUrl}${dead ? `  ${DEAD_ADDRESS_MARK}` : ''}` : '(none returned)'],
       ], {width: lineWidth(this.ctx.io.stdout)}),
     )
     const warning = unlistedStatusWarning(transaction.status)
     if (warning) this.warnUser(warning)
-    if (options.open) await this.openApproval(approvalUrl)
-    this.note(`Next: ${options.open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then \`${this.commandLine(`status ${visibleText(id)}`)}\`.`)
-    return transaction
+    const status = `\`${this.commandLine(`status ${visibleText(id)}`)}\``
+    if (dead) {
+      this.note(commandEmulatorNote(commandEmulator!, 'the approval URL', this.commandLine('emulator start')))
+      this.note(`Next: with an emulator running, send the customer to the approval URL, then ${status}.`)
+      return
+    }
+    this.note(`Next: ${open ? 'authorize in the browser' : 'send the customer to the approval URL'}, then ${status}.`)
   }
 
   /** A person at the terminal is asked for what the flags leave out; otherwise the flags stay as given. */
@@ -132,9 +156,14 @@ ${EXIT_CODES_HELP}`
     return cvv || undefined
   }
 
-  private async openApproval(url: unknown): Promise<void> {
+  /** --open: the approval URL in the browser, unless it is served by an emulator that stops with this command (a dead page). */
+  private async openApproval(url: unknown, commandEmulatorUrl: string | undefined): Promise<void> {
     if (typeof url !== 'string' || url === '') {
       this.warnUser('the service returned no approval URL to open.')
+      return
+    }
+    if (commandEmulatorUrl !== undefined && servedByCommandEmulator(url, {emulatorUrl: commandEmulatorUrl, profileBaseUrl: this.profile().profile.base_url})) {
+      this.warnUser('--open: the approval URL was not opened: the emulator that serves it stops with this command, and the page would not load.')
       return
     }
     const opened = await this.ctx.browser(url)

@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import type {Transaction} from '../../api/schemas.js'
+import {isFinalStatus} from '../../api/contract.js'
 import {InterruptedError, outcomeExitCode} from '../../errors.js'
 import {EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {renderTransaction, unlistedStatusWarning} from '../../output/transaction.js'
@@ -62,6 +63,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       this.print(renderTransaction(transaction, this.profileUnderResult(), {width: lineWidth(this.ctx.io.stdout)}))
       const warning = unlistedStatusWarning(transaction.status)
       if (warning) this.warnUser(warning)
+      await this.noteDeadApprovalUrl(transaction)
       return transaction
     }
 
@@ -99,6 +101,24 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     this.setOutcomeExitCode(outcomeExitCode(result))
     return result.reading
   }
+
+  /** Says so when the approval URL shown is served by an emulator that ran only for this command. */
+  private async noteDeadApprovalUrl(transaction: Transaction): Promise<void> {
+    // The emulator this command runs, if any: asked again, it is the one the service uses (and stays up for it).
+    const emulator = await this.ctx.emulator(await this.profileWithKeys())
+    await emulator.stop()
+    const note = await deadApprovalUrlNote({profileBaseUrl: this.profile().profile.base_url, emulatorUrl: emulator.url, start: this.commandLine('emulator start')}, transaction)
+    if (note) this.note(note)
+  }
+}
+
+/** Non-final, with an approval URL served by an emulator that ran inside this command: that page dies with it. */
+async function deadApprovalUrlNote(command: {profileBaseUrl: string; emulatorUrl: string | undefined; start: string}, transaction: Transaction): Promise<string | undefined> {
+  const url = transaction.details?.approval_url
+  if (command.emulatorUrl === undefined || typeof url !== 'string' || isFinalStatus(transaction.status)) return undefined
+  const {commandEmulatorNote, servedByCommandEmulator} = await import('../../output/command-emulator.js')
+  const emulator = {emulatorUrl: command.emulatorUrl, profileBaseUrl: command.profileBaseUrl}
+  return servedByCommandEmulator(url, emulator) ? commandEmulatorNote(emulator, 'the approval URL', command.start) : undefined
 }
 
 export type TransactionStatusFlags = Interfaces.InferredFlags<typeof TransactionStatus.flags>

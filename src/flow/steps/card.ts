@@ -9,6 +9,7 @@ import {ResponseError} from '../../errors.js'
 import {DEFAULT_TEST_CARD, testCardFor} from '../../test-mode/outcomes.js'
 import {type FlowContext, runStep} from '../context.js'
 import {cardRequest} from '../flow-options.js'
+import {confirmReused} from './customer.js'
 
 export interface FlowCard {
   cardId?: string
@@ -19,15 +20,15 @@ export async function cardStep(context: FlowContext, customerId: string): Promis
   const {options, profile} = context
   if (options.product !== 'card') return {}
   const given = options.card
-  if (given && 'id' in given) {
-    context.emit({kind: 'card-reused', cardId: given.id})
-    return {cardId: given.id}
-  }
+  // Reported as reused once the transaction's start accepted it (customer.ts confirmReused).
+  if (given && 'id' in given) return {cardId: given.id}
   const pan = given ? given.pan : (testCardFor(options.approve ?? '') ?? DEFAULT_TEST_CARD).pan
   const body = cardRequest(profile, options, customerId, given ?? {pan})
   const card = await runStep(context, 'card', () => context.service.tokenizeCard(body))
   const cardId = readCardId(card)
   if (!cardId) throw new ResponseError('The card proxy answered without a card id (looked for id, _id and token).')
+  // The card was made for the given customer: the service knows it.
+  confirmReused(context, {customer: true})
   const cardLast4 = lastFour(pan)
   context.emit({kind: 'card-tokenized', cardId, last4: cardLast4, testCard: !given})
   return {cardId, cardLast4}

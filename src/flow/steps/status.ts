@@ -52,7 +52,8 @@ export async function statusStep(context: FlowContext, transactionId: string, wa
   // The webhook of the last change may still be on its way; give it a moment.
   if (options.webhook.mode === 'local') {
     const status = reading.status
-    await waitForWebhook(context, () => context.listener.webhooks().some((hook) => hook.status === status))
+    // A status read after the service had moved on to it is not that status's own webhook.
+    await waitForWebhook(context, () => context.listener.webhooks().some((hook) => hook.status === status && !hook.movedOn))
   }
 
   const conclusion: FlowConclusion = {

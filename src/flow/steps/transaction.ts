@@ -6,6 +6,7 @@ import {readId} from '../../api/contract.js'
 import {ResponseError} from '../../errors.js'
 import {type FlowContext, runStep} from '../context.js'
 import {startRequest} from '../flow-options.js'
+import {confirmReused} from './customer.js'
 
 export interface StartedTransaction {
   transactionId: string
@@ -27,6 +28,8 @@ export async function transactionStep(context: FlowContext, ids: {customerId: st
   if (!transactionId) throw new ResponseError('The service started a transaction but its answer has no id.')
   context.transactionId = transactionId
   listener.expectTransaction(transactionId)
+  // The service started a transaction naming the given customer and card: they exist.
+  confirmReused(context, {customer: true, card: true})
   context.emit({kind: 'transaction-started', transactionId, status: started.status})
   const approvalUrl = started.details?.approval_url
   if (typeof approvalUrl !== 'string' || approvalUrl === '') {
