@@ -55,31 +55,36 @@ export interface DeliveryDeps {
 
 const answered2xx = (attempt: LoggedDelivery['attempts'][number]) => attempt.http_status !== undefined && attempt.http_status >= 200 && attempt.http_status <= 299
 
-/** Every delivery has had its first attempt, or one attempt already failed (the verdict cannot change). */
+/**
+ * Every delivery has had its first attempt, or one was not answered 2xx: the verdict cannot change,
+ * and the emulator may hold the transaction's later webhooks back behind its retries.
+ */
 function settled(deliveries: readonly LoggedDelivery[]): boolean {
   if (deliveries.some((delivery) => delivery.attempts.some((attempt) => !answered2xx(attempt)))) return true
   return deliveries.every((delivery) => delivery.attempts.length > 0 || delivery.state === 'dropped' || delivery.state === 'failed')
 }
 
-async function readSettledLog(deps: DeliveryDeps, transactionId: string): Promise<LoggedDelivery[]> {
+/** The log once it is settled, or as it was when the wait ran out (`waitedOut`). */
+async function readSettledLog(deps: DeliveryDeps, transactionId: string): Promise<{log: LoggedDelivery[]; waitedOut: boolean}> {
   const timer = deps.timer ?? systemTimer
   const deadline = timer.now() + (deps.waitMs ?? DELIVERY_WAIT_MS)
   for (;;) {
     const deliveries = await deps.deliveries(transactionId)
     // Deliveries are queued with the status change itself: none now means none will come.
-    if (deliveries.length === 0 || settled(deliveries) || timer.now() >= deadline) return deliveries
+    if (deliveries.length === 0 || settled(deliveries)) return {log: deliveries, waitedOut: false}
+    if (timer.now() >= deadline) return {log: deliveries, waitedOut: true}
     await timer.sleep(Math.min(deps.pollMs ?? 100, Math.max(0, deadline - timer.now())), deps.signal)
   }
 }
 
 /** What went wrong with one delivery, or undefined when its first attempt was answered 2xx (at `to`, when given). */
-function deliveryProblem(delivery: LoggedDelivery, to: string | undefined, waitMs: number): string | undefined {
+function deliveryProblem(delivery: LoggedDelivery, to: string | undefined, waited: string): string | undefined {
   const first = delivery.attempts[0]
   const where = redactUrl(delivery.url)
   if (to !== undefined && delivery.url !== to) return `${delivery.status} went to ${where}, not ${redactUrl(to)}`
   if (!first) {
     if (delivery.state === 'dropped') return `${delivery.status} was dropped by a fault rule and never sent to ${where}`
-    return `${delivery.status} was not sent to ${where} within ${formatDuration(waitMs)} (${delivery.state})`
+    return `${delivery.status} was not sent to ${where} ${waited} (${delivery.state})`
   }
   if (answered2xx(first)) return undefined
   const answer = first.http_status === undefined ? `failed (${first.error ?? 'no answer'})` : `answered HTTP ${first.http_status}`
@@ -91,7 +96,8 @@ function deliveryProblem(delivery: LoggedDelivery, to: string | undefined, waitM
 const plural = (count: number) => `${count} webhook${count === 1 ? '' : 's'}`
 
 export async function checkDeliveries(expectation: DeliveredExpectation, transactionId: string, deps: DeliveryDeps): Promise<DeliveryCheck> {
-  const log = await readSettledLog(deps, transactionId)
+  const {log, waitedOut} = await readSettledLog(deps, transactionId)
+  const waited = waitedOut ? `within ${formatDuration(deps.waitMs ?? DELIVERY_WAIT_MS)}` : 'when the log was read'
   const deliveries: DeliveryRecord[] = log.map((delivery) => ({
     status: delivery.status,
     url: redactUrl(delivery.url),
@@ -102,7 +108,7 @@ export async function checkDeliveries(expectation: DeliveredExpectation, transac
       ...(attempt.error === undefined ? {} : {error: attempt.error}),
     })),
   }))
-  const problems = log.map((delivery) => deliveryProblem(delivery, expectation.to, deps.waitMs ?? DELIVERY_WAIT_MS)).filter((problem) => problem !== undefined)
+  const problems = log.map((delivery) => deliveryProblem(delivery, expectation.to, waited)).filter((problem) => problem !== undefined)
   const expected = `every webhook answered 2xx${expectation.to ? ` at ${redactUrl(expectation.to)}` : ''}`
   const differences: Difference[] = []
   if (log.length === 0) {
@@ -167,7 +173,8 @@ export async function checkEndpoint(step: CheckStep, lookup: (reference: Referen
   let lastProblem = ''
   for (;;) {
     try {
-      last = await merchantRequest({method: 'GET', url, headers, timeoutMs: Math.max(1, Math.min(step.timeoutMs, deadline - timer.now())), signal: deps.signal})
+      // The last read may end a little after the deadline rather than be cut off at once.
+      last = await merchantRequest({method: 'GET', url, headers, timeoutMs: Math.min(step.timeoutMs, Math.max(1000, deadline - timer.now())), signal: deps.signal})
       lastProblem = answerProblem(step, last) ?? ''
       if (!lastProblem) return {last: {status: last.status, body: last.text}, reads: reads + 1}
     } catch (error) {

@@ -9,7 +9,7 @@ import {headerValueProblem} from '../http/header-value.js'
 import {isAbsoluteHttpUrl} from '../http/url.js'
 import type {ValuePath} from '../input/scenario-source.js'
 import {type JsonPathStep, parseJsonPath} from './json-path.js'
-import {OWN_TRANSACTION_ID, resolveReferences} from './references.js'
+import {resolveReferences} from './references.js'
 import type {checkStepSchema, startStepSchema} from './scenario-schema.js'
 import type {z} from 'zod'
 
@@ -88,11 +88,8 @@ function timeoutOf(value: number | string | undefined, path: ValuePath, report: 
 }
 
 export function checkStartStep(raw: z.infer<typeof startStepSchema>, path: ValuePath, note: string, report: Report): StartStep | false {
+  // ${transaction.id} in it is reported with the other references (scenario.ts).
   let ok = checkUrl(raw.url, [...path, 'url'], note, report)
-  if (raw.url.includes(OWN_TRANSACTION_ID)) {
-    report([...path, 'url'], `${OWN_TRANSACTION_ID} is not known before the merchant started the transaction; use it in check`)
-    ok = false
-  }
   ok = checkHeaders(raw.headers, [...path, 'headers'], report) && ok
   const steps = parseJsonPath(raw.transaction_id)
   if (typeof steps === 'string') {

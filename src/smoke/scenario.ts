@@ -273,8 +273,9 @@ class ScenarioChecker {
     const product = field('product')
     const amount = field('amount')
     const outcome = field('outcome')
-    const merchant = this.checkMerchantParts(raw, field, at, label)
-    const startedByMerchant = merchant !== false && merchant.start !== undefined
+    const merchant = this.checkMerchantParts(raw, field, at, written)
+    // Written, even if wrong: the merchant starts the payment, and the other problems are said as such.
+    const startedByMerchant = written.has('start')
     let sound = this.checkBasics(product, amount, outcome, missing, !startedByMerchant)
     if (startedByMerchant && outcome.value === MANUAL_OUTCOME) {
       this.report(outcome.path, `a case whose merchant starts the payment (start:) needs an outcome the emulator's page offers, not ${MANUAL_OUTCOME}${outcome.note}`)
@@ -333,7 +334,7 @@ class ScenarioChecker {
     raw: RawCase,
     field: <K extends keyof RawDefaults>(key: K) => CaseField<K>,
     at: ValuePath,
-    label: string,
+    written: Set<string>,
   ): {start?: StartStep; check?: CheckStep} | false {
     const report = (path: ValuePath, message: string) => this.report(path, message)
     const start = field('start')
@@ -341,7 +342,7 @@ class ScenarioChecker {
     const started = start.value === undefined ? undefined : checkStartStep(start.value, start.path, start.note, report)
     const checked = check.value === undefined ? undefined : checkCheckStep(check.value, check.path, check.note, report)
     let ok = started !== false && checked !== false
-    if (start.value !== undefined) {
+    if (written.has('start')) {
       for (const key of FIELDS_PAYTX_STARTS_WITH) {
         if (raw[key] === undefined) continue
         this.report([...at, key], `${key} is for a transaction paytx starts; this case's merchant starts it (start:), so remove ${key}`)
