@@ -156,8 +156,8 @@ function answerProblem(step: CheckStep, answer: MerchantAnswer): string | undefi
 }
 
 function describeWanted(step: CheckStep, url: string): string {
-  const wanted = [step.status === undefined ? 'a 2xx answer' : `HTTP ${step.status}`, ...step.json.map(({path, value}) => `${path} = ${JSON.stringify(value)}`)]
-  return `GET ${redactUrl(url)} to answer ${wanted.join(', ')}`
+  const values = step.json.map(({path, value}) => `${path} = ${JSON.stringify(value)}`)
+  return `GET ${redactUrl(url)} to answer ${step.status === undefined ? '2xx' : `HTTP ${step.status}`}${values.length > 0 ? ` with ${values.join(', ')}` : ''}`
 }
 
 /** Reads the merchant's endpoint until its answer is the one expected or the check's time is up. */

@@ -133,7 +133,7 @@ describe('smoke run against a merchant service', () => {
     const result = await run(scenario('never-paid.yaml', SHOP_CASE.replace('CHECK_TIMEOUT', '1500ms')))
     expect(result.exitCode, result.stdout + result.stderr).toBe(3)
     const row = result.stdout.split('\n').find((line) => line.startsWith('shop-pays'))!
-    expect(row).toMatch(/FAIL: check: expected GET http:\/\/127\.0\.0\.1:\d+\/orders\/[0-9a-f-]+ to answer HTTP 200, \$\.order\.state = "paid", got \$\.order\.state = "pending"; the last answer after [\d.]+ s \(\d+ reads\): HTTP 200 \{"order":\{"id":"order-1","state":"pending"\}\}/)
+    expect(row).toMatch(/FAIL: check: expected GET http:\/\/127\.0\.0\.1:\d+\/orders\/[0-9a-f-]+ to answer HTTP 200 with \$\.order\.state = "paid", got \$\.order\.state = "pending"; the last answer after [\d.]+ s \(\d+ reads\): HTTP 200 \{"order":\{"id":"order-1","state":"pending"\}\}/)
     // The webhooks themselves were fine: only the order is wrong.
     expect(row).not.toContain('delivered: expected')
   })
