@@ -274,13 +274,8 @@ class ScenarioChecker {
     const amount = field('amount')
     const outcome = field('outcome')
     const merchant = this.checkMerchantParts(raw, field, at, written)
-    // Written, even if wrong: the merchant starts the payment, and the other problems are said as such.
     const startedByMerchant = written.has('start')
     let sound = this.checkBasics(product, amount, outcome, missing, !startedByMerchant)
-    if (startedByMerchant && outcome.value === MANUAL_OUTCOME) {
-      this.report(outcome.path, `a case whose merchant starts the payment (start:) needs an outcome the emulator's page offers, not ${MANUAL_OUTCOME}${outcome.note}`)
-      sound = false
-    }
 
     const card = this.checkCard(field('card'), product.value, outcome.value)
     const cvv = this.checkCvv(field('cvv'), product.value)
@@ -298,7 +293,6 @@ class ScenarioChecker {
       this.report(waitTimeout.path, `must be a duration greater than 0${waitTimeout.note}`)
       sound = false
     }
-    const untilSettled = field('until_settled')
     if (!sound || card === false || customer === false || webhook === false || expect === false || dependsOn === false || merchant === false) return undefined
 
     const isManual = outcome.value === MANUAL_OUTCOME
@@ -319,7 +313,7 @@ class ScenarioChecker {
       ...(raw.faults === undefined ? {} : {faults: raw.faults}),
       webhook,
       waitTimeoutMs: waitTimeoutMs ?? (isManual ? DEFAULT_MANUAL_WAIT_TIMEOUT_MS : DEFAULT_WAIT_TIMEOUT_MS),
-      untilSettled: untilSettled.value ?? (statuses.includes('SETTLEMENT_COMPLETED') && !statuses.includes('SETTLEMENT_REQUESTED')),
+      untilSettled: field('until_settled').value ?? (statuses.includes('SETTLEMENT_COMPLETED') && !statuses.includes('SETTLEMENT_REQUESTED')),
       expect,
       dependsOn,
       ...merchant,
@@ -342,7 +336,13 @@ class ScenarioChecker {
     const started = start.value === undefined ? undefined : checkStartStep(start.value, start.path, start.note, report)
     const checked = check.value === undefined ? undefined : checkCheckStep(check.value, check.path, check.note, report)
     let ok = started !== false && checked !== false
+    // Written, even if wrong: the merchant starts the payment, and the other problems are said as such.
     if (written.has('start')) {
+      const outcome = field('outcome')
+      if (outcome.value === MANUAL_OUTCOME) {
+        this.report(outcome.path, `a case whose merchant starts the payment (start:) needs an outcome the emulator's page offers, not ${MANUAL_OUTCOME}${outcome.note}`)
+        ok = false
+      }
       for (const key of FIELDS_PAYTX_STARTS_WITH) {
         if (raw[key] === undefined) continue
         this.report([...at, key], `${key} is for a transaction paytx starts; this case's merchant starts it (start:), so remove ${key}`)
@@ -518,10 +518,36 @@ class ScenarioChecker {
       }
     }
 
+    const webhookParts = this.checkWebhookExpectations(merged, webhook, pathOf, noteOf)
+    if (webhookParts === false) ok = false
+    else Object.assign(result, webhookParts)
+
+    if (result.statuses) {
+      if (result.final !== undefined && !result.statuses.some((status) => isFinalStatus(status) === result.final)) {
+        this.report(pathOf('final'), `final: ${result.final} can never hold together with status ${result.statuses.join(' or ')}${noteOf('final')}`)
+        ok = false
+      }
+      if (result.success !== undefined && !result.statuses.some((status) => isSuccessStatus(status) === result.success)) {
+        this.report(pathOf('success'), `success: ${result.success} can never hold together with status ${result.statuses.join(' or ')}${noteOf('success')}`)
+        ok = false
+      }
+    }
+    return ok ? result : false
+  }
+
+  /** expect.webhooks (paytx's own listener) and expect.delivered (the emulator's delivery log). */
+  private checkWebhookExpectations(
+    merged: RawExpectation,
+    webhook: CaseWebhook | false | 'merchant',
+    pathOf: (key: keyof RawExpectation) => ValuePath,
+    noteOf: (key: keyof RawExpectation) => string,
+  ): Pick<CaseExpectation, 'webhooks' | 'delivered'> | false {
+    let ok = true
+    const parts: Pick<CaseExpectation, 'webhooks' | 'delivered'> = {}
     if (merged.webhooks !== undefined) {
       const webhooks = merged.webhooks
-      result.webhooks = typeof webhooks === 'number' ? {count: webhooks} : Array.isArray(webhooks) ? {statuses: webhooks} : {...webhooks}
-      const {min, max} = result.webhooks
+      parts.webhooks = typeof webhooks === 'number' ? {count: webhooks} : Array.isArray(webhooks) ? {statuses: webhooks} : {...webhooks}
+      const {min, max} = parts.webhooks
       if (min !== undefined && max !== undefined && min > max) {
         this.report(pathOf('webhooks'), `min (${min}) is greater than max (${max}); no number of webhooks can pass${noteOf('webhooks')}`)
         ok = false
@@ -538,23 +564,13 @@ class ScenarioChecker {
       }
     }
     if (merged.delivered !== undefined) {
-      const delivered = webhook !== false && webhook !== 'merchant' && webhook.mode === 'none' ? false : checkDelivered(merged.delivered, pathOf('delivered'), noteOf('delivered'), (path, message) => this.report(path, message))
-      if (webhook !== false && webhook !== 'merchant' && webhook.mode === 'none') this.report(pathOf('delivered'), `needs webhooks, and this case has webhook: none${noteOf('delivered')}`)
+      const noWebhooks = webhook !== false && webhook !== 'merchant' && webhook.mode === 'none'
+      if (noWebhooks) this.report(pathOf('delivered'), `needs webhooks, and this case has webhook: none${noteOf('delivered')}`)
+      const delivered = noWebhooks ? false : checkDelivered(merged.delivered, pathOf('delivered'), noteOf('delivered'), (path, message) => this.report(path, message))
       if (delivered === false) ok = false
-      else result.delivered = delivered
+      else parts.delivered = delivered
     }
-
-    if (result.statuses) {
-      if (result.final !== undefined && !result.statuses.some((status) => isFinalStatus(status) === result.final)) {
-        this.report(pathOf('final'), `final: ${result.final} can never hold together with status ${result.statuses.join(' or ')}${noteOf('final')}`)
-        ok = false
-      }
-      if (result.success !== undefined && !result.statuses.some((status) => isSuccessStatus(status) === result.success)) {
-        this.report(pathOf('success'), `success: ${result.success} can never hold together with status ${result.statuses.join(' or ')}${noteOf('success')}`)
-        ok = false
-      }
-    }
-    return ok ? result : false
+    return ok ? parts : false
   }
 
   private checkReferences(raw: RawCase, index: number, names: Map<string, CaseNameEntry>): string[] | false {
