@@ -158,6 +158,20 @@ cases:
     expect(noId.reason).toMatch(/^start: expected the transaction id at \$\.payment\.number in the answer to POST .*\/checkout, got no \$\.payment\.number: HTTP 201 \{"order"/)
   })
 
+  it('is an error of the case (exit 1) when the shop does not answer at all, naming the address', async () => {
+    const closed = await openShop()
+    const url = closed.url
+    await closed.close()
+    shop = await openShop()
+    const file = scenario('no-answer.yaml', `cases:\n  - name: shop-down\n    outcome: SETTLEMENT_COMPLETED\n    start: {url: "${url}/checkout", transaction_id: $.payment.id, timeout: 2s}\n`)
+    const result = await run(file, ['--json'])
+    expect(result.exitCode, result.stdout + result.stderr).toBe(1)
+    const [down] = parseJsonOutput(result).cases
+    expect(down).toMatchObject({verdict: 'error'})
+    expect(down.reason).toBe(`POST ${url}/checkout failed: connect ECONNREFUSED ${url.replace("http://", "")}.`)
+    expect(down.error.hint).toContain('Check that your service is running at that address')
+  })
+
   it('refuses bad step definitions with exit 2, each at its line, and sends nothing', async () => {
     const opened = await openShop()
     const file = scenario(
