@@ -148,11 +148,17 @@ cases:
     start: {url: "\${env.SHOP_URL}/nope", transaction_id: $.payment.id}
   - name: no-id
     start: {url: "\${env.SHOP_URL}/checkout", transaction_id: $.payment.number}
+  - name: other-cart
+    product: sofort
+    amount: 999
+    start: {url: "\${env.SHOP_URL}/checkout", transaction_id: /payment/id}
 `,
     )
     const result = await run(file, ['--json'])
     expect(result.exitCode, result.stdout + result.stderr).toBe(3)
-    const [wrongPath, noId] = parseJsonOutput(result).cases
+    const [wrongPath, noId, otherCart] = parseJsonOutput(result).cases
+    // What the shop started is checked against the product and amount the case names.
+    expect(otherCart).toMatchObject({verdict: 'failed', status: 'SETTLEMENT_COMPLETED', reason: 'product: expected sofort, got dummy; amount: expected 999, got 2500'})
     expect(wrongPath).toMatchObject({verdict: 'failed'})
     expect(wrongPath.reason).toMatch(/^start: expected a 2xx answer to POST http:\/\/127\.0\.0\.1:\d+\/nope, got HTTP 404 \{"error":"not found"\}$/)
     expect(noId.reason).toMatch(/^start: expected the transaction id at \$\.payment\.number in the answer to POST .*\/checkout, got no \$\.payment\.number: HTTP 201 \{"order"/)
