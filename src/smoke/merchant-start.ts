@@ -140,7 +140,7 @@ export async function runMerchantStartedCase(
   const steps: MerchantStartResult['steps'] = []
   const timed = async <T>(name: 'transaction' | 'approval' | 'status', run: () => Promise<T>): Promise<T> => {
     const since = timer.now()
-    deps.emit({kind: 'step-started', step: name})
+    deps.emit({kind: 'step-started', step: name, ...(name === 'approval' ? {outcome: smokeCase.outcome} : {})})
     try {
       return await run()
     } finally {

@@ -86,6 +86,8 @@ export interface SmokeProgress {
   caseStarted(smokeCase: SmokeCase): void
   /** What the case's flow reports (its steps, the approval page of a manual case, warnings). */
   caseEvent(smokeCase: SmokeCase, event: FlowEvent): void
+  /** What the case does after its flow (reading the delivery log, the merchant's endpoint), in a few words. */
+  caseActivity?(smokeCase: SmokeCase, activity: string): void
   caseFinished(result: SmokeCaseResult): void
 }
 
@@ -401,6 +403,7 @@ async function checkMerchantService(
   if (smokeCase.expect.delivered) {
     const services = requireServices(smokeCase, options)
     const tuning = services.tuning ?? {}
+    options.progress?.caseActivity?.(smokeCase, "reading the emulator's webhook deliveries")
     const delivered = await checkDeliveries(smokeCase.expect.delivered, transactionId, {
       deliveries: services.deliveries,
       signal: options.signal,
@@ -411,6 +414,7 @@ async function checkMerchantService(
     Object.assign(fields, {deliveries: delivered.deliveries, delivered: delivered.summary})
   }
   if (smokeCase.check) {
+    options.progress?.caseActivity?.(smokeCase, "reading the merchant's endpoint (check)")
     const checked = await checkEndpoint(smokeCase.check, (reference) => (reference.own ? transactionId : lookup(reference)), {
       signal: options.signal,
       pollMs: options.services?.tuning?.pollMs,
