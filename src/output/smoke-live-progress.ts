@@ -72,6 +72,10 @@ export class LiveProgress implements SmokeProgress {
     }
   }
 
+  caseActivity(smokeCase: SmokeCase, activity: string): void {
+    this.showStep(smokeCase, activity)
+  }
+
   caseFinished(result: SmokeCaseResult): void {
     this.active.delete(result.name)
     const duration = result.verdict === 'skipped' ? '' : ` (${formatDuration(result.durationMs)})`

@@ -30,7 +30,10 @@ function countText(count: number): string {
   return `${count} webhook${count === 1 ? '' : 's'}`
 }
 
-export function checkExpectations(expect: CaseExpectation, result: FlowResult): Difference[] {
+/** What the expectations read of a case's payment: a flow's result, or what a merchant-started case ended with. */
+export type PaymentOutcome = Pick<FlowResult, 'status' | 'final' | 'success' | 'statusReason' | 'webhooks' | 'durationMs'>
+
+export function checkExpectations(expect: CaseExpectation, result: PaymentOutcome): Difference[] {
   const differences: Difference[] = []
   if (expect.statuses && !expect.statuses.includes(result.status)) {
     differences.push({field: 'status', expected: expect.statuses.join(' or '), got: result.status})
@@ -78,15 +81,21 @@ export function describeExpectation(expect: CaseExpectation): string {
     if (statuses) parts.push(`webhooks ${listText(statuses)}`)
     if (contains) parts.push(`webhooks ⊇ ${listText(contains)}`)
   }
+  if (expect.delivered) parts.push(`webhooks answered 2xx${expect.delivered.min > 1 ? ` (≥${expect.delivered.min})` : ''}`)
   if (expect.maxDurationMs !== undefined) parts.push(`≤ ${formatDuration(expect.maxDurationMs)}`)
   return parts.join(', ')
 }
 
-/** What the flow ended with, in the same few words. */
-export function describeOutcome(result: FlowResult): string {
+/**
+ * What the payment ended with, in the same few words. Webhooks are counted only where paytx saw
+ * them: its own listener (`listened`), or the emulator's delivery log (`delivered`, its summary);
+ * a case whose webhooks went elsewhere says nothing of them rather than "0 webhooks".
+ */
+export function describeOutcome(result: PaymentOutcome, seen: {listened: boolean; delivered?: string}): string {
   const parts = [result.status]
   if (!result.final) parts.push('not final')
   parts.push(result.success ? 'success' : 'no success')
-  parts.push(countText(distinctWebhookStatuses(result).length))
+  if (seen.listened) parts.push(countText(distinctWebhookStatuses(result).length))
+  if (seen.delivered) parts.push(seen.delivered)
   return parts.join(', ')
 }

@@ -36,12 +36,26 @@ function caseDetails(result: SmokeCaseResult): string {
     ...(result.cardId ? [`card: ${result.cardId}${result.cardLast4 ? ` (•••• ${result.cardLast4})` : ''}`] : []),
     `expected: ${result.expected}`,
     `got: ${result.got ?? '(no result)'}`,
+    ...deliveryLines(result),
+    ...(result.check ? [`check: ${result.check.status === undefined ? 'no answer' : `HTTP ${result.check.status}`} at the last of ${result.check.reads} reads`] : []),
   ]
   return lines.join('\n')
 }
 
+/** Each webhook the emulator sent for the case's transaction: where to, and each attempt's answer and time. */
+function deliveryLines(result: SmokeCaseResult): string[] {
+  if (!result.deliveries) return []
+  return [
+    `webhook deliveries: ${result.delivered ?? result.deliveries.length}`,
+    ...result.deliveries.map((delivery) => {
+      const attempts = delivery.attempts.map((attempt) => `${attempt.httpStatus === undefined ? (attempt.error ?? 'no answer') : `HTTP ${attempt.httpStatus}`} at ${attempt.at}`)
+      return `  ${delivery.status} to ${delivery.url}: ${attempts.length === 0 ? `not sent (${delivery.state})` : attempts.join(', ')}`
+    }),
+  ]
+}
+
 function testcase(result: SmokeCaseResult, suite: string, file: string): string {
-  const open = `    <testcase${attributes({name: result.name, classname: `${suite}.${result.product}`, file, line: result.line, time: seconds(result.durationMs)})}`
+  const open = `    <testcase${attributes({name: result.name, classname: `${suite}.${result.product ?? 'merchant'}`, file, line: result.line, time: seconds(result.durationMs)})}`
   const body: string[] = []
   if (result.verdict === 'failed') {
     const text = result.differences.map(formatDifference).join('\n')

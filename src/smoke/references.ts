@@ -9,11 +9,17 @@ export const REFERENCE_FIELDS = ['customerId', 'cardId', 'transactionId'] as con
 export type ReferenceField = (typeof REFERENCE_FIELDS)[number]
 
 export interface Reference {
+  /** Empty for `${transaction.id}`, the case's own transaction (`own`). */
   caseName: string
   field: ReferenceField
   /** The reference as written, e.g. `${cases.first.customerId}`. */
   text: string
+  /** `${transaction.id}`: the id of the case's own transaction, known once it started (in `check` only). */
+  own?: true
 }
+
+/** How the case's own transaction id is written. */
+export const OWN_TRANSACTION_ID = '${transaction.id}'
 
 export type TemplatePart = string | Reference
 
@@ -47,10 +53,19 @@ export function parseTemplate(text: string): ParsedTemplate {
       break
     }
     const written = text.slice(index, end + 1)
-    const match = REFERENCE_BODY.exec(text.slice(index + 2, end).trim())
-    if (/^env\./.test(text.slice(index + 2, end).trim())) {
+    const body = text.slice(index + 2, end).trim()
+    const match = REFERENCE_BODY.exec(body)
+    if (/^env\./.test(body)) {
       // An environment variable the file's check found unset (environment-values.ts said so): kept as written.
       literal += written
+    } else if (body.startsWith('transaction.')) {
+      if (body === 'transaction.id') {
+        if (literal) parts.push(literal)
+        literal = ''
+        parts.push({caseName: '', field: 'transactionId', text: written, own: true})
+      } else {
+        problems.push(`"${written}" is not a value of the case's transaction; write ${OWN_TRANSACTION_ID}`)
+      }
     } else if (!match) {
       problems.push(`"${written}" is not a reference; write \${cases.<name>.<field>} with <field> one of ${REFERENCE_FIELDS.join(', ')}`)
     } else if (!(REFERENCE_FIELDS as readonly string[]).includes(match[2])) {

@@ -13,14 +13,19 @@ import {type Reference, UnresolvedReferenceError, resolveReferences} from './ref
 import type {Scenario, SmokeCase} from './scenario.js'
 import {type CaseFaults, scopeToReference, uniqueCaseReference} from './case-faults.js'
 import type {Shard} from './shards.js'
+import type {PaymentService} from '../api/service.js'
+import type {FlowEventBody} from '../flow/events.js'
+import {type DeliveryRecord, type LoggedDelivery, checkDeliveries, checkEndpoint} from './merchant-checks.js'
+import {CaseFailure, type MerchantStartResult, runMerchantStartedCase} from './merchant-start.js'
 
 export type CaseVerdict = 'passed' | 'failed' | 'error' | 'skipped'
 
 export interface SmokeCaseResult {
   name: string
   line?: number
-  product: string
-  amount: number
+  /** Unknown until it ran for a case whose merchant starts the payment and names no product. */
+  product?: string
+  amount?: number
   outcome: string
   verdict: CaseVerdict
   /** Why the case did not pass, in one line (empty when it passed). */
@@ -36,7 +41,16 @@ export interface SmokeCaseResult {
   final?: boolean
   success?: boolean
   statusReason?: string
+  /** The statuses paytx's own listener received (webhook: local only). */
   webhooks?: string[]
+  /** expect.delivered: the emulator's delivery log of the transaction, each attempt's answer and time. */
+  deliveries?: DeliveryRecord[]
+  /** The same in a few words: "3 webhooks delivered, all answered 2xx". */
+  delivered?: string
+  /** check: the merchant's endpoint's last answer and how often it was read. */
+  check?: {status?: number; body?: string; reads: number}
+  /** A case whose merchant started the payment: its page the approval page sent the browser back to. */
+  redirect?: {url: string; status?: number; error?: string}
   differences: Difference[]
   /** Where the time went: the flow's steps with their durations. */
   steps?: {name: string; durationMs: number}[]
@@ -72,6 +86,8 @@ export interface SmokeProgress {
   caseStarted(smokeCase: SmokeCase): void
   /** What the case's flow reports (its steps, the approval page of a manual case, warnings). */
   caseEvent(smokeCase: SmokeCase, event: FlowEvent): void
+  /** What the case does after its flow (reading the delivery log, the merchant's endpoint), in a few words. */
+  caseActivity?(smokeCase: SmokeCase, activity: string): void
   caseFinished(result: SmokeCaseResult): void
 }
 
@@ -89,6 +105,17 @@ export interface SmokeRunOptions {
   now?: () => number
   /** Where cases with `faults:` add their rules (the local emulator); without it such cases are an input error. */
   caseFaults?: CaseFaults
+  /** For cases that start through the merchant (`start:`) or read the delivery log (`expect.delivered`). */
+  services?: CaseServices
+}
+
+/** What cases that test the merchant's own service read besides the flow. */
+export interface CaseServices {
+  service: Pick<PaymentService, 'getTransaction' | 'checkoutSuccess'>
+  /** The emulator's webhook delivery log of one transaction. */
+  deliveries(transactionId: string): Promise<LoggedDelivery[]>
+  /** Shorter pauses and waits, for tests. */
+  tuning?: {pollMs?: number; deliveryWaitMs?: number}
 }
 
 /**
@@ -123,8 +150,9 @@ export function toFlowOptions(smokeCase: SmokeCase, lookup: (reference: Referenc
   const resolve = <T>(value: T): T => resolveReferences(value, lookup)
   const {card, customer} = smokeCase
   return {
-    product: smokeCase.product,
-    amount: smokeCase.amount,
+    // Both are set on every case paytx starts itself (the file's check requires them).
+    product: smokeCase.product!,
+    amount: smokeCase.amount!,
     customer: customer === undefined ? undefined : customer.kind === 'id' ? {id: resolve(customer.id)} : {data: resolve(customer.data)},
     card:
       card === undefined
@@ -269,7 +297,7 @@ class CaseSchedule {
   }
 }
 
-/** One case through the flow, its references resolved from the cases that ran before it. */
+/** One case, its references resolved from the cases that ran before it: its payment, then the checks of the merchant's service. */
 async function runCase(
   smokeCase: SmokeCase,
   earlier: ReadonlyMap<string, SmokeCaseResult>,
@@ -281,30 +309,120 @@ async function runCase(
   options.progress?.caseStarted(smokeCase)
   // What the flow created before it stopped, so that an interrupted or failed case still names it.
   const created: Partial<SmokeCaseResult> = {}
+  const lookup = (reference: Reference) => (reference.own ? created.transactionId : referenceValue(earlier.get(reference.caseName), reference))
   try {
-    let flowOptions = toFlowOptions(smokeCase, (reference) => referenceValue(earlier.get(reference.caseName), reference), {
-      openBrowser: options.openBrowser,
-      signal: options.signal,
-    })
-    let removeFaults: (() => Promise<void>) | undefined
-    if (smokeCase.faults?.length) {
-      if (!options.caseFaults) throw new InputError(`case "${smokeCase.name}" has faults:, which only the local emulator applies.`)
-      const reference = flowOptions.merchantReference ?? uniqueCaseReference(smokeCase.name)
-      flowOptions = {...flowOptions, merchantReference: reference}
-      removeFaults = await options.caseFaults.add(smokeCase.faults.map((rule) => scopeToReference(rule, reference)))
-    }
-    try {
-      const flow = await options.runFlow(flowOptions, (event) => {
-        Object.assign(created, createdBy(event))
-        options.progress?.caseEvent(smokeCase, event)
-      })
-      return {...result, ...judgeFlow(smokeCase, flow)}
-    } finally {
-      await removeFaults?.()
+    const paid = smokeCase.start ? await runStartedByMerchant(smokeCase, lookup, options, created, now) : await runCaseFlow(smokeCase, lookup, options, created)
+    const after = await checkMerchantService(smokeCase, {...created, ...paid}, lookup, options)
+    const differences = [...paid.differences!, ...after.differences]
+    return {
+      ...result,
+      ...paid,
+      ...after.fields,
+      got: [paid.got, after.fields.delivered].filter(Boolean).join(', '),
+      // The checks after the payment take time of the case too.
+      ...(smokeCase.check || smokeCase.expect.delivered ? {durationMs: now() - caseStart} : {}),
+      differences,
+      verdict: differences.length === 0 ? 'passed' : 'failed',
+      reason: differences.map(formatDifference).join('; '),
     }
   } catch (error) {
+    if (error instanceof CaseFailure) {
+      const {difference} = error
+      return {...result, ...created, verdict: 'failed', differences: [difference], reason: formatDifference(difference), durationMs: now() - caseStart}
+    }
     return {...result, ...created, ...describeCaseError(error), durationMs: now() - caseStart}
   }
+}
+
+/** A case paytx starts itself: the whole flow, with the case's fault rules in place while it runs. */
+async function runCaseFlow(
+  smokeCase: SmokeCase,
+  lookup: (reference: Reference) => string | undefined,
+  options: SmokeRunOptions,
+  created: Partial<SmokeCaseResult>,
+): Promise<Partial<SmokeCaseResult>> {
+  let flowOptions = toFlowOptions(smokeCase, lookup, {openBrowser: options.openBrowser, signal: options.signal})
+  let removeFaults: (() => Promise<void>) | undefined
+  if (smokeCase.faults?.length) {
+    if (!options.caseFaults) throw new InputError(`case "${smokeCase.name}" has faults:, which only the local emulator applies.`)
+    const reference = flowOptions.merchantReference ?? uniqueCaseReference(smokeCase.name)
+    flowOptions = {...flowOptions, merchantReference: reference}
+    removeFaults = await options.caseFaults.add(smokeCase.faults.map((rule) => scopeToReference(rule, reference)))
+  }
+  try {
+    const flow = await options.runFlow(flowOptions, (event) => {
+      Object.assign(created, createdBy(event))
+      options.progress?.caseEvent(smokeCase, event)
+    })
+    return judgeFlow(smokeCase, flow)
+  } finally {
+    await removeFaults?.()
+  }
+}
+
+/** A case whose merchant starts the payment (`start:`): see merchant-start.ts. */
+async function runStartedByMerchant(
+  smokeCase: SmokeCase,
+  lookup: (reference: Reference) => string | undefined,
+  options: SmokeRunOptions,
+  created: Partial<SmokeCaseResult>,
+  now: () => number,
+): Promise<Partial<SmokeCaseResult>> {
+  const services = requireServices(smokeCase, options)
+  const began = now()
+  const emit = (body: FlowEventBody) => {
+    const event = {...body, elapsedMs: now() - began} as FlowEvent
+    Object.assign(created, createdBy(event))
+    options.progress?.caseEvent(smokeCase, event)
+  }
+  const started = await runMerchantStartedCase(
+    smokeCase,
+    lookup,
+    {service: services.service, signal: options.signal, emit, pollInitialDelayMs: services.tuning?.pollMs},
+    (transactionId) => Object.assign(created, {transactionId}),
+  )
+  return judgeMerchantStart(smokeCase, started)
+}
+
+function requireServices(smokeCase: SmokeCase, options: SmokeRunOptions): CaseServices {
+  if (!options.services) throw new InputError(`case "${smokeCase.name}" reads the emulator (start: or expect.delivered), and this run has none.`)
+  return options.services
+}
+
+/** expect.delivered and check, once the payment is over; the case's differences from them, and what they read. */
+async function checkMerchantService(
+  smokeCase: SmokeCase,
+  paid: Partial<SmokeCaseResult>,
+  lookup: (reference: Reference) => string | undefined,
+  options: SmokeRunOptions,
+): Promise<{differences: Difference[]; fields: Partial<SmokeCaseResult>}> {
+  const differences: Difference[] = []
+  const fields: Partial<SmokeCaseResult> = {}
+  const transactionId = paid.transactionId
+  if (!transactionId) return {differences, fields}
+  if (smokeCase.expect.delivered) {
+    const services = requireServices(smokeCase, options)
+    const tuning = services.tuning ?? {}
+    options.progress?.caseActivity?.(smokeCase, "reading the emulator's webhook deliveries")
+    const delivered = await checkDeliveries(smokeCase.expect.delivered, transactionId, {
+      deliveries: services.deliveries,
+      signal: options.signal,
+      pollMs: tuning.pollMs,
+      waitMs: tuning.deliveryWaitMs,
+    })
+    differences.push(...delivered.differences)
+    Object.assign(fields, {deliveries: delivered.deliveries, delivered: delivered.summary})
+  }
+  if (smokeCase.check) {
+    options.progress?.caseActivity?.(smokeCase, "reading the merchant's endpoint (check)")
+    const checked = await checkEndpoint(smokeCase.check, (reference) => (reference.own ? transactionId : lookup(reference)), {
+      signal: options.signal,
+      pollMs: options.services?.tuning?.pollMs,
+    })
+    if (checked.difference) differences.push(checked.difference)
+    fields.check = {...(checked.last ? {status: checked.last.status, body: checked.last.body.slice(0, 2000)} : {}), reads: checked.reads}
+  }
+  return {differences, fields}
 }
 
 /** The ids (and last status read) an event of the flow reports. */
@@ -326,9 +444,10 @@ function createdBy(event: FlowEvent): Partial<SmokeCaseResult> {
   }
 }
 
-/** What a finished flow means for its case: the figures it reports and whether they were expected. */
+/** What a finished flow means for its case: the figures it reports and the differences from what was expected. */
 function judgeFlow(smokeCase: SmokeCase, flow: FlowResult): Partial<SmokeCaseResult> {
   const differences = checkExpectations(smokeCase.expect, flow)
+  const listened = smokeCase.webhook.mode === 'local'
   return {
     transactionId: flow.transactionId,
     customerId: flow.customerId,
@@ -338,13 +457,30 @@ function judgeFlow(smokeCase: SmokeCase, flow: FlowResult): Partial<SmokeCaseRes
     final: flow.final,
     success: flow.success,
     statusReason: flow.statusReason,
-    webhooks: distinctWebhookStatuses(flow),
-    got: describeOutcome(flow),
+    ...(listened ? {webhooks: distinctWebhookStatuses(flow)} : {}),
+    got: describeOutcome(flow, {listened}),
     steps: flow.steps,
     differences,
-    verdict: differences.length === 0 ? 'passed' : 'failed',
-    reason: differences.map(formatDifference).join('; '),
     durationMs: flow.durationMs,
+  }
+}
+
+/** The same for a case whose merchant started the payment (no listener of paytx's: no webhook count). */
+function judgeMerchantStart(smokeCase: SmokeCase, started: MerchantStartResult): Partial<SmokeCaseResult> {
+  const outcome = {...started, webhooks: []}
+  return {
+    transactionId: started.transactionId,
+    product: started.product,
+    amount: started.amount,
+    status: started.status,
+    final: started.final,
+    success: started.success,
+    statusReason: started.statusReason,
+    ...(started.redirect ? {redirect: started.redirect} : {}),
+    got: describeOutcome(outcome, {listened: false}),
+    steps: started.steps,
+    differences: [...started.differences, ...checkExpectations(smokeCase.expect, outcome)],
+    durationMs: started.durationMs,
   }
 }
 

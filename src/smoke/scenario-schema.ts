@@ -87,6 +87,25 @@ const webhooksExpectationSchema = z
   )
   .meta({id: 'webhooksExpectation', description: 'Webhooks the local listener must receive: a count, the statuses in order, or {count, min, max, statuses, contains}.'})
 
+const deliveredSchema = z
+  .union(
+    [
+      z.literal(true).meta({description: 'Every webhook of the transaction was delivered and answered 2xx.'}),
+      z
+        .strictObject({
+          to: z.string({error: 'must be the http(s) address the webhooks must go to'}).optional().meta({description: 'The address every webhook must have gone to.'}),
+          min: webhookCountSchema.optional().meta({description: 'At least this many webhooks (default 1).'}),
+        })
+        .meta({description: 'Every webhook delivered and answered 2xx, with conditions on the address and the count.'}),
+    ],
+    {error: 'must be true or {to: <address>, min: <count>}'},
+  )
+  .meta({
+    id: 'deliveredExpectation',
+    description:
+      "From the emulator's delivery log: every webhook of the transaction reached its address (the merchant's endpoint) and was answered 2xx at its first attempt.",
+  })
+
 export const expectationSchema = z
   .strictObject({
     status: z
@@ -101,9 +120,65 @@ export const expectationSchema = z
       description: 'A regular expression the status_reason must match; /pattern/flags is accepted.',
     }),
     webhooks: webhooksExpectationSchema.optional(),
+    delivered: deliveredSchema.optional(),
     max_duration: durationSchema.optional().meta({description: 'The whole case must take at most this long.'}),
   })
   .meta({id: 'expectation', description: 'What the case must end with. Without any, a case expects success: true.'})
+
+export const START_METHODS = ['POST', 'PUT', 'PATCH', 'GET'] as const
+
+const headersSchema = z
+  .record(z.string(), z.string({error: 'must be a string (quote numbers in YAML)'}), {error: 'must be a mapping of header names to values'})
+  .meta({description: 'Request headers; ${env.NAME} allowed in values.'})
+
+const stepTimeoutSchema = durationSchema.meta({description: 'How long the request (or, for check, the whole polling) may take; default 10s.'})
+
+export const startStepSchema = z
+  .strictObject({
+    method: z
+      .enum(START_METHODS, {error: (issue) => `must be one of ${START_METHODS.join(', ')}; got ${JSON.stringify(issue.input)}`})
+      .optional()
+      .meta({description: 'Default POST.'}),
+    url: z.string({error: 'must be an absolute http(s) URL'}).meta({description: "The merchant's endpoint that starts a payment."}),
+    headers: headersSchema.optional(),
+    body: z.unknown().optional().meta({description: 'The JSON body sent.'}),
+    transaction_id: z
+      .string({error: 'must be a JSON path ($.payment.id) or pointer (/payment/id) into the answer'})
+      .meta({description: "Where the answer holds the transaction id: a JSON path ($.payment.id) or pointer (/payment/id)."}),
+    timeout: stepTimeoutSchema.optional(),
+  })
+  .meta({
+    id: 'startStep',
+    description: "Start the payment through the merchant's own endpoint instead of paytx: an HTTP request whose JSON answer holds the transaction id.",
+  })
+
+export const checkStepSchema = z
+  .strictObject({
+    url: z
+      .string({error: 'must be an absolute http(s) URL'})
+      .meta({description: "The merchant's endpoint to read (GET); ${transaction.id} is the case's transaction id."}),
+    headers: headersSchema.optional(),
+    expect: z
+      .strictObject({
+        status: z
+          .number({error: 'must be an HTTP status code such as 200'})
+          .int({error: 'must be an HTTP status code such as 200'})
+          .min(100, {error: 'must be an HTTP status code such as 200'})
+          .max(599, {error: 'must be an HTTP status code such as 200'})
+          .optional()
+          .meta({description: 'The status code; default: any 2xx.'}),
+        json: z
+          .record(z.string(), z.unknown(), {error: 'must be a mapping of JSON paths to values, e.g. {"$.order.state": paid}'})
+          .optional()
+          .meta({description: 'Values the JSON answer must hold, by JSON path ($.order.state) or pointer (/order/state).'}),
+      })
+      .meta({description: 'What the answer must be.'}),
+    timeout: stepTimeoutSchema.optional(),
+  })
+  .meta({
+    id: 'checkStep',
+    description: "After the payment, read the merchant's own endpoint until it answers as expected (it handles webhooks asynchronously) or the timeout ends.",
+  })
 
 const CVV_HINT = 'must be 3 or 4 digits (quote it in YAML: cvv: "012"), or none to leave it out so the approval page asks for it'
 
@@ -138,6 +213,8 @@ const caseFields = {
   until_settled: z.boolean({error: 'must be true or false'}).meta({
     description: 'Wait through SETTLEMENT_REQUESTED to a final status. Default: true when the expected status is SETTLEMENT_COMPLETED.',
   }),
+  start: startStepSchema,
+  check: checkStepSchema,
 }
 
 export const caseSchema = z

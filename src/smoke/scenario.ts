@@ -15,6 +15,15 @@ import {isAbsoluteHttpUrl} from '../http/url.js'
 import {type FaultRule, faultFileKeysAt} from '../emulator/faults/index.js'
 import {type DocumentShape, isPlainObject, structureProblems, suggestion} from '../input/located-issues.js'
 import {withEnvironmentValues} from './environment-values.js'
+import {
+  type CheckStep,
+  type DeliveredExpectation,
+  FIELDS_PAYTX_STARTS_WITH,
+  type StartStep,
+  checkCheckStep,
+  checkDelivered,
+  checkStartStep,
+} from './merchant-scenario.js'
 import {type FoundReference, findReferences} from './references.js'
 import {type ScenarioProblem, ScenarioError} from '../input/scenario-error.js'
 import {
@@ -26,7 +35,9 @@ import {
   type TestCardAlias,
   WEBHOOK_MODES,
   caseSchema,
+  checkStepSchema,
   defaultsSchema,
+  startStepSchema,
   expectationSchema,
   scenarioSchema,
 } from './scenario-schema.js'
@@ -58,6 +69,8 @@ export interface CaseExpectation {
   success?: boolean
   statusReason?: {pattern: string; regex: RegExp}
   webhooks?: WebhookExpectation
+  /** The emulator's delivery log: every webhook of the transaction answered 2xx. */
+  delivered?: DeliveredExpectation
   maxDurationMs?: number
 }
 
@@ -67,8 +80,9 @@ export interface SmokeCase {
   /** Position in the file, from 0. */
   index: number
   line?: number
-  product: Product
-  amount: number
+  /** Always set when paytx starts the transaction; with `start`, a check of what the merchant started. */
+  product?: Product
+  amount?: number
   /** An outcome of the product's approval page, or `manual`. */
   outcome: string
   card?: CaseCard
@@ -86,6 +100,10 @@ export interface SmokeCase {
   dependsOn: string[]
   /** Emulator fault rules for this case's transaction only. */
   faults?: FaultRule[]
+  /** The merchant's endpoint starts the payment (paytx then creates nothing itself). */
+  start?: StartStep
+  /** The merchant's endpoint read after the webhooks, until it answers as expected. */
+  check?: CheckStep
 }
 
 export interface Scenario {
@@ -101,7 +119,7 @@ function positiveDurationMs(value: number | string): number | undefined {
   return ms !== undefined && ms > 0 ? ms : undefined
 }
 
-const FIELDS_WITH_REFERENCES = ['customer', 'card', 'descriptor', 'merchant_reference', 'extra_fields'] as const
+const FIELDS_WITH_REFERENCES = ['customer', 'card', 'descriptor', 'merchant_reference', 'extra_fields', 'start', 'check'] as const
 
 const SCENARIO_SHAPE: DocumentShape = {
   allowedKeysAt: (path, value) => {
@@ -119,6 +137,10 @@ function allowedKeysAt(path: ValuePath): string[] {
   if (path.length === 0) return Object.keys(scenarioSchema.shape)
   if (path.length === 1 && last === 'defaults') return Object.keys(defaultsSchema.shape)
   if (path.length === 2 && path[0] === 'cases') return Object.keys(caseSchema.shape)
+  if (last === 'start') return Object.keys(startStepSchema.shape)
+  if (last === 'check') return Object.keys(checkStepSchema.shape)
+  if (last === 'expect' && parent === 'check') return ['status', 'json']
+  if (last === 'delivered' && parent === 'expect') return ['to', 'min']
   if (last === 'expect') return Object.keys(expectationSchema.shape)
   if (last === 'webhooks' && parent === 'expect') return ['count', 'min', 'max', 'statuses', 'contains']
   if (last === 'customer') return ['id', ...CUSTOMER_REQUEST_FIELDS]
@@ -190,7 +212,13 @@ class ScenarioChecker {
     const rawDefaults = isPlainObject(document.defaults) ? document.defaults : {}
     const defaults = soundPart(rawDefaults, issues, ['defaults'], Object.keys(defaultsSchema.shape)) as RawDefaults
     for (const found of findReferences(rawDefaults).references) {
-      this.report(['defaults', ...found.path], `${found.text}: defaults cannot hold references (every case would share them); put the reference in the cases`)
+      if (found.own && found.path[0] === 'check') continue
+      this.report(
+        ['defaults', ...found.path],
+        found.own
+          ? `${found.text} can be used in check only`
+          : `${found.text}: defaults cannot hold references (every case would share them); put the reference in the cases`,
+      )
     }
 
     const rawCases = Array.isArray(document.cases) ? document.cases : []
@@ -245,7 +273,9 @@ class ScenarioChecker {
     const product = field('product')
     const amount = field('amount')
     const outcome = field('outcome')
-    let sound = this.checkBasics(product, amount, outcome, missing)
+    const merchant = this.checkMerchantParts(raw, field, at, written)
+    const startedByMerchant = written.has('start')
+    let sound = this.checkBasics(product, amount, outcome, missing, !startedByMerchant)
 
     const card = this.checkCard(field('card'), product.value, outcome.value)
     const cvv = this.checkCvv(field('cvv'), product.value)
@@ -253,7 +283,7 @@ class ScenarioChecker {
     const descriptor = field('descriptor')
     if (product.value === 'sofort') this.checkSofortDescriptor(descriptor)
     const webhook = this.checkWebhook(field('webhook'))
-    const expect = this.checkExpectation(raw.expect, defaults.expect, at, webhook, label)
+    const expect = this.checkExpectation(raw.expect, defaults.expect, at, startedByMerchant ? 'merchant' : webhook, label)
 
     const dependsOn = this.checkReferences(raw, index, names)
 
@@ -263,8 +293,7 @@ class ScenarioChecker {
       this.report(waitTimeout.path, `must be a duration greater than 0${waitTimeout.note}`)
       sound = false
     }
-    const untilSettled = field('until_settled')
-    if (!sound || card === false || customer === false || webhook === false || expect === false || dependsOn === false) return undefined
+    if (!sound || card === false || customer === false || webhook === false || expect === false || dependsOn === false || merchant === false) return undefined
 
     const isManual = outcome.value === MANUAL_OUTCOME
     const statuses = expect.statuses ?? []
@@ -272,10 +301,10 @@ class ScenarioChecker {
       name: label,
       index,
       line: this.source.locate(at).line,
-      product: product.value!,
-      amount: amount.value!,
+      product: product.value,
+      amount: amount.value,
       outcome: outcome.value!,
-      card: product.value === 'card' ? (card ?? defaultTestCard(outcome.value!)) : undefined,
+      card: product.value === 'card' && !startedByMerchant ? (card ?? defaultTestCard(outcome.value!)) : undefined,
       cvv,
       customer,
       descriptor: descriptor.value,
@@ -284,10 +313,44 @@ class ScenarioChecker {
       ...(raw.faults === undefined ? {} : {faults: raw.faults}),
       webhook,
       waitTimeoutMs: waitTimeoutMs ?? (isManual ? DEFAULT_MANUAL_WAIT_TIMEOUT_MS : DEFAULT_WAIT_TIMEOUT_MS),
-      untilSettled: untilSettled.value ?? (statuses.includes('SETTLEMENT_COMPLETED') && !statuses.includes('SETTLEMENT_REQUESTED')),
+      untilSettled: field('until_settled').value ?? (statuses.includes('SETTLEMENT_COMPLETED') && !statuses.includes('SETTLEMENT_REQUESTED')),
       expect,
       dependsOn,
+      ...merchant,
     }
+  }
+
+  /**
+   * `start` and `check`, from the case or defaults. A case whose merchant starts the payment sets
+   * none of the fields paytx would start it with (those of defaults do not apply to it).
+   */
+  private checkMerchantParts(
+    raw: RawCase,
+    field: <K extends keyof RawDefaults>(key: K) => CaseField<K>,
+    at: ValuePath,
+    written: Set<string>,
+  ): {start?: StartStep; check?: CheckStep} | false {
+    const report = (path: ValuePath, message: string) => this.report(path, message)
+    const start = field('start')
+    const check = field('check')
+    const started = start.value === undefined ? undefined : checkStartStep(start.value, start.path, start.note, report)
+    const checked = check.value === undefined ? undefined : checkCheckStep(check.value, check.path, check.note, report)
+    let ok = started !== false && checked !== false
+    // Written, even if wrong: the merchant starts the payment, and the other problems are said as such.
+    if (written.has('start')) {
+      const outcome = field('outcome')
+      if (outcome.value === MANUAL_OUTCOME) {
+        this.report(outcome.path, `a case whose merchant starts the payment (start:) needs an outcome the emulator's page offers, not ${MANUAL_OUTCOME}${outcome.note}`)
+        ok = false
+      }
+      for (const key of FIELDS_PAYTX_STARTS_WITH) {
+        if (raw[key] === undefined) continue
+        this.report([...at, key], `${key} is for a transaction paytx starts; this case's merchant starts it (start:), so remove ${key}`)
+        ok = false
+      }
+    }
+    if (!ok) return false
+    return {...(started ? {start: started} : {}), ...(checked ? {check: checked} : {})}
   }
 
   /** Product, amount and outcome are required, and the outcome must be one the product's page offers. */
@@ -296,13 +359,15 @@ class ScenarioChecker {
     amount: CaseField<'amount'>,
     outcome: CaseField<'outcome'>,
     missing: (key: keyof RawDefaults, what: string) => void,
+    /** False when the merchant starts the payment: product and amount are then checks of what it started. */
+    productRequired = true,
   ): boolean {
     let sound = true
-    if (product.value === undefined) {
+    if (product.value === undefined && productRequired) {
       missing('product', 'card, sofort or dummy')
       sound = false
     }
-    if (amount.value === undefined) {
+    if (amount.value === undefined && productRequired) {
       missing('amount', 'minor units, e.g. 1499')
       sound = false
     }
@@ -423,7 +488,7 @@ class ScenarioChecker {
     own: RawExpectation | undefined,
     inherited: RawExpectation | undefined,
     at: ValuePath,
-    webhook: CaseWebhook | false,
+    webhook: CaseWebhook | false | 'merchant',
     label: string,
   ): CaseExpectation | false {
     const pathOf = (key: keyof RawExpectation): ValuePath => (own?.[key] === undefined ? ['defaults', 'expect', key] : [...at, 'expect', key])
@@ -453,19 +518,9 @@ class ScenarioChecker {
       }
     }
 
-    if (merged.webhooks !== undefined) {
-      const webhooks = merged.webhooks
-      result.webhooks = typeof webhooks === 'number' ? {count: webhooks} : Array.isArray(webhooks) ? {statuses: webhooks} : {...webhooks}
-      const {min, max} = result.webhooks
-      if (min !== undefined && max !== undefined && min > max) {
-        this.report(pathOf('webhooks'), `min (${min}) is greater than max (${max}); no number of webhooks can pass${noteOf('webhooks')}`)
-        ok = false
-      }
-      if (webhook !== false && webhook.mode !== 'local') {
-        this.report(pathOf('webhooks'), `needs webhook: local; paytx sees only the webhooks its own listener receives (this case has webhook: ${webhook.mode === 'url' ? webhook.url : webhook.mode})${noteOf('webhooks')}`)
-        ok = false
-      }
-    }
+    const webhookParts = this.checkWebhookExpectations(merged, webhook, pathOf, noteOf)
+    if (webhookParts === false) ok = false
+    else Object.assign(result, webhookParts)
 
     if (result.statuses) {
       if (result.final !== undefined && !result.statuses.some((status) => isFinalStatus(status) === result.final)) {
@@ -478,6 +533,44 @@ class ScenarioChecker {
       }
     }
     return ok ? result : false
+  }
+
+  /** expect.webhooks (paytx's own listener) and expect.delivered (the emulator's delivery log). */
+  private checkWebhookExpectations(
+    merged: RawExpectation,
+    webhook: CaseWebhook | false | 'merchant',
+    pathOf: (key: keyof RawExpectation) => ValuePath,
+    noteOf: (key: keyof RawExpectation) => string,
+  ): Pick<CaseExpectation, 'webhooks' | 'delivered'> | false {
+    let ok = true
+    const parts: Pick<CaseExpectation, 'webhooks' | 'delivered'> = {}
+    if (merged.webhooks !== undefined) {
+      const webhooks = merged.webhooks
+      parts.webhooks = typeof webhooks === 'number' ? {count: webhooks} : Array.isArray(webhooks) ? {statuses: webhooks} : {...webhooks}
+      const {min, max} = parts.webhooks
+      if (min !== undefined && max !== undefined && min > max) {
+        this.report(pathOf('webhooks'), `min (${min}) is greater than max (${max}); no number of webhooks can pass${noteOf('webhooks')}`)
+        ok = false
+      }
+      if (webhook === 'merchant') {
+        this.report(pathOf('webhooks'), `counts the webhooks of paytx's own listener, and this case's merchant starts the payment; use delivered: true (the emulator's delivery log)${noteOf('webhooks')}`)
+        ok = false
+      } else if (webhook !== false && webhook.mode !== 'local') {
+        this.report(
+          pathOf('webhooks'),
+          `needs webhook: local; paytx sees only the webhooks its own listener receives (this case has webhook: ${webhook.mode === 'url' ? webhook.url : webhook.mode}; delivered: true reads the emulator's delivery log)${noteOf('webhooks')}`,
+        )
+        ok = false
+      }
+    }
+    if (merged.delivered !== undefined) {
+      const noWebhooks = webhook !== false && webhook !== 'merchant' && webhook.mode === 'none'
+      if (noWebhooks) this.report(pathOf('delivered'), `needs webhooks, and this case has webhook: none${noteOf('delivered')}`)
+      const delivered = noWebhooks ? false : checkDelivered(merged.delivered, pathOf('delivered'), noteOf('delivered'), (path, message) => this.report(path, message))
+      if (delivered === false) ok = false
+      else parts.delivered = delivered
+    }
+    return ok ? parts : false
   }
 
   private checkReferences(raw: RawCase, index: number, names: Map<string, CaseNameEntry>): string[] | false {
@@ -494,7 +587,11 @@ class ScenarioChecker {
     for (const reference of found) {
       const path = ['cases', index, ...reference.path]
       const target = names.get(reference.caseName)
-      if (!target) {
+      if (reference.own) {
+        if (reference.path[0] === 'check') continue
+        this.report(path, `${reference.text} can be used in check only, once the transaction has started`)
+        ok = false
+      } else if (!target) {
         this.report(path, `${reference.text} refers to case "${reference.caseName}", which does not exist${suggestion(reference.caseName, [...names.keys()])}`)
         ok = false
       } else if (target.index === index) {

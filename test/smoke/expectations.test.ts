@@ -84,6 +84,14 @@ describe('expectations', () => {
     expect(describeExpectation({statuses: ['DECLINED', 'FAILED'], success: false, webhooks: {contains: ['DECLINED']}, maxDurationMs: 15_000})).toBe(
       'DECLINED|FAILED, no success, webhooks ⊇ [DECLINED], ≤ 15.0 s',
     )
-    expect(describeOutcome(result({status: 'UNKNOWN', final: false, success: false, webhooks: []}))).toBe('UNKNOWN, not final, no success, 0 webhooks')
+    expect(describeOutcome(result({status: 'UNKNOWN', final: false, success: false, webhooks: []}), {listened: true})).toBe('UNKNOWN, not final, no success, 0 webhooks')
+  })
+
+  it('never counts webhooks paytx did not see: with webhook: <url> the outcome names none, or the delivery log’s count', () => {
+    const settled = result({status: 'SETTLEMENT_COMPLETED', final: true, success: true, webhooks: []})
+    expect(describeOutcome(settled, {listened: false})).toBe('SETTLEMENT_COMPLETED, success')
+    expect(describeOutcome(settled, {listened: false, delivered: '3 webhooks delivered, all answered 2xx'})).toBe(
+      'SETTLEMENT_COMPLETED, success, 3 webhooks delivered, all answered 2xx',
+    )
   })
 })

@@ -175,6 +175,17 @@ describe('live progress', () => {
     expect(out.endsWith('\u001B[1F\u001B[J')).toBe(true)
   })
 
+  it('shows what a case does after its flow: reading the delivery log, then the merchant’s endpoint', () => {
+    let out = ''
+    const progress = new LiveProgress({write: (text: string) => (out += text), columns: 80, rows: 24}, {interactive: true, color: false, now: () => 2000, tickMs: 60_000})
+    progress.caseStarted(smokeCase('shop'))
+    progress.caseActivity(smokeCase('shop'), "reading the emulator's webhook deliveries")
+    expect(out).toContain("shop  reading the emulator's webhook deliveries")
+    progress.caseActivity(smokeCase('shop'), "reading the merchant's endpoint (check)")
+    expect(out).toContain("shop  reading the merchant's endpoint (check)")
+    progress.close()
+  })
+
   it('shows a status from the service as escapes, and cuts it to the width only after: never inside an OSC sequence', () => {
     const osc = `SETTLED\u001b]0;${'t'.repeat(60)}\u0007\nforged line`
     let plain = ''

@@ -119,6 +119,9 @@ EXIT CODES
         signal: interrupt,
         progress,
         ...(cases.some((smokeCase) => smokeCase.faults?.length) ? {caseFaults: await caseFaultsOf(service)} : {}),
+        ...(cases.some((smokeCase) => smokeCase.start || smokeCase.expect.delivered)
+          ? {services: {service, deliveries: (await import('../../smoke/delivery-log.js')).deliveryLogOf(service)}}
+          : {}),
       })
     } finally {
       progress.close()
