@@ -39,6 +39,8 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 const MARK = {passed: '✔', failed: '✖', error: '✖', skipped: '○'} as const
 const COLOR = {passed: '\u001B[32m', failed: '\u001B[31m', error: '\u001B[31m', skipped: '\u001B[33m', dim: '\u001B[2m'} as const
 const RESET = '\u001B[0m'
+/** Not on a terminal: at most one "Still running" line this often. */
+const PLAIN_EVERY_MS = 10_000
 const DETAIL_INDENT = '    '
 const DETAIL_LABEL = 13
 
@@ -52,6 +54,10 @@ export class LiveProgress implements SmokeProgress {
   private drawnLines = 0
   private frame = 0
   private timer?: NodeJS.Timeout
+  /** Not on a terminal: the cases running (since when), how many finished, and when the last plain progress line was. */
+  private readonly running = new Map<string, number>()
+  private finished = 0
+  private lastPlainAt?: number
   private quiet?: QuietKeys
   private readonly now: () => number
 
@@ -63,7 +69,12 @@ export class LiveProgress implements SmokeProgress {
   }
 
   caseStarted(smokeCase: SmokeCase): void {
-    if (!this.options.interactive) return
+    if (!this.options.interactive) {
+      this.lastPlainAt ??= this.now()
+      this.running.set(smokeCase.name, this.now())
+      this.timer ??= setInterval(() => this.tick(), this.options.tickMs ?? 1000).unref()
+      return
+    }
     this.quiet ??= this.options.keys && quietKeys(this.options.keys)
     this.active.set(smokeCase.name, {text: 'starting', startedAt: this.now()})
     this.timer ??= setInterval(() => this.redraw([]), this.options.tickMs ?? 100).unref()
@@ -88,6 +99,8 @@ export class LiveProgress implements SmokeProgress {
 
   caseFinished(result: SmokeCaseResult): void {
     this.active.delete(result.name)
+    this.running.delete(result.name)
+    this.finished++
     const duration = result.verdict === 'skipped' ? '' : ` (${formatDuration(result.durationMs)})`
     const what = result.verdict === 'passed' ? (result.got ?? '') : result.reason
     const mark = this.paint(COLOR[result.verdict], MARK[result.verdict])
@@ -114,6 +127,20 @@ export class LiveProgress implements SmokeProgress {
       .flatMap(([label, value]) => wrapHanging(`${DETAIL_INDENT}${label.padEnd(DETAIL_LABEL)}${visibleText(value)}`, width, detailHang(width)))
   }
 
+  /**
+   * Not on a terminal (a CI log): while cases run, a plain line at most every PLAIN_EVERY_MS (by
+   * the `now` given), saying which cases still run and for how long, so that a long wait shows
+   * a sign of life. The timer calls it; a test may too.
+   */
+  tick(): void {
+    if (this.options.interactive || this.running.size === 0 || this.lastPlainAt === undefined) return
+    const now = this.now()
+    if (now - this.lastPlainAt < PLAIN_EVERY_MS) return
+    this.lastPlainAt = now
+    const running = [...this.running].map(([name, since]) => `${visibleText(name)} (${formatDuration(now - since)})`)
+    this.stream.write(`Still running: ${running.join(', ')}; ${this.finished} finished.\n`)
+  }
+
   /** A line for the person (e.g. "Interrupted"), printed above the live lines so that none is left behind. */
   notice(line: string): void {
     this.print([line])
@@ -123,6 +150,7 @@ export class LiveProgress implements SmokeProgress {
   close(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = undefined
+    this.running.clear()
     this.quiet?.release()
     this.quiet = undefined
     this.active.clear()

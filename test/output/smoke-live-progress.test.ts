@@ -78,3 +78,34 @@ describe('finished smoke cases', () => {
     ])
   })
 })
+
+describe('a long smoke run in a log', () => {
+  it('says which cases still run at most every 10 s of the given clock, and nothing once none runs', () => {
+    let out = ''
+    let now = 0
+    const progress = new LiveProgress({write: (text: string) => (out += text)}, {interactive: false, color: false, now: () => now, tickMs: 3_600_000})
+    const smokeCase = (name: string) => ({name, outcome: 'SETTLEMENT_COMPLETED'}) as never
+    progress.caseStarted(smokeCase('slow-one'))
+    now = 4000
+    progress.caseStarted(smokeCase('slow-two'))
+    progress.tick()
+    expect(out).toBe('')
+    now = 10_000
+    progress.tick()
+    now = 15_000
+    progress.tick()
+    progress.caseFinished({...passed, name: 'slow-two'})
+    now = 20_000
+    progress.tick()
+    progress.caseFinished({...passed, name: 'slow-one'})
+    now = 40_000
+    progress.tick()
+    progress.close()
+    expect(out.split('\n').filter(Boolean)).toEqual([
+      'Still running: slow-one (10.0 s), slow-two (6.0 s); 0 finished.',
+      '✔ slow-two  SETTLEMENT_COMPLETED, success, 4 webhooks (1.2 s)',
+      'Still running: slow-one (20.0 s); 1 finished.',
+      '✔ dummy-paid  SETTLEMENT_COMPLETED, success, 4 webhooks (1.2 s)'.replace('dummy-paid', 'slow-one'),
+    ])
+  })
+})

@@ -83,7 +83,7 @@ EXIT CODES
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
     const color = !this.ctx.env.NO_COLOR
     const interactive = this.interactive()
-    const progress = new LiveProgress(this.ctx.io.stderr, {interactive, color: color && interactive, keys: interactive ? this.ctx.io.stdin : undefined})
+    const progress = new LiveProgress(this.ctx.io.stderr, {interactive, color: color && interactive, keys: interactive ? this.ctx.io.stdin : undefined, now: () => this.ctx.clock.now()})
 
     const interrupt = this.interruptSignal()
     // Through the progress display, above its live lines, so that no spinner frame is left behind.
