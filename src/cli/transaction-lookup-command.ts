@@ -16,11 +16,16 @@ import type {LookupResult, LookupsSink} from '../api/lookup-many.js'
 import type {PaymentService} from '../api/service.js'
 import type {IdTarget} from '../input/transaction-ids.js'
 import type {WaitResult, WaitUntil} from '../flow/wait-for-status.js'
-import {visibleText} from '../terminal/visible-text.js'
+import {isContinuousIntegration} from '../terminal/interactive.js'
+import {visibleText, visibleTextCut} from '../terminal/visible-text.js'
 import {DEFAULT_LOOKUP_CONCURRENCY, type LookupOptions, MAX_LOOKUP_CONCURRENCY, checkLookupFlags, toLookupOptions} from '../input/transaction-ids.js'
 
 /** From this many ids on, a progress line is shown on stderr. */
 const PROGRESS_FROM = 10
+/** What `status -` says when stdin is the terminal: it waits for typed ids until Ctrl-D. */
+export const STDIN_PROMPT = 'Reading transaction ids from the terminal, one per line, until Ctrl-D (Ctrl-C to stop).'
+/** Without a live line (a pipe, a file, --json), a plain progress line at most this often. */
+const PLAIN_PROGRESS_EVERY_MS = 5000
 
 export const LOOKUP_EXIT_CODES_HELP = (command: 'status' | 'checkoutsuccess') => `EXIT CODES WITH SEVERAL IDS
   2    no line is an id, or a flag is wrong: nothing was sent
@@ -48,6 +53,8 @@ export const LOOKUP_FLAGS = {
 
 export abstract class TransactionLookupCommand<T extends typeof Command, R = unknown> extends BaseCommand<T, R> {
   static override strict = false
+  /** Clears the live progress line while one is drawn (rows and notes are written below it). */
+  private clearLive?: () => void
 
   /** The ids and how to look them up; opens --from-file first, reads stdin and the file as the lookups go. */
   protected async lookupOptions(): Promise<LookupOptions> {
@@ -55,6 +62,8 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const file = flags['from-file']
     const read = {ids: this.argList, 'from-file': file, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}
     checkLookupFlags(read)
+    // A person at the terminal would otherwise see nothing happen: say what it waits for and how to end it.
+    if ((this.argList.includes('-') || file === '-') && this.ctx.io.stdin.isTTY) this.note(STDIN_PROMPT)
     const fromFile = file !== undefined && file !== '-' ? await openIdFile(file) : undefined
     return toLookupOptions(read, {stdin: stdinChunks(() => this.ctx.io.stdin), fromFile})
   }
@@ -109,6 +118,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
         }),
       {concurrency: targets.length, sink: collect, onFailure: (result) => this.note(`${result.id}: ${result.error?.message}`)},
     )
+    if (signal.aborted) this.endInterruptedLine()
     for (const result of waited) {
       if (result.value && !result.value.conclusive) this.warnUser(`transaction ${result.id} is still ${visibleText(result.value.status)} after ${formatDuration(wait.timeoutMs)}; not conclusive.`)
     }
@@ -130,7 +140,10 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   private async lookupsSink(options: LookupOptions, command: 'checkoutsuccess'): Promise<LookupsSink<CheckoutSuccess>>
   private async lookupsSink(options: LookupOptions, command: 'status' | 'checkoutsuccess'): Promise<LookupsSink<Transaction> | LookupsSink<CheckoutSuccess>> {
     const [output, {tableFormatFor, terminalWidth}] = await Promise.all([import('../output/transaction-lookups.js'), import('../output/table.js')])
-    const write = (text: string) => void this.ctx.io.stdout.write(text)
+    const write = (text: string) => {
+      this.clearLive?.()
+      this.ctx.io.stdout.write(text)
+    }
     if (this.jsonEnabled()) return output.jsonLookupsWriter(command === 'status' ? 'transaction' : 'checkoutsuccess', write)
     const table = {format: tableFormatFor(this.ctx.io.stdout, options.csv), width: terminalWidth(this.ctx.io.stdout)}
     return command === 'status' ? output.transactionLookupsWriter(table, write, this.ctx.clock.now()) : output.checkoutLookupsWriter(table, write)
@@ -143,20 +156,37 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   }
 
   /**
-   * Progress on stderr for PROGRESS_FROM ids or more: on a terminal a line rewritten as ids
-   * settle (from the first when the number is known, else from the PROGRESS_FROM-th: a list read
-   * as it comes has no length beforehand); in a pipe one line at the end. Ctrl-C ends the
-   * lookups at once, leaving no progress line behind.
+   * Progress on stderr for PROGRESS_FROM ids or more (from the first when the number is known,
+   * else from the PROGRESS_FROM-th: a list read as it comes has no length beforehand). Live (a
+   * line rewritten as ids settle) only when stdout and stderr are both terminals that can draw
+   * and not under --json; the line is cleared before any row or note is written, so results
+   * never glue to it. Otherwise plain lines, at most one every PLAIN_PROGRESS_EVERY_MS by the
+   * context's clock, and one at the end. Ctrl-C ends the lookups at once, leaving no live line.
    */
   private progress(total: number | undefined): {settled?: (done: number, failed: number) => void; done: (count: number, failed: number) => void} {
     const failures = (failed: number) => (failed > 0 ? ` (${failed} failed)` : '')
-    if (!this.ctx.io.stderr.isTTY) {
-      return {done: (count, failed) => count >= PROGRESS_FROM && this.note(`Looked up ${count} transactions${failures(failed)}.`)}
+    const counted = (done: number, failed: number) => `Looked up ${done}${total === undefined ? '' : ` of ${total}`}${failures(failed)}`
+    if (!this.liveProgressWanted()) {
+      const clock = this.ctx.clock
+      let last = clock.now()
+      return {
+        settled: (done, failed) => {
+          if ((total ?? done) < PROGRESS_FROM || done === total || clock.now() - last < PLAIN_PROGRESS_EVERY_MS) return
+          last = clock.now()
+          this.note(`${counted(done, failed)}…`)
+        },
+        done: (count, failed) => count >= PROGRESS_FROM && this.note(`Looked up ${count} transactions${failures(failed)}.`),
+      }
     }
-    const clear = () => this.ctx.io.stderr.write('\r\u001B[K')
+    const stderr = this.ctx.io.stderr
     let shown = false
+    const clear = () => {
+      if (shown) stderr.write('\r\u001B[K')
+      shown = false
+    }
+    this.clearLive = clear
     const onInterrupt = () => {
-      if (shown) clear()
+      clear()
       process.exit(EXIT.interrupted)
     }
     process.once('SIGINT', onInterrupt)
@@ -164,14 +194,39 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
       settled: (done, failed) => {
         if ((total ?? done) < PROGRESS_FROM) return
         shown = true
-        this.ctx.io.stderr.write(`\r\u001B[KLooked up ${done}${total === undefined ? '' : ` of ${total}`}${failures(failed)}…`)
+        stderr.write(`\r\u001B[K${visibleTextCut(`${counted(done, failed)}…`, Math.max(1, terminalColumns(stderr) - 1))}`)
       },
       done: () => {
         process.off('SIGINT', onInterrupt)
-        if (shown) clear()
+        clear()
+        this.clearLive = undefined
       },
     }
   }
+
+  /** A live progress line: stdout and stderr are terminals that can draw, and no --json. */
+  private liveProgressWanted(): boolean {
+    const {stdout, stderr} = this.ctx.io
+    return Boolean(stdout.isTTY && stderr.isTTY) && !this.jsonEnabled() && this.ctx.env.TERM !== 'dumb' && !isContinuousIntegration(this.ctx.env)
+  }
+
+  /**
+   * After Ctrl-C at a terminal, which echoed `^C` where the cursor was: a new line, so that what
+   * follows (and the shell's prompt) starts a line of its own.
+   */
+  protected endInterruptedLine(): void {
+    if (this.ctx.io.stderr.isTTY && this.interruption().received === 'SIGINT') this.ctx.io.stderr.write('\n')
+  }
+
+  /** A note never glues to the live progress line: the line is cleared first. */
+  protected override note(text: string): void {
+    this.clearLive?.()
+    super.note(text)
+  }
+}
+
+function terminalColumns(stream: {columns?: number}): number {
+  return stream.columns && stream.columns > 0 ? stream.columns : 80
 }
 
 /** Resolves at once, or when `stdout` has written what it holds (a slow reader holds the lookups back). */

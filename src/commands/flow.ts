@@ -94,7 +94,8 @@ ${EXIT_CODES_HELP}`
 
     const {createStepReporter} = await import('../output/step-reporter.js')
     const interactive = this.interactive()
-    const reporter = await createStepReporter({stream: this.ctx.io.stderr, secrets: this.secrets, interactive, color: interactive && !this.ctx.env.NO_COLOR})
+    const reporter = await createStepReporter({stream: this.ctx.io.stderr, stdin: this.ctx.io.stdin, secrets: this.secrets, interactive, color: interactive && !this.ctx.env.NO_COLOR})
+    if (options.webhook.mode === 'tunnel') options.webhook.tunnel.announce = (line) => reporter.note({tone: 'info', label: 'tunnel', value: line})
     const emulator = await this.ctx.emulator(profile)
     if (emulator.started) reporter.note({tone: 'done', label: 'emulator started', value: `${emulator.url}  (in this process, until the flow ends)`})
     if (options.webhook.mode === 'none' && profile.profile.env !== 'local' && !flags.webhook) {

@@ -197,7 +197,7 @@ function flowTuning(deps: FlowDeps): FlowContext['tuning'] {
 /** Starts the tunnel to the listener's port: the webhook address is the listener's path (with its token) on the public address. */
 async function startFlowTunnel(request: TunnelRequest, listener: RedirectListener, signal: AbortSignal | undefined): Promise<FlowContext['tunnel']> {
   const {tunnelProgram} = await import('../tunnel/tunnel-program.js')
-  const running = await startTunnel(tunnelProgram(request.choice, listener.port), {timeoutMs: request.timeoutMs, signal})
+  const running = await startTunnel(tunnelProgram(request.choice, listener.port), {timeoutMs: request.timeoutMs, signal, announce: request.announce})
   return {running, webhookUrl: `${running.publicUrl}${new URL(listener.webhookUrl).pathname}`}
 }
 

@@ -10,6 +10,7 @@ import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
 import {visibleLines} from '../terminal/visible-text.js'
 import {redactUrl} from '../secrets/redact-url.js'
 import {table} from './table.js'
+import {visibleLength, wrapHanging} from './wrap.js'
 
 export interface EmulatorStartRendererOptions {
   json: boolean
@@ -20,6 +21,29 @@ export interface EmulatorStartRendererOptions {
   warn: (text: string) => void
   /** How the user ran paytx, for the commands the summary names. */
   invokedAs: string
+  /**
+   * The terminal's width when stdout is one (output/wrap.ts lineWidth): log lines then show the
+   * time of day alone and wrap between words under their text. Undefined in a pipe or a file:
+   * each line whole, with its full timestamp.
+   */
+  width?: number
+}
+
+/** The time of day (HH:MM:SS, local) of an ISO timestamp: what a person watching the log needs. */
+export function shortTime(iso: string): string {
+  const time = new Date(iso)
+  if (Number.isNaN(time.getTime())) return iso
+  return [time.getHours(), time.getMinutes(), time.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':')
+}
+
+/** One log line for a person at a terminal: the time of day, then the text, wrapped with a hanging indent under the text. */
+export function terminalLogLines(line: string, time: string, width: number): string[] {
+  const short = shortTime(time)
+  const text = line.startsWith(time) ? `${short}${line.slice(time.length)}` : line
+  // Continuations line up under the text; when a word (an id, an address) would not fit there, they start near the edge instead.
+  const under = short.length + 2
+  const longest = Math.max(...text.split(' ').map((word) => visibleLength(word)))
+  return wrapHanging(text, width, under + longest < width ? under : 2)
 }
 
 /** The --json `listening` object: every address, id, key and setting a script needs. */
@@ -122,15 +146,22 @@ export function emulatorStartRenderer(options: EmulatorStartRendererOptions): (e
         if (!['127.0.0.1', 'localhost', '::1'].includes(emulator.host)) warn(`listening on ${emulator.host}: other machines may reach the emulator, and its keys are public test keys.`)
         return note('Press Ctrl-C to stop.')
       }
-      case 'activity':
-        return write(json ? JSON.stringify(event.event) : visibleLines(formatEvent(event.event)))
+      case 'activity': {
+        if (json) return write(JSON.stringify(event.event))
+        const line = visibleLines(formatEvent(event.event))
+        if (options.width === undefined) return write(line)
+        for (const part of terminalLogLines(line, event.event.time, options.width)) write(part)
+        return
+      }
       case 'warning':
         // Warnings are for people, with or without --json: stderr, never between the log lines on stdout.
         return note(visibleLines(event.line))
       case 'stopped': {
         if (json) return write(JSON.stringify({event: 'stopped', ...(event.signal ? {signal: event.signal} : {}), ...(event.ownerGone ? {reason: event.ownerGone} : {})}))
         const why = event.ownerGone ? OWNER_GONE_WORDS[event.ownerGone] : event.signal
-        return note(`Stopped (${why}).${event.store === ':memory:' ? '' : ` The state is kept in ${event.store}.`}`)
+        // Ctrl-C at a terminal echoed `^C` after the last line: the words start a line of their own.
+        const after = event.signal === 'SIGINT' && options.width !== undefined ? '\n' : ''
+        return note(`${after}Stopped (${why}).${event.store === ':memory:' ? '' : ` The state is kept in ${event.store}.`}`)
       }
     }
   }

@@ -7,6 +7,7 @@
  */
 import type {FlowEvent} from '../flow/events.js'
 import {scrubSecrets} from '../secrets/redact.js'
+import {type KeyboardInput, type QuietKeys, quietKeys} from '../terminal/quiet-keys.js'
 import {type EventLine, describeFlowEvent, formatStepLine, formatTimeLeft, stepActivity, stepEndedBy} from './flow-event-lines.js'
 
 export interface StepReporter {
@@ -25,6 +26,8 @@ export interface StepReporterOptions {
   /** Values never to print (keys, a PAN). */
   secrets?: readonly string[]
   now?: () => number
+  /** The terminal's keyboard, kept from echoing while a spinner runs (default: this process's stdin). */
+  stdin?: KeyboardInput
   /** Non-interactive: how often to repeat the time left while waiting for the person. */
   reminderEveryMs?: number
 }
@@ -95,9 +98,12 @@ async function spinningReporter({stream, format, clean, now, countdown}: Reporte
   const {default: ora} = await import('ora')
   let spinner: Spinner | undefined
   let spinning: string | undefined
+  let keys: QuietKeys | undefined
   const stopSpinner = () => {
     countdown.stop()
     spinner?.stop()
+    keys?.release()
+    keys = undefined
     spinner = undefined
     spinning = undefined
   }
@@ -112,6 +118,10 @@ async function spinningReporter({stream, format, clean, now, countdown}: Reporte
       if (event.kind === 'step-started') {
         stopSpinner()
         spinning = event.step
+        // While a step spins, keys typed at the terminal are neither echoed nor left to draw
+        // frozen spinner lines (Enter), and Ctrl-C still stops the flow (terminal/quiet-keys.ts).
+        // The flow has read what it needs of stdin (--pan-stdin, prompts) before its first step.
+        keys ??= quietKeys(options.stdin)
         spinner = ora({text: clean(stepActivity(event.step, event.outcome)), stream, discardStdin: false, color: options.color ? 'cyan' : false, isEnabled: true}).start()
         return
       }

@@ -5,6 +5,7 @@
  * not installed, says no address in time, reports one that cannot be read, or exits early is an
  * EnvironmentError (exit 1) with what to do and the last lines it printed.
  */
+import {formatExactDuration} from '../duration.js'
 import {EnvironmentError, InterruptedError} from '../errors.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {type GroupExit, spawnGroup} from './process-group.js'
@@ -33,6 +34,13 @@ export interface StartTunnelOptions {
   timeoutMs: number
   /** Ctrl-C: the program is stopped and the start rejects with InterruptedError. */
   signal?: AbortSignal
+  /** Told once as the program starts (startingLine): a start takes seconds, and nothing else shows meanwhile. */
+  announce?: (line: string) => void
+}
+
+/** What a starting tunnel says: what it waits for, for how long at most, how to stop it. */
+export function startingLine(name: string, timeoutMs: number): string {
+  return `Starting ${name}: waiting up to ${formatExactDuration(timeoutMs)} for its public https address (Ctrl-C to stop).`
 }
 
 /** Splits a stream into lines, each cut at MAX_LINE_CHARS, without holding more than one line. */
@@ -77,6 +85,7 @@ function unreadableAddressError(program: TunnelProgram, address: string, lastLin
 
 export function startTunnel(program: TunnelProgram, options: StartTunnelOptions): Promise<RunningTunnel> {
   const lastLines: string[] = []
+  options.announce?.(startingLine(program.name, options.timeoutMs))
   const group = spawnGroup(program.command, program.args)
   let stopping = false
   const exited = group.exited.then((exit): TunnelExit => ({...exit, lastLines}))

@@ -15,6 +15,8 @@ export type TunnelChoice = {program: TunnelProgramName} | {template: string}
 export interface TunnelRequest {
   choice: TunnelChoice
   timeoutMs: number
+  /** Told once as the program starts (set by the command, not a flag): what paytx waits for, how long at most, how to stop. */
+  announce?: (line: string) => void
 }
 
 export interface TunnelProgram {

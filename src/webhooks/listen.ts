@@ -126,7 +126,7 @@ async function refuseForwardingToItself(forwardUrl: URL | undefined, listener: W
 async function startTunnelIfAsked(request: TunnelRequest | undefined, listener: WebhookListener, signal: AbortSignal | undefined): Promise<RunningTunnel | undefined> {
   if (!request) return undefined
   const {tunnelProgram} = await import('../tunnel/tunnel-program.js')
-  return startTunnel(tunnelProgram(request.choice, listener.port), {timeoutMs: request.timeoutMs, signal}).catch(async (error: unknown) => {
+  return startTunnel(tunnelProgram(request.choice, listener.port), {timeoutMs: request.timeoutMs, signal, announce: request.announce}).catch(async (error: unknown) => {
     await listener.close(0)
     throw error
   })

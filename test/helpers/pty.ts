@@ -20,8 +20,16 @@ export const ptyAvailable = has('terminal')
 
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`
 
-export function runInPty(args: string[], options: {env?: Record<string, string | undefined>; configDir?: string} = {}): PtySession {
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ')
+export interface PtyOptions {
+  env?: Record<string, string | undefined>
+  configDir?: string
+  /** Gives the pseudo-terminal a size (`stty`), as a real terminal has; without it the size is 0 × 0. */
+  size?: {columns: number; rows: number}
+}
+
+export function runInPty(args: string[], options: PtyOptions = {}): PtySession {
+  const run = [process.execPath, BIN, ...args].map(quote).join(' ')
+  const command = options.size ? `stty cols ${options.size.columns} rows ${options.size.rows}; exec ${run}` : run
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: ROOT,
     // Not CI, whatever the machine running the tests says: a person is at this terminal.

@@ -229,6 +229,11 @@ describe('live progress', () => {
         '  one: waiting  for the redirect: complete the payment in the browser; 10m left (Ctrl-C to stop)',
         '  two: status  UNKNOWN  the service cannot determine the state at present (critical, not final); still waiting',
         '✖ card-declined  status: expected DECLINED, got SETTLEMENT_COMPLETED (1.2 s)',
+        // A failed case has its details under it; a passing case is its one line.
+        '    reason       status: expected DECLINED, got SETTLEMENT_COMPLETED',
+        '    expected     DECLINED',
+        '    got          SETTLEMENT_COMPLETED, success, 4 webhooks',
+        '    transaction  tx_2',
         '',
       ].join('\n'),
     )

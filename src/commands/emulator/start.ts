@@ -106,10 +106,11 @@ EXIT CODES
     const options = {...toEmulatorStartOptions(this.flags, this.ctx.env), ...(await this.faultOptions())}
     const exposure = this.flags.store === undefined ? dataFolderExposure(this.ctx.env) : undefined
     if (exposure) this.warnUser(exposure)
-    const [{startEmulator}, {emulatorStartRenderer}, {BatchedLineWriter}] = await Promise.all([
+    const [{startEmulator}, {emulatorStartRenderer}, {BatchedLineWriter}, {lineWidth}] = await Promise.all([
       import('../../emulator/index.js'),
       import('../../output/emulator-start.js'),
       import('../../terminal/turn-batch.js'),
+      import('../../output/wrap.js'),
     ])
     // A line per request and status change: a catch-up over 100,000 overdue moves is 100,000 lines,
     // written a turn of the event loop's worth at a time instead of with a system call each.
@@ -127,6 +128,7 @@ EXIT CODES
         this.warnUser(text)
       },
       invokedAs: this.ctx.invokedAs,
+      width: lineWidth(this.ctx.io.stdout),
     })
     // What happens before the listening lines are out (due work carried out as the scheduler
     // starts, a first request) is held back and shown after them, in the order it happened.

@@ -99,7 +99,7 @@ EXIT CODES
     const {LiveProgress} = await import('../../output/smoke-live-progress.js')
     const color = !this.ctx.env.NO_COLOR
     const interactive = this.interactive()
-    const progress = new LiveProgress(this.ctx.io.stderr, {interactive, color: color && interactive})
+    const progress = new LiveProgress(this.ctx.io.stderr, {interactive, color: color && interactive, keys: interactive ? this.ctx.io.stdin : undefined, now: () => this.ctx.clock.now()})
 
     const interrupt = this.interruptSignal()
     // Through the progress display, above its live lines, so that no spinner frame is left behind.
@@ -128,7 +128,7 @@ EXIT CODES
       await emulator.stop()
     }
     for (const result of report.cases) if (result.error) this.sayRemedies(result.error)
-    await this.showReport(report, options, color)
+    await this.showReport(report, options, color, interactive)
     this.setOutcomeExitCode(report.exitCode)
     return report
   }
@@ -147,7 +147,7 @@ EXIT CODES
   }
 
   /** The JUnit file (--junit), then the results table on stdout and the summary. */
-  private async showReport(report: SmokeReport, {junit, suiteName}: Pick<SmokeRunCommandOptions, 'junit' | 'suiteName'>, color: boolean): Promise<void> {
+  private async showReport(report: SmokeReport, {junit, suiteName}: Pick<SmokeRunCommandOptions, 'junit' | 'suiteName'>, color: boolean, drawnLive: boolean): Promise<void> {
     if (junit !== undefined) {
       const {renderJUnit} = await import('../../smoke/junit-report.js')
       await writeFile(junit, renderJUnit(report, {suiteName}))
@@ -159,6 +159,11 @@ EXIT CODES
       import('../../output/wrap.js'),
     ])
     const format = tableFormatFor(this.ctx.io.stdout)
+    // At a terminal whose live view already showed each case (one line, details under a failure), the summary is what is left to say.
+    if (drawnLive && format === 'aligned') {
+      const {lineWidth, wrapHanging} = await import('../../output/wrap.js')
+      return this.print(wrapHanging(renderResultsSummary(report), lineWidth(this.ctx.io.stdout)).join('\n'))
+    }
     this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(this.ctx.io.stdout)}))
     // In a pipe stdout holds only the tab-separated rows; the summary is for the person or the log.
     if (format === 'aligned') this.print(`\n${wrapHanging(renderResultsSummary(report), lineWidth(this.ctx.io.stdout)).join('\n')}`)

@@ -71,6 +71,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
     const {formatDuration} = await import('../../duration.js')
     const {describeStatus} = await import('../../output/transaction.js')
     const signal = this.interruptSignal()
+    this.note(`Waiting for transaction ${id} to ${until === 'settled' ? 'settle (SETTLEMENT_COMPLETED)' : 'reach a final status'}, up to ${formatDuration(timeoutMs)} (Ctrl-C to stop).`)
     let result
     try {
       result = await waitForFinalStatus<Transaction>(() => service.getTransaction(id), {
@@ -88,6 +89,7 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       })
     } catch (error) {
       if (signal.aborted) {
+        this.endInterruptedLine()
         throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${this.commandLine(`status ${id} --wait`)}\`.`)
       }
       throw error

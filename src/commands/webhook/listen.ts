@@ -89,6 +89,7 @@ ${EXIT_CODES_HELP}`
   public async run(): Promise<void> {
     const {generateWebhookToken} = await import('../../webhooks/listener.js')
     const options = toWebhookListenOptions(this.flags, {newToken: generateWebhookToken})
+    if (options.tunnel) options.tunnel.announce = (line) => this.note(line)
     const fetching = options.fetch ? {service: await this.fetchingService(), profile: this.profile().name} : undefined
     const [{listenForWebhooks}, {webhookListenRenderer}, {BatchedLineWriter}, {holdYoungGenerationAt}] = await Promise.all([
       import('../../webhooks/listen.js'),
