@@ -4,7 +4,10 @@ import {EXIT} from '../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../cli/base-command.js'
 import {profileFileMode} from '../doctor/profile-checks.js'
 import type {DoctorReport} from '../doctor/report.js'
+import type {WaitingLine} from '../output/doctor-waiting.js'
+import {lineWidth} from '../output/wrap.js'
 import {resolveProfile} from '../profiles/resolve.js'
+import {colorWanted} from '../terminal/production-banner.js'
 import {PROFILE_FILE_NAME} from '../profiles/store.js'
 
 export default class Doctor extends BaseCommand<typeof Doctor, DoctorReport> {
@@ -22,21 +25,39 @@ ${EXIT_CODES_HELP}`
     // Read before the profile is: reading it tightens a file others can read, which doctor reports.
     const profileFileModeBefore = profileFileMode(join(this.profileStore().dir, PROFILE_FILE_NAME))
     this.announceProductionIfResolvable()
-    const [{runDoctor}, {readKeychainKeys}, {renderDoctorReport, withCommandsAsRun}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
-    const found = await runDoctor({
-      root: this.config.root,
-      version: this.config.version,
-      engines: (this.config.pjson as {engines?: {node?: string}}).engines?.node,
-      store: this.profileStore(),
-      ...toDoctorOptions(this.globals),
-      env: this.ctx.env,
-      readKeychain: readKeychainKeys,
-      profileFileModeBefore,
-    })
+    const [{runDoctor, doctorWaitLimitMs}, {readKeychainKeys}, {renderDoctorReport, withCommandsAsRun}] = await Promise.all([import('../doctor/run-doctor.js'), import('../profiles/key-storage.js'), import('../output/doctor.js')])
+    const options = toDoctorOptions(this.globals)
+    const waiting = await this.waitingLine(doctorWaitLimitMs(options.timeoutMs))
+    let found: DoctorReport
+    try {
+      const checked = runDoctor({
+        root: this.config.root,
+        version: this.config.version,
+        engines: (this.config.pjson as {engines?: {node?: string}}).engines?.node,
+        store: this.profileStore(),
+        ...options,
+        env: this.ctx.env,
+        readKeychain: readKeychainKeys,
+        profileFileModeBefore,
+        onWaiting: waiting && ((waitingFor) => waiting.update(waitingFor)),
+      })
+      found = await (waiting ? untilInterrupted(checked, this.interruptSignal()) : checked)
+    } finally {
+      waiting?.stop()
+    }
     const report = withCommandsAsRun(found, this.ctx.invokedAs)
-    this.print(renderDoctorReport(report))
+    const {stdout} = this.ctx.io
+    this.print(renderDoctorReport(report, {width: lineWidth(stdout), color: colorWanted(stdout, this.ctx.env)}))
     if (!report.ok) this.setOutcomeExitCode(EXIT.service)
     return report
+  }
+
+  /** On a terminal (stdout and stderr), never under --json: the line that says what the checks wait for. */
+  private async waitingLine(limitMs: number): Promise<WaitingLine | undefined> {
+    const {stdout, stderr} = this.ctx.io
+    if (this.jsonEnabled() || !stdout.isTTY || !stderr.isTTY || this.ctx.env.TERM === 'dumb') return undefined
+    const {startWaitingLine} = await import('../output/doctor-waiting.js')
+    return startWaitingLine(stderr, {width: lineWidth(stderr) ?? 80, until: Date.now() + limitMs})
   }
 
   /** Doctor reads from the service too: the production line first, when the profile resolves (a profile that does not is one of doctor's ✖ lines). */
@@ -49,6 +70,16 @@ ${EXIT_CODES_HELP}`
     }
     this.announceProduction(resolved)
   }
+}
+
+/** The checks' result, or InterruptedError (exit 130) at Ctrl-C. */
+function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason)
+    if (signal.aborted) return stop()
+    signal.addEventListener('abort', stop, {once: true})
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
 }
 
 /** Each check waits at most 10 s, however long --timeout allows a request. */
