@@ -60,7 +60,7 @@ function stepFailure(id: string, label: string, url: string, steps: ReachSteps):
   const target = new URL(url)
   const host = target.hostname
   // Loopback is never proxied: a proxy variable cannot help an address on this machine.
-  const remedy = isLoopbackHost(host)
+  const remedy = isLoopbackHost(host) && step === 'tcp'
     ? `Nothing answers at ${target.host} on this machine: start the service there, or point the profile at it (\`paytx profile show\` shows the address).`
     : {
         dns: `Check the host name in the profile (\`paytx profile show\`) and this machine's DNS; behind a company proxy, set HTTPS_PROXY.`,
@@ -88,7 +88,8 @@ export async function serviceCheck(resolved: ResolvedProfile, timeoutMs: number)
 
 /** Nothing listens at the local profile's address: fine, commands start an emulator of their own. */
 function nobodyHome(resolved: ResolvedProfile, result: Probe): boolean {
-  return resolved.profile.env === 'local' && result.steps.failed?.step === 'tcp' && /ECONNREFUSED/.test(result.steps.failed.reason)
+  // Refused, or reset by an emulator that was closing as doctor connected.
+  return resolved.profile.env === 'local' && result.steps.failed?.step === 'tcp' && /ECONNREFUSED|ECONNRESET/.test(result.steps.failed.reason)
 }
 
 async function serviceAnswer(resolved: ResolvedProfile, timeoutMs: number): Promise<{check: DoctorCheck; skew?: number}> {
@@ -106,7 +107,8 @@ async function serviceAnswer(resolved: ResolvedProfile, timeoutMs: number): Prom
     const owner = loopback ? ownerClause({url: base, loopback, owner: await portOwner(portOf(base))}) : ''
     return {check: fail('service', label, `${result.error.message}${owner}`, (result.error as PaytxError).hint ?? 'Check your network, then try again.')}
   }
-  const emulator = loopback ? await emulatorHealth(portOf(base), Math.min(HEALTH_TIMEOUT_MS, timeLeft(until)), base.hostname) : undefined
+  // The local profile's address is the emulator's: asked who it is (other profiles' servers get no request but the GET).
+  const emulator = loopback && profile.env === 'local' ? await emulatorHealth(portOf(base), Math.min(HEALTH_TIMEOUT_MS, timeLeft(until)), base.hostname) : undefined
   const foreign = emulator ? undefined : foreignAnswer(result.answer!, secrets)
   if (foreign) {
     const context = {resolved, url: base, loopback, owner: loopback ? await portOwner(portOf(base)) : undefined, freePort: await freePortAfter(portOf(base))}
