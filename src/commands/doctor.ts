@@ -13,9 +13,9 @@ import {PROFILE_FILE_NAME} from '../profiles/store.js'
 export default class Doctor extends BaseCommand<typeof Doctor, DoctorReport> {
   static override summary = 'Check everything paytx depends on, one line each: ✔ fine, ⚠ look at it, ✖ will not work, with what to do.'
 
-  static override description = `Checks Node and the build; the profile (--profile, PAYTX_PROFILE or the active one) and where each of its keys lives (the environment, the OS keychain, or the profile file and its mode); the service and the card proxy step by step (DNS, TCP, TLS with the certificate's issuer and expiry, or the proxy that HTTPS_PROXY names, and the time taken); the clock against the service's Date; the emulator's store (integrity, schema version, size); the config and data folders' modes; the default ports (4010, 4020); and a browser opener.
+  static override description = `Checks Node and the build; the profile (--profile, PAYTX_PROFILE or the active one) and where each of its keys lives (the environment, the OS keychain, or the profile file and its mode); the service and the card proxy step by step (DNS, TCP, TLS with the certificate's issuer and expiry, or the proxy that HTTPS_PROXY names, and the time taken); the clock against the service's Date; the emulator's store (integrity, schema version, size); the config and data folders' modes; the default ports (the emulator's, 4010 or the local profile's, and 4020): free, held by a paytx emulator (asked, and fine), or held by another program, named with its pid where the system says (Linux /proc, else lsof); and a browser opener.
 
-Never prints a key and sends no write request: the service is asked, with the profile's key, for a transaction that cannot exist (404 means the key was accepted). Exit 1 when any check fails (✖), 0 otherwise; --json prints the checks for CI.
+Never prints a key and sends no write request: the service is asked, with the profile's key, for a transaction that cannot exist (404 with the service's error object means the key was accepted; an answer that is not the service's, such as another web server's page, is ✖ with what it looks like). On a terminal a line says what the checks wait for and how long at most (Ctrl-C stops). Exit 1 when any check fails (✖), 0 otherwise; --json prints the checks for CI.
 
 ${EXIT_CODES_HELP}`
 
