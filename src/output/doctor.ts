@@ -10,7 +10,15 @@ const TONE: Record<CheckStatus, LineTone> = {ok: 'done', warn: 'warning', fail: 
 
 /** Below this many columns for the values, continuation lines start near the left edge instead of under the value. */
 const MIN_VALUE_COLUMNS = 30
-const NARROW_HANG = 4
+const NARROW_HANG = 2
+/** Held together while lines are broken (`12 ms`, `pid 4242`), then a plain space again. */
+const GLUE = '\u00A0'
+
+/** Each line of `text` broken between words, a number kept with its unit and a pid with its number; no trailing spaces. */
+function wrapGlued(text: string, width: number | undefined, hang: number): string[] {
+  const glued = text.replaceAll(/(\d) (ms|s|bytes|KB|MB)\b/g, `$1${GLUE}$2`).replaceAll(/\bpid (\d)/g, `pid${GLUE}$1`)
+  return wrapHanging(glued, width, hang).map((line) => line.replaceAll(GLUE, ' ').trimEnd())
+}
 
 /** `paytx …` at the start of a quoted command, or after a pipe in it, as the user ran paytx. */
 function commandsAsRun(text: string, invokedAs: string): string {
@@ -44,9 +52,9 @@ export function renderDoctorReport(report: DoctorReport, {width, color = false}:
   const lines: string[] = []
   for (const check of report.checks) {
     const text = `${check.label.padEnd(labelWidth)}${visibleText(check.detail)}`
-    const [first, ...rest] = wrapHanging(`  ${text}`, width, hang)
+    const [first, ...rest] = wrapGlued(`  ${text}`, width, hang)
     lines.push(`${toneMark(TONE[check.status], color)} ${first.slice(2)}`, ...rest)
-    if (check.remedy) lines.push(...wrapHanging(`${' '.repeat(hang)}→ ${visibleText(check.remedy)}`, width, hang + 2))
+    if (check.remedy) lines.push(...wrapGlued(`${' '.repeat(hang)}→ ${visibleText(check.remedy)}`, width, hang + 2))
   }
   const failed = report.checks.filter((check) => check.status === 'fail').length
   const warned = report.checks.filter((check) => check.status === 'warn').length

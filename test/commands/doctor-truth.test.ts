@@ -212,6 +212,22 @@ describe('doctor: while the checks wait', () => {
     expect(result.stdout).not.toContain('Waiting')
   })
 
+  it('a service that never answers: the line counts down from the limit, and the check ends ✖ within it, naming what holds the port', async () => {
+    const held = new Set<ServerResponse>()
+    answer = (res) => held.add(res)
+    try {
+      const started = performance.now()
+      const result = await runCommand(['doctor', '--timeout', '1'], {env: atServer({TERM: 'xterm-256color'}), terminalColumns: 200})
+      expect(performance.now() - started).toBeLessThan(10_000)
+      expect(result.stderr).toMatch(/Waiting for the service at [^:]+:\d+, the card proxy at [^:]+:\d+, port \d+, port 4020: 2 s at most; Ctrl-C to stop/)
+      const service = line(result, 'Service')
+      expect(service).toMatch(/^✖ Service .*within \d+ ms/)
+      if (OWN_NAME) expect(service).toContain(`port ${port} is held by ${OWN_NAME} (pid ${process.pid})`)
+    } finally {
+      for (const res of held) res.destroy()
+    }
+  })
+
   it('a narrow terminal: the waiting line still fits one line', async () => {
     const result = await runCommand(['doctor'], {env: atServer({TERM: 'xterm-256color'}), terminalColumns: 40})
     expect(result.stderr).toContain('Ctrl-C')
