@@ -105,7 +105,7 @@ async function serviceAnswer(resolved: ResolvedProfile, timeoutMs: number): Prom
   const loopback = isLoopbackHost(base.hostname)
   if (result.error) {
     const owner = loopback ? ownerClause({url: base, loopback, owner: await portOwner(portOf(base))}) : ''
-    return {check: fail('service', label, `${result.error.message}${owner}`, (result.error as PaytxError).hint ?? 'Check your network, then try again.')}
+    return {check: fail('service', label, `${owner ? result.error.message.replace(/\.$/, '') : result.error.message}${owner}`, (result.error as PaytxError).hint ?? 'Check your network, then try again.')}
   }
   // The local profile's address is the emulator's: asked who it is (other profiles' servers get no request but the GET).
   const emulator = loopback && profile.env === 'local' ? await emulatorHealth(portOf(base), Math.min(HEALTH_TIMEOUT_MS, timeLeft(until)), base.hostname) : undefined
