@@ -127,7 +127,7 @@ describe('doctor: remedies fit the cause and can be pasted', () => {
     const configDir = tempConfigDir()
     const closed = `http://127.0.0.1:${await freePort()}`
     await addSandboxProfile(configDir, closed)
-    const result = await runCommand(['doctor', '--profile', 'test', '--json'], {configDir, env: {HTTPS_PROXY: 'http://127.0.0.1:9'}})
+    const result = await runCommand(['doctor', '--profile', 'test', '--json'], {configDir})
     const service = jsonCheck(result, 'service')
     expect(service).toMatchObject({status: 'fail', detail: expect.stringContaining('TCP failed for 127.0.0.1')})
     expect(service.remedy).not.toMatch(/PROXY/)
