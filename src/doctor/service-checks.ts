@@ -104,8 +104,11 @@ async function serviceAnswer(resolved: ResolvedProfile, timeoutMs: number): Prom
   const base = new URL(profile.base_url)
   const loopback = isLoopbackHost(base.hostname)
   if (result.error) {
-    const owner = loopback ? ownerClause({url: base, loopback, owner: await portOwner(portOf(base))}) : ''
-    return {check: fail('service', label, `${owner ? result.error.message.replace(/\.$/, '') : result.error.message}${owner}`, (result.error as PaytxError).hint ?? 'Check your network, then try again.')}
+    const hint = (result.error as PaytxError).hint ?? 'Check your network, then try again.'
+    if (!loopback) return {check: fail('service', label, result.error.message, hint)}
+    // A program on this machine took the connection but gave no answer the service would: it is named, and what to do is about it.
+    const context = {resolved, url: base, loopback, owner: await portOwner(portOf(base)), freePort: await freePortAfter(portOf(base))}
+    return {check: fail('service', label, `${result.error.message.replace(/\.$/, '')}${ownerClause(context)}`, foreignRemedy(context))}
   }
   // The local profile's address is the emulator's: asked who it is (other profiles' servers get no request but the GET).
   const emulator = loopback && profile.env === 'local' ? await emulatorHealth(portOf(base), Math.min(HEALTH_TIMEOUT_MS, timeLeft(until)), base.hostname) : undefined

@@ -221,6 +221,9 @@ describe('doctor: while the checks wait', () => {
       const service = line(result, 'Service')
       expect(service).toMatch(/^✖ Service .*within \d+ ms/)
       if (OWN_NAME) expect(service).toContain(`port ${port} is held by ${OWN_NAME} (pid ${process.pid})`)
+      // Doctor allows no more time than its limit: the remedy is about the program, not --timeout.
+      expect(service).toContain(`(\`kill ${process.pid}\`)`)
+      expect(service).not.toContain('--timeout')
     } finally {
       for (const res of held) res.destroy()
     }
