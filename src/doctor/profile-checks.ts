@@ -6,11 +6,12 @@
 import {statSync} from 'node:fs'
 
 import {KEYCHAIN_REFERENCE, KEY_FIELDS, KEY_NAMES, type KeyField} from '../profiles/key-fields.js'
-import type {Profile} from '../profiles/presets.js'
+import {ENVIRONMENT_PRESETS, type Profile} from '../profiles/presets.js'
 import {describeProductionAddress} from '../profiles/production.js'
 import {PROFILE_ENV_OVERRIDES, type ResolvedProfile} from '../profiles/resolve.js'
 import {redactUrl} from '../secrets/redact-url.js'
 import {type DoctorCheck, fail, octalMode, ok, warn} from './report.js'
+import {shellWord} from './service-identity.js'
 
 /** Fields a non-local profile needs, and what needs each. */
 const NEEDED_FIELDS: {field: keyof Profile; usedBy: string}[] = [
@@ -37,14 +38,28 @@ export function profileCheck(resolved: ResolvedProfile, builtin: boolean): Docto
       'profile',
       'Profile',
       `${where}: ${describeProductionAddress(production, redactUrl(production.address, {asWritten: true}))}, so every command treats it as production`,
-      `Label it production (\`paytx profile add ${name} --env production\`), or point it at the ${production.label === 'local' ? 'emulator' : 'sandbox'} (--base-url, --h2h-url, or unset PAYTX_BASE_URL / PAYTX_H2H_URL).`,
+      `Label it production (\`paytx profile add ${shellWord(name)} --env production\`), or point it at the ${production.label === 'local' ? 'emulator' : 'sandbox'} (--base-url, --h2h-url, or unset PAYTX_BASE_URL / PAYTX_H2H_URL).`,
     )
   }
   if (builtin) return ok('profile', 'Profile', `${where}, built in`)
   const missing = NEEDED_FIELDS.filter(({field}) => !profile[field])
   if (missing.length === 0) return ok('profile', 'Profile', where)
   const list = missing.map(({field, usedBy}) => `${field} (for ${usedBy})`).join(', ')
-  return warn('profile', 'Profile', `${where} has no ${list}`, `Add them with \`paytx profile add ${name} --${missing[0].field.replace('_', '-')} …\` (see \`paytx profile add --help\`).`)
+  return warn('profile', 'Profile', `${where} has no ${list}`, missingFieldsRemedy(name, profile.env, missing.map(({field}) => field)))
+}
+
+/** Known values (the environment's card proxy) as they are; the account's own through a variable to set first. */
+function missingFieldsRemedy(name: string, env: Profile['env'], fields: (keyof Profile)[]): string {
+  const variables: string[] = []
+  const flags = fields.map((field) => {
+    const flag = `--${field.replace('_', '-')}`
+    if (field === 'h2h_url') return `${flag} ${ENVIRONMENT_PRESETS[env].h2h_url}`
+    const variable = field.toUpperCase()
+    variables.push(variable)
+    return `${flag} "$${variable}"`
+  })
+  const setFirst = variables.length > 0 ? ` after setting ${variables.join(', ')} to your account's values` : ''
+  return `Add them with \`paytx profile add ${shellWord(name)} ${flags.join(' ')}\`${setFirst}.`
 }
 
 function envVariableFor(field: KeyField): string {
@@ -77,7 +92,7 @@ export async function keyChecks(input: KeyCheckInput): Promise<DoctorCheck[]> {
     if (account) {
       const problem = fromKeychain.unreadable.find((entry) => entry.field === field)
       return problem
-        ? fail(id, label, `in the OS keychain (entry "${account}"), but it cannot be read: ${problem.reason}`, `Unlock the keychain, or store the key again with \`paytx profile add ${name} --${id}-stdin\`.`)
+        ? fail(id, label, `in the OS keychain (entry "${account}"), but it cannot be read: ${problem.reason}`, `Unlock the keychain, or store the key again with \`paytx profile add ${shellWord(name)} --${id}-stdin\`.`)
         : ok(id, label, `in the OS keychain (entry "${account}")`)
     }
     if (profile[field]) {
@@ -87,7 +102,7 @@ export async function keyChecks(input: KeyCheckInput): Promise<DoctorCheck[]> {
       return ok(id, label, `in ${profilePath}${fileMode === undefined ? '' : ` (${octalMode(fileMode)})`}, not the keychain`)
     }
     const needed = field === 'api_key'
-    const remedy = `Add it with \`printf '%s\\n' "$KEY" | paytx profile add ${name} --${id}-stdin\`, or set ${variable}.`
+    const remedy = `Add it with \`printf '%s\\n' "$KEY" | paytx profile add ${shellWord(name)} --${id}-stdin\`, or set ${variable}.`
     return needed ? fail(id, label, 'none', remedy) : warn(id, label, 'none (card tokenize needs it)', remedy)
   })
 }

@@ -34,9 +34,18 @@ function issuerName(cert: PeerCertificate): string {
   return [pick('O'), pick('CN')].filter(Boolean).join(', ') || 'unknown issuer'
 }
 
-function withTimeout<T extends Socket>(socket: T, timeoutMs: number, readyEvent: string): Promise<T> {
+/** The time left before `until` (a performance.now() time), at least 1 ms. */
+export function timeLeft(until: number): number {
+  return Math.max(1, Math.round(until - performance.now()))
+}
+
+function timedOut(limitMs: number): Error {
+  return Object.assign(new Error(`no answer within doctor's ${limitMs} ms for the check`), {code: 'ETIMEDOUT'})
+}
+
+function withTimeout<T extends Socket>(socket: T, until: number, limitMs: number, readyEvent: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => socket.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), {code: 'ETIMEDOUT'})), timeoutMs)
+    const timer = setTimeout(() => socket.destroy(timedOut(limitMs)), timeLeft(until))
     socket.once(readyEvent, () => {
       clearTimeout(timer)
       resolve(socket)
@@ -54,8 +63,20 @@ function reason(error: unknown): string {
   return code && !message.includes(code) ? `${message} (${code})` : message
 }
 
-/** DNS, TCP and TLS to the URL's host, each timed; a proxy in the way is named instead. */
-export async function reachSteps(url: URL, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<ReachSteps> {
+/** A DNS answer, or a timeout once the check's time is up (a resolver can wait far longer). */
+function lookupBefore(host: string, until: number, limitMs: number): Promise<{address: string}> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut(limitMs)), timeLeft(until))
+  })
+  return Promise.race([lookup(host), late]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * DNS, TCP and TLS to the URL's host, each timed, all within `timeoutMs` from now (the check's
+ * whole time: `until`, when the caller started counting earlier); a proxy in the way is named instead.
+ */
+export async function reachSteps(url: URL, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, until: number = performance.now() + timeoutMs): Promise<ReachSteps> {
   const proxy = proxyFor(url, proxySettingsFromEnv(env))
   // Through a proxy this machine neither resolves nor connects to the host: the GET shows whether the proxy carries it.
   if (proxy !== undefined) return {proxy: redactUrl(proxy)}
@@ -64,7 +85,7 @@ export async function reachSteps(url: URL, timeoutMs: number, env: NodeJS.Proces
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80)
   let started = performance.now()
   try {
-    const {address} = await lookup(host)
+    const {address} = await lookupBefore(host, until, timeoutMs)
     steps.dns = {address, ms: elapsed(started)}
   } catch (error) {
     return {...steps, failed: {step: 'dns', reason: reason(error)}}
@@ -72,7 +93,7 @@ export async function reachSteps(url: URL, timeoutMs: number, env: NodeJS.Proces
   started = performance.now()
   let socket: Socket
   try {
-    socket = await withTimeout(tcpConnect({host: steps.dns.address, port}), timeoutMs, 'connect')
+    socket = await withTimeout(tcpConnect({host: steps.dns.address, port}), until, timeoutMs, 'connect')
     steps.tcp = {ms: elapsed(started)}
   } catch (error) {
     return {...steps, failed: {step: 'tcp', reason: reason(error)}}
@@ -83,7 +104,7 @@ export async function reachSteps(url: URL, timeoutMs: number, env: NodeJS.Proces
   }
   started = performance.now()
   try {
-    const secure = await withTimeout<TLSSocket>(tlsConnect({socket, host, servername: isIP(host) ? undefined : host}), timeoutMs, 'secureConnect')
+    const secure = await withTimeout<TLSSocket>(tlsConnect({socket, host, servername: isIP(host) ? undefined : host}), until, timeoutMs, 'secureConnect')
     const cert = secure.getPeerCertificate()
     steps.tls = {issuer: issuerName(cert), validTo: new Date(cert.valid_to).toISOString().slice(0, 10), ms: elapsed(started), expiresSoon: Date.parse(cert.valid_to) - Date.now() < EXPIRY_WARNING_MS}
     secure.destroy()

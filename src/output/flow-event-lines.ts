@@ -21,6 +21,11 @@ export const TONE_SYMBOL: Record<LineTone, string> = {done: '✔', failed: '✖'
 const TONE_COLOR: Record<LineTone, string> = {done: '\u001B[32m', failed: '\u001B[31m', info: '\u001B[34m', warning: '\u001B[33m'}
 const RESET = '\u001B[0m'
 
+/** A line's mark (✔ ✖ ℹ ⚠), in its colour when `color` (flow's step lines, doctor's checks). */
+export function toneMark(tone: LineTone, color: boolean): string {
+  return color ? `${TONE_COLOR[tone]}${TONE_SYMBOL[tone]}${RESET}` : TONE_SYMBOL[tone]
+}
+
 /** Every label a step line can have; the value column starts two spaces after the longest. */
 const LABELS = [
   'emulator started',
@@ -215,7 +220,7 @@ export function stepEndedBy(event: FlowEvent): FlowStepName | undefined {
  * value goes on under itself, broken between words, never mid-word.
  */
 export function formatStepLine(eventLine: EventLine, color: boolean, width?: number): string {
-  const symbol = color ? `${TONE_COLOR[eventLine.tone]}${TONE_SYMBOL[eventLine.tone]}${RESET}` : TONE_SYMBOL[eventLine.tone]
+  const symbol = toneMark(eventLine.tone, color)
   const column = 2 + LABEL_WIDTH
   const [first, ...rest] = fitToWidth(eventLine.value, column, width)
   return [`${symbol} ${eventLine.label.padEnd(LABEL_WIDTH)}${first}`, ...rest.map((line) => `${' '.repeat(column)}${line}`)].join('\n')

@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {browserCheck, folderCheck, nodeCheck} from '../../src/doctor/local-checks.js'
-import {portCheck} from '../../src/doctor/port-checks.js'
+import {describeOwner, portCheck, portOwner} from '../../src/doctor/port-checks.js'
 import {clockSkewSeconds} from '../../src/doctor/reach.js'
 import {clockCheck} from '../../src/doctor/service-checks.js'
 import {startEmulator} from '../../src/emulator/index.js'
@@ -89,15 +89,27 @@ describe('portCheck', () => {
     try {
       const emulatorPort = emulator.port
       expect(await portCheck('emulator-port', 'Emulator port', emulatorPort, 'x', 2000)).toMatchObject({status: 'ok', detail: expect.stringContaining('held by a paytx emulator')})
-      const held = await portCheck('listen-port', 'Webhook listen port', otherPort, '`paytx webhook listen`', 2000)
-      expect(held.status).toBe('warn')
-      expect(held.detail).toContain(`(pid ${process.pid}:`)
-      expect(held.remedy).toContain('give `paytx webhook listen` another --port')
+      const held = await portCheck('listen-port', 'Webhook listen port', otherPort, 'paytx webhook listen', 2000)
+      expect(held.status).toBe('fail')
+      expect(held.detail).toMatch(new RegExp(`^${otherPort} is held by \\S+ \\(pid ${process.pid}\\), not by paytx$`))
+      expect(held.remedy).toMatch(new RegExp(`^Stop it \\(\`kill ${process.pid}\`\\), or use another port: \`paytx webhook listen --port \\d+\`\\.$`))
     } finally {
       await emulator.close()
       for (const socket of sockets) socket.destroy()
       await new Promise((resolve) => other.close(resolve))
     }
     expect(await portCheck('listen-port', 'Webhook listen port', otherPort, 'x', 2000)).toMatchObject({status: 'ok', detail: `${otherPort} is free`})
+  })
+
+  it('an owner that cannot be named is said to be one, never a stack trace', async () => {
+    expect(describeOwner(undefined)).toBe('a program paytx could not name (no /proc or lsof answer; it may belong to another user)')
+    // Where neither /proc nor lsof can say (a platform without lsof on PATH), nothing is thrown.
+    const path = process.env.PATH
+    process.env.PATH = '/nonexistent'
+    try {
+      expect(await portOwner(1, 'darwin')).toBeUndefined()
+    } finally {
+      process.env.PATH = path
+    }
   })
 })

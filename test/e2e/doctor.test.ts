@@ -89,7 +89,7 @@ describe('paytx doctor', () => {
   })
 
   it('a service whose clock is ten minutes off: ✖ Clock, exit 1', async () => {
-    const skewed = await startRecordingServer(() => ({status: 404, json: {}, headers: {date: new Date(Date.now() - 600_000).toUTCString()}}))
+    const skewed = await startRecordingServer(() => ({status: 404, json: {message: 'Not found'}, headers: {date: new Date(Date.now() - 600_000).toUTCString()}}))
     try {
       const result = await runCli(['doctor', '--profile', 'test', '--json'], {configDir: await sandboxProfile(skewed.url)})
       expect(result.code).toBe(1)
@@ -161,7 +161,8 @@ describe('paytx doctor', () => {
       expect(result.code).toBe(1)
       for (const id of ['service', 'card-proxy']) {
         expect(check(result, id)).toMatchObject({status: 'fail', detail: expect.stringContaining(`The proxy http://user:…@127.0.0.1:${stalling.port}/ `)})
-        expect(check(result, id).detail).toContain('within 1000 ms')
+        // The check's whole time, of which the GET gets what the proxy step left.
+        expect(check(result, id).detail).toMatch(/within (9\d\d|1000) ms/)
       }
       expect(result.stdout + result.stderr).not.toContain('pr0xy-pa55')
     } finally {
@@ -177,7 +178,7 @@ describe('paytx doctor', () => {
     beforeAll(async () => {
       const keyFile = join(folder, 'key.pem')
       execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/O=Paytx Test CA/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], {stdio: 'ignore'})
-      tls = createHttpsServer({key: readFileSync(keyFile), cert: readFileSync(certFile)}, (_req, res) => res.writeHead(404).end('{}'))
+      tls = createHttpsServer({key: readFileSync(keyFile), cert: readFileSync(certFile)}, (_req, res) => res.writeHead(404).end('{"message":"Not found"}'))
       await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
       port = (tls.address() as AddressInfo).port
     })
