@@ -28,6 +28,7 @@ import {type Prompter, terminalPrompter} from '../terminal/prompts.js'
 import {visibleLines} from '../terminal/visible-text.js'
 import {type Confirmation, type ValueQuestion, confirmOrRefuse, productionConfirmation, requireAnswer} from './asking.js'
 import {type FailureScope, reportFailure} from './failure.js'
+import {MissingFlagsError} from './missing-flags.js'
 import {GLOBAL_FLAGS, type GlobalOptions, maxResponseBytes, parseRequestTimeout} from './global-flags.js'
 
 export {EXIT_CODES_HELP, type GlobalOptions, parseRequestTimeout} from './global-flags.js'
@@ -43,6 +44,13 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   static override enableJsonFlag = true
 
   static override baseFlags = GLOBAL_FLAGS
+
+  /**
+   * Flags required in --help that this command asks a person for when they are missing (flow's
+   * --product and --amount): oclif lets them pass, and the command calls missingFlagsError()
+   * when nobody is at the terminal to ask.
+   */
+  static askedFlags: readonly string[] = []
 
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
@@ -80,8 +88,9 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
 
   public override async init(): Promise<void> {
     await super.init()
+    const asked = new Set((this.ctor as typeof BaseCommand).askedFlags)
     const {args, argv, flags} = await this.parse({
-      flags: this.ctor.flags,
+      flags: Object.fromEntries(Object.entries(this.ctor.flags ?? {}).map(([name, flag]) => [name, asked.has(name) ? {...flag, required: false} : flag])),
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
       args: this.ctor.args,
@@ -213,6 +222,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected async requireValue(flag: string, value: string | undefined, ask: ValueQuestion): Promise<string> {
     return requireAnswer(this.interactive() ? this.prompter() : undefined, flag, value, ask)
+  }
+
+  /** The input error for required flags left out (names without dashes): each with what it is for, and the command's help. */
+  protected missingFlagsError(names: readonly string[]): MissingFlagsError {
+    return new MissingFlagsError(names, this.ctor.flags ?? {}, this.id?.split(':').join(' ') ?? '')
   }
 
   /** How this command asks a person: the context's prompter, else inquirer's on the command's stdin and stderr. */
