@@ -141,3 +141,15 @@ describe('flow asks for a missing --product and --amount on a terminal, like tra
     expect(result.stderr).not.toMatch(/\x1b|\\x1b/)
   })
 })
+
+describe('oclif’s missing required flag, in paytx’s words', () => {
+  it('webhook replay without --to: the flag with what it is for and the command’s help, exit 2, as JSON too', async () => {
+    const result = await runCommand(['webhook', 'replay', 'saved.ndjson'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toBe(
+      'Error: Missing required flag:\n  --to  The address to send the webhooks to (absolute http(s) URL).\nHint: See `paytx webhook replay --help` for every flag.\n',
+    )
+    const json = await runCommand(['webhook', 'replay', 'saved.ndjson', '--json'])
+    expect(JSON.parse(json.stdout).error).toMatchObject({kind: 'input', exitCode: 2, flag: '--to', missing: [{flag: '--to', purpose: 'The address to send the webhooks to (absolute http(s) URL).'}]})
+  })
+})
