@@ -73,3 +73,21 @@ describe.skipIf(!ptyAvailable)('a missing required flag at a real terminal', () 
     for (const text of expected) expect(output).toContain(text)
   })
 })
+
+describe.skipIf(!ptyAvailable)('flow at a real terminal without --product and --amount', () => {
+  it('asks for the product (a list) and the amount, checking it as it is typed, then goes on with the answers', async () => {
+    // A wrong --wait-timeout stops the flow right after the answers are taken, before anything is sent.
+    const session = runInPty(['flow', '--wait-timeout', 'soon'])
+    await session.waitFor(/Payment product/)
+    session.type('\x1b[B\r')
+    await session.waitFor(/Amount in minor units/)
+    session.type('14.99\r')
+    await session.waitFor(/Amount is in minor units, a whole number without a decimal point/)
+    session.type(`${'\x7f'.repeat(5)}1499\r`)
+    expect(await session.exited).toBe(2)
+    expect(session.output()).toMatch(/Payment product.*sofort/)
+    expect(session.output()).toContain('Error: --wait-timeout')
+    expect(session.output()).not.toContain('Missing required flag')
+  })
+})
+
