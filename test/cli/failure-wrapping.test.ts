@@ -65,6 +65,13 @@ describe('errors and hints at the terminal width', () => {
     expect(wrapped.split('\n')).toEqual(['Hint: check', '      https://payments.example.com/v1/transaction/9a2e0000-0000-4000-8000-000000000001', '      and retry.'])
   })
 
+  it.each(WIDTHS)('a command in backticks is never broken across lines at %i columns, so it can be pasted', (width) => {
+    const text = 'Hint: did you mean "sandbox"? There is no such profile yet: create it with `./bin/run.js profile add sandbox --env sandbox`.'
+    const lines = wrapFailureText(text, width).split('\n')
+    expect(lines.filter((line) => line.includes('`./bin/run.js profile add sandbox --env sandbox`'))).toHaveLength(1)
+    expect(words(lines.join('\n'))).toEqual(words(text))
+  })
+
   it('in a pipe every line stays whole', () => {
     const text = `Error: ${'long '.repeat(40).trim()}\nHint: ${'word '.repeat(40).trim()}`
     expect(wrapFailureText(text, undefined)).toBe(text)
