@@ -74,21 +74,3 @@ export function terminalPrompter(streams: PromptStreams): Prompter {
     },
   }
 }
-
-const processPrompter = () => terminalPrompter({stdin: process.stdin, stderr: process.stderr})
-
-export async function ask(message: string, options: AskOptions = {}): Promise<string> {
-  return processPrompter().ask(message, options)
-}
-
-export async function askSecret(message: string, options: Pick<AskOptions, 'validate'> = {}): Promise<string> {
-  return processPrompter().askSecret(message, options)
-}
-
-export async function confirm(message: string, defaultAnswer = false): Promise<boolean> {
-  return processPrompter().confirm(message, defaultAnswer)
-}
-
-export async function choose<T extends string>(message: string, choices: readonly T[]): Promise<T> {
-  return processPrompter().choose(message, choices)
-}
