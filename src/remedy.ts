@@ -65,4 +65,4 @@ export type Remedy =
   | {kind: 'pass-saved-webhooks'}
   | {kind: 'fix-customer-data'}
   /** A command's flags, each with what it is for: its help. */
-  | {kind: 'see-help'; command: string}
+  | {kind: 'see-help'; command: string; arguments?: boolean}

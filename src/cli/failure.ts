@@ -16,7 +16,7 @@ import {hintText} from '../output/remedy.js'
 import {lineWidth} from '../output/wrap.js'
 import {maskCardNumbers, scrubSecrets} from '../secrets/redact.js'
 import {visibleLines, visibleText} from '../terminal/visible-text.js'
-import {type FlagHelp, MissingFlagsError, missingFlagNames} from './missing-flags.js'
+import {type ArgHelp, type FlagHelp, MissingFlagsError, missingArgsError, missingFlagNames} from './missing-flags.js'
 
 /** What a failure shows: its exit code, its text for stderr (empty: nothing to say) and its --json object. */
 export interface Failure {
@@ -114,7 +114,10 @@ function describeParseError(err: Errors.CLIError, scope: FailureScope): Failure 
   const plain = stripVTControlCharacters(err.message).replace(/\n\s*See more help with --help$/, '')
   const missing = missingFlagNames(plain)
   if (missing.length > 0) return describePaytxError(new MissingFlagsError(missing, scope.flags, scope.command), scope)
-  const message = maskCardNumbers(scrubSecrets(plain, scope.secrets))
+  const args = (err as {args?: unknown}).args
+  if (/^Missing \d+ required args?/.test(plain) && Array.isArray(args) && args.length > 0) return describePaytxError(missingArgsError(args as ArgHelp[], scope.command), scope)
+  // One problem of oclif's flag checks (exclusive flags, say) is said as itself, not as a list of one.
+  const message = maskCardNumbers(scrubSecrets(plain.replace(/^The following error occurred:\n\s*/, ''), scope.secrets))
   const code = exit === undefined || exit === 2 ? EXIT.input : exit
   if (code !== EXIT.input) return {exitCode: code, text: `Error: ${message}`, json: {kind: 'internal', exitCode: code, message}}
   const hint = flagErrorHint(err, scope)

@@ -49,6 +49,21 @@ export class MissingFlagsError extends InputError {
   }
 }
 
+/** An argument as oclif describes it. */
+export interface ArgHelp {
+  name: string
+  description?: string
+  options?: readonly string[]
+}
+
+/** Arguments a command cannot run without, missing: each with what it is for (its description and allowed values), and the command's help. */
+export function missingArgsError(args: readonly ArgHelp[], command: string): InputError {
+  const names = args.map((arg) => arg.name.toUpperCase())
+  const width = Math.max(...names.map((name) => name.length))
+  const lines = args.map((arg, index) => `  ${names[index].padEnd(width)}  ${flagPurpose(arg)}`.trimEnd())
+  return new InputError(`Missing required argument${args.length > 1 ? 's' : ''}:\n${lines.join('\n')}`, {remedy: {kind: 'see-help', command, arguments: true}})
+}
+
 /** The flag names in oclif's parse error for missing required flags (`Missing required flag amount`), in order; empty when it is another error. */
 export function missingFlagNames(message: string): string[] {
   return [...message.matchAll(/Missing required flag ([\w-]+)/g)].map((match) => match[1])

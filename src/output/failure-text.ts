@@ -14,7 +14,7 @@ import {wrapHanging} from './wrap.js'
 export function hangOf(line: string): number {
   const label = /^(?:Error|Hint|Warning): /.exec(line)
   if (label) return label[0].length
-  const listed = /^ +--[\w-]+ {2,}/.exec(line)
+  const listed = /^ +(?:--[\w-]+|[A-Z][A-Z0-9_]*) {2,}/.exec(line)
   if (listed) return listed[0].length
   return (/^ */.exec(line)?.[0].length ?? 0) + 2
 }

@@ -65,7 +65,7 @@ export function remedyText(remedy: Remedy, invokedAs: string): string {
     case 'fix-customer-data':
       return `Fix the customer file; the fields are those of ${run('customer create')}.`
     case 'see-help':
-      return `See ${run(`${remedy.command} --help`)} for every flag.`
+      return `See ${run(`${remedy.command} --help`)} for every ${remedy.arguments ? 'argument and ' : ''}flag.`
   }
 }
 

@@ -153,3 +153,27 @@ describe('oclif’s missing required flag, in paytx’s words', () => {
     expect(JSON.parse(json.stdout).error).toMatchObject({kind: 'input', exitCode: 2, flag: '--to', missing: [{flag: '--to', purpose: 'The address to send the webhooks to (absolute http(s) URL).'}]})
   })
 })
+
+describe('oclif’s other parse errors, in paytx’s words', () => {
+  it('a missing argument is listed with what it is for and the command’s help, exit 2', async () => {
+    const result = await runCommand(['emulator', 'trigger'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toBe(
+      [
+        'Error: Missing required arguments:',
+        '  ID      Transaction id.',
+        '  STATUS  The status to move to; one of INITIATED, IN_PROGRESS, PENDING, SETTLEMENT_REQUESTED, SETTLEMENT_COMPLETED, CANCELLED, DECLINED, FAILED, UNKNOWN, ABANDONED.',
+        'Hint: See `paytx emulator trigger --help` for every argument and flag.',
+        '',
+      ].join('\n'),
+    )
+    const narrow = await runCommand(['emulator', 'trigger'], {terminalColumns: 60})
+    expect(narrow.stderr.split('\n').slice(2, 4)).toEqual(['  STATUS  The status to move to; one of INITIATED,', '          IN_PROGRESS, PENDING, SETTLEMENT_REQUESTED,'])
+  })
+
+  it('one problem of the flag checks is said as itself, not as a list of one', async () => {
+    const result = await runCommand(['flow', '--product', 'dummy', '--amount', '1', '--customer', 'a', '--customer-data', 'b'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toBe('Error: --customer-data=b cannot also be provided when using --customer\nHint: see --help for the flags and their allowed values.\n')
+  })
+})
