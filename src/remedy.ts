@@ -64,3 +64,5 @@ export type Remedy =
   | {kind: 'pass-scenario-file'}
   | {kind: 'pass-saved-webhooks'}
   | {kind: 'fix-customer-data'}
+  /** A command's flags, each with what it is for: its help. */
+  | {kind: 'see-help'; command: string; arguments?: boolean}

@@ -1,18 +1,15 @@
 /**
- * The base of every paytx command: global flags, profile and service resolution, prompts, the
- * production guard, and the one place where an error becomes a message and an exit code.
+ * The base of every paytx command: what every command needs. It parses the global flags
+ * (global-flags.ts), resolves the profile and the service, says whether a person is at the
+ * terminal, and writes output and failures; asking (asking.ts) and the words of a failure
+ * (failure.ts, output/failure-text.ts) live in their own files.
  */
 import {Command} from '@oclif/core/command'
-import * as Errors from '@oclif/core/errors'
-import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
-import {closestName} from '../closest-name.js'
-import {secretFlagHint} from '../input/secret-flags.js'
 import {hintText} from '../output/remedy.js'
 import type {Remedy} from '../remedy.js'
-import {EXIT, InputError, PaytxError, ServiceError, detailField} from '../errors.js'
-import {MAX_TIMER_MS} from '../duration.js'
+import {EXIT} from '../errors.js'
 import type {HttpClientOptions} from '../api/http-client.js'
 import type {PaymentService} from '../api/service.js'
 import type {EmbeddedEmulator} from '../flow/embedded-emulator.js'
@@ -20,59 +17,24 @@ import type {CommandContext} from '../context/command-context.js'
 import {processContext} from '../context/process-context.js'
 import {LOCAL_PROFILE_NAME, type Profile, type ProfileLabel} from '../profiles/presets.js'
 import {EMULATOR_DEFAULTS} from '../test-mode/emulator-defaults.js'
-import {maskCardNumbers, scrubSecrets} from '../secrets/redact.js'
+import {scrubSecrets} from '../secrets/redact.js'
 import {type ResolvedProfile, resolveProfile} from '../profiles/resolve.js'
 import {keysToReadFromKeychain} from '../profiles/key-fields.js'
 import type {ProfileStore} from '../profiles/store.js'
-import {colorWanted, productionAddressShown, productionBanner, productionWhy} from '../terminal/production-banner.js'
-import {requireFlag} from '../input/required-flag.js'
+import {colorWanted, productionBanner} from '../terminal/production-banner.js'
 import {isInteractive} from '../terminal/interactive.js'
-import {commandLine} from '../terminal/invoked-name.js'
 import {INTERRUPT_SIGNALS, type Interruption, type StopSignal, listenForInterrupt} from '../terminal/interrupt.js'
-import {visibleLines, visibleText} from '../terminal/visible-text.js'
+import {type Prompter, terminalPrompter} from '../terminal/prompts.js'
+import {visibleLines} from '../terminal/visible-text.js'
+import {type Confirmation, type ValueQuestion, confirmOrRefuse, productionConfirmation, requireAnswer} from './asking.js'
+import {type FailureScope, reportFailure} from './failure.js'
+import {MissingFlagsError} from './missing-flags.js'
+import {GLOBAL_FLAGS, type GlobalOptions, maxResponseBytes, parseRequestTimeout} from './global-flags.js'
+
+export {EXIT_CODES_HELP, type GlobalOptions, parseRequestTimeout} from './global-flags.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
-
-export const EXIT_CODES_HELP = `EXIT CODES
-  0    done; for outcome commands, the payment succeeded
-  1    the service or the network failed
-  2    the input was wrong, or a confirmation was declined; nothing was sent
-  3    the payment is final and not a success
-  4    waiting ran out before a final status
-  130  interrupted (Ctrl-C or SIGTERM)`
-
-/** PAYTX_MAX_RESPONSE_BYTES: the size above which an answer of the service is cut off and reported. */
-function maxResponseBytes(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env.PAYTX_MAX_RESPONSE_BYTES
-  if (raw === undefined || raw === '') return undefined
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) {
-    throw new InputError(`PAYTX_MAX_RESPONSE_BYTES must be a whole number of bytes greater than 0 (got "${raw}").`, {
-      hint: 'For example PAYTX_MAX_RESPONSE_BYTES=52428800 allows answers of up to 50 MB.',
-    })
-  }
-  return Number(raw)
-}
-
-/** The global flags, parsed and checked once in `init()`. */
-export interface GlobalOptions {
-  profile?: string
-  verbose: boolean
-  requestTimeoutMs: number
-  noInput: boolean
-}
-
-/** --timeout in seconds, as milliseconds; anything but a positive number is an input error. */
-export function parseRequestTimeout(raw: string): number {
-  const seconds = Number(raw)
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new InputError(`--timeout must be a number of seconds greater than 0 (got "${raw}").`, {flag: '--timeout'})
-  }
-  if (seconds * 1000 > MAX_TIMER_MS) {
-    throw new InputError(`--timeout can be at most ${Math.floor(MAX_TIMER_MS / 1000)} seconds (about 24.8 days), the longest paytx can wait (got "${raw}").`, {flag: '--timeout'})
-  }
-  return Math.round(seconds * 1000)
-}
 
 /**
  * A command typed by its flags (`T`, the command class) and by the result its `run()` returns
@@ -81,27 +43,14 @@ export function parseRequestTimeout(raw: string): number {
 export abstract class BaseCommand<T extends typeof Command, R = unknown> extends Command {
   static override enableJsonFlag = true
 
-  static override baseFlags = {
-    profile: Flags.string({
-      summary: 'Profile to use (default: the active profile, or PAYTX_PROFILE).',
-      helpGroup: 'GLOBAL',
-    }),
-    verbose: Flags.boolean({
-      summary: 'Log requests and responses to stderr, with keys, PAN and CVV redacted.',
-      helpGroup: 'GLOBAL',
-      default: false,
-    }),
-    timeout: Flags.string({
-      summary: 'Seconds to wait for each request to the service.',
-      helpGroup: 'GLOBAL',
-      default: '30',
-    }),
-    'no-input': Flags.boolean({
-      summary: 'Never prompt; a missing value is an error.',
-      helpGroup: 'GLOBAL',
-      default: false,
-    }),
-  }
+  static override baseFlags = GLOBAL_FLAGS
+
+  /**
+   * Flags required in --help that this command asks a person for when they are missing (flow's
+   * --product and --amount): oclif lets them pass, and the command calls missingFlagsError()
+   * when nobody is at the terminal to ask.
+   */
+  static askedFlags: readonly string[] = []
 
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
@@ -139,8 +88,9 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
 
   public override async init(): Promise<void> {
     await super.init()
+    const asked = new Set((this.ctor as typeof BaseCommand).askedFlags)
     const {args, argv, flags} = await this.parse({
-      flags: this.ctor.flags,
+      flags: Object.fromEntries(Object.entries(this.ctor.flags ?? {}).map(([name, flag]) => [name, asked.has(name) ? {...flag, required: false} : flag])),
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
       args: this.ctor.args,
@@ -266,21 +216,22 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   /**
-   * A value the command cannot do without: the flag's value when given, else asked on a terminal,
-   * else an input error naming the flag (nothing has been sent at this point).
+   * A value the command cannot do without: the flag's value when given, else asked on a terminal
+   * (the answer checked as it is typed), else an input error naming the flag (nothing has been
+   * sent at this point). See asking.ts.
    */
-  protected async requireValue(
-    flag: string,
-    value: string | undefined,
-    ask: {message: string; secret?: boolean; validate?: (value: string) => true | string; allowed?: string},
-  ): Promise<string> {
-    if ((value !== undefined && value !== '') || !this.interactive()) return requireFlag(flag, value, ask.allowed)
-    const prompts = await import('../terminal/prompts.js')
-    // A person at a prompt typed no flag: problems name what was asked.
-    const asked = ask.message.replace(/\s*\(.*\)\s*:?$|:$/, '')
-    const validate = (answer: string) => (answer.trim() === '' ? `${asked} is required` : (ask.validate?.(answer.trim()) ?? true))
-    const answer = ask.secret ? await prompts.askSecret(ask.message, {validate}) : await prompts.ask(ask.message, {validate})
-    return answer.trim()
+  protected async requireValue(flag: string, value: string | undefined, ask: ValueQuestion): Promise<string> {
+    return requireAnswer(this.interactive() ? this.prompter() : undefined, flag, value, ask)
+  }
+
+  /** The input error for required flags left out (names without dashes): each with what it is for, and the command's help. */
+  protected missingFlagsError(names: readonly string[]): MissingFlagsError {
+    return new MissingFlagsError(names, this.ctor.flags ?? {}, this.id?.split(':').join(' ') ?? '')
+  }
+
+  /** How this command asks a person: the context's prompter, else inquirer's on the command's stdin and stderr. */
+  protected prompter(): Prompter {
+    return this.ctx.prompter ?? terminalPrompter(this.ctx.io)
   }
 
   /**
@@ -326,28 +277,15 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
    */
   protected async confirmProduction(action: string, yes: boolean): Promise<void> {
     const resolved = this.profile()
-    if (!resolved.production) return
-    const {name} = resolved
-    const why = productionWhy(resolved)
-    await this.confirmOrRefuse({
-      yes,
-      refusal: `Refusing to ${action} on production profile "${name}" without confirmation${why ? ` (${why})` : ''}.`,
-      question: `This will ${action} on PRODUCTION (profile "${name}", ${productionAddressShown(resolved)}${why ? `; ${why}` : ''}). Continue?`,
-      cancelled: 'Cancelled; nothing was sent.',
-    })
+    if (resolved.production) await this.confirmOrRefuse(productionConfirmation(resolved, action, yes))
   }
 
   /**
    * A change that needs a yes: --yes gives it; a person at the terminal is asked; otherwise the
    * command refuses (exit 2, naming --yes). A "no" is an input error too.
    */
-  protected async confirmOrRefuse(ask: {yes: boolean; refusal: string; question: string; cancelled: string; hint?: string}): Promise<void> {
-    if (ask.yes) return
-    if (!this.interactive()) {
-      throw new InputError(ask.refusal, ask.hint ? {hint: ask.hint} : {flag: '--yes', hint: 'Pass --yes to confirm, or run it in a terminal to be asked.'})
-    }
-    const {confirm} = await import('../terminal/prompts.js')
-    if (!(await confirm(ask.question))) throw new InputError(ask.cancelled)
+  protected async confirmOrRefuse(ask: Confirmation): Promise<void> {
+    await confirmOrRefuse(this.interactive() ? this.prompter() : undefined, ask)
   }
 
   /**
@@ -373,19 +311,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   protected override async catch(err: Error & {exitCode?: number}): Promise<unknown> {
-    const failure = this.describeFailure(err)
-    this.ctx.setExitCode(failure.exitCode)
-    if (this.jsonEnabled() && !this.jsonLines) {
-      this.logJson({error: failure.json})
-      return undefined
-    }
-    // A stream of JSON lines ends with its error as one more line, which a line reader can parse;
-    // the words go to stderr as without --json.
-    if (this.jsonEnabled()) this.ctx.io.stdout.write(`${JSON.stringify({error: failure.json})}\n`)
-    if (failure.exitCode === EXIT.interrupted && !failure.text) return undefined
-    this.ctx.io.stderr.write(`${visibleLines(failure.text)}\n`)
-    const verbose = this.globals?.verbose || this.ctx.env.DEBUG
-    if (verbose && err.stack && !(err instanceof PaytxError)) this.ctx.io.stderr.write(`${visibleLines(scrubSecrets(err.stack, this.secrets))}\n`)
+    const json = this.jsonEnabled() ? (this.jsonLines ? 'lines' : 'document') : undefined
+    reportFailure(err, this.failureScope(), {io: this.ctx.io, json, verbose: Boolean(this.globals?.verbose || this.ctx.env.DEBUG), setExitCode: this.ctx.setExitCode})
     return undefined
   }
 
@@ -396,68 +323,10 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     return super.finally(err)
   }
 
-  private describeFailure(err: Error & {exitCode?: number}): {exitCode: number; text: string; json: Record<string, unknown>} {
-    const scrub = (text: string) => scrubSecrets(text, this.secrets)
-    if (err instanceof PaytxError) {
-      const lines = [`Error: ${scrub(err.message)}`]
-      const json: Record<string, unknown> = JSON.parse(scrub(JSON.stringify(err.toJSON())))
-      if (err instanceof ServiceError && err.details) {
-        const fields: Record<string, string> = {}
-        for (const [key, value] of Object.entries(err.details)) {
-          const field = detailField(key)
-          const flag = this.fieldFlags[field]
-          const text = Array.isArray(value) ? value.join('; ') : String(value)
-          lines.push(`  ${visibleText(field)}${flag ? ` (${flag})` : ''}: ${visibleText(scrub(text))}`)
-          if (flag) fields[field] = flag
-        }
-        if (Object.keys(fields).length > 0) json.flags = fields
-      }
-      const hint = hintText(err, this.ctx.invokedAs)
-      if (hint) {
-        lines.push(`Hint: ${scrub(hint)}`)
-        json.hint = scrub(hint)
-      }
-      return {exitCode: err.exitCode, text: lines.join('\n'), json}
-    }
-    if (err instanceof Errors.CLIError) {
-      const exit = (err as Errors.CLIError).oclif?.exit
-      if (exit === 0 || (err as {code?: string}).code === 'EEXIT') return {exitCode: exit ?? 0, text: '', json: {exitCode: exit ?? 0}}
-      // oclif's flag and argument parsing errors are input errors. They quote flag values, and are
-      // raised before this command knows its secrets, so card numbers are masked by their shape.
-      const message = maskCardNumbers(scrub(err.message.replace(/\n\s*See more help with --help$/, '')))
-      const code = exit === undefined || exit === 2 ? EXIT.input : exit
-      if (code !== EXIT.input) return {exitCode: code, text: `Error: ${message}`, json: {kind: 'internal', exitCode: code, message}}
-      const hint = this.flagErrorHint(err)
-      return {exitCode: code, text: `Error: ${message}\nHint: ${hint}`, json: {kind: 'input', exitCode: code, message, hint}}
-    }
-    const message = scrub(err.message || String(err))
-    return {
-      exitCode: EXIT.service,
-      text: `Error: ${message}\nHint: this looks like a bug in paytx; run again with --verbose and report it.`,
-      json: {kind: 'internal', exitCode: EXIT.service, message},
-    }
-  }
-
-  /** The hint for a flag error, naming the closest known flag when one was mistyped. */
-  private flagErrorHint(err: Errors.CLIError): string {
-    const typed = (err as {flags?: unknown}).flags
-    const seeHelp = 'see --help for the flags and their allowed values.'
-    // oclif's message for a value outside the allowed ones, of a flag (`Expected --product=crad to be
-    // one of: card, sofort, dummy`) or of an argument (`Expected DECLIEND to be one of: ...`).
-    const option = /^Expected (?:--([\w-]+)=)?(.*) to be one of: (.+)$/m.exec(err.message)
-    if (option) {
-      const [, flag, value, allowed] = option
-      const closest = closestName(value, allowed.split(', '))
-      if (!closest) return seeHelp
-      return `did you mean \`${flag ? `--${flag} ${closest}` : closest}\`? Or ${seeHelp}`
-    }
-    if (!Array.isArray(typed) || typeof typed[0] !== 'string') return seeHelp
+  /** What the failure rendering needs to know of this command (cli/failure.ts). */
+  private failureScope(): FailureScope {
     const ctor = this.ctor as typeof BaseCommand
-    const names = [...Object.keys(ctor.baseFlags ?? {}), ...Object.keys(ctor.flags ?? {}), ...(ctor.enableJsonFlag ? ['json'] : [])]
-    const known = [...new Set(names)].map((name) => `--${name}`)
-    const secret = secretFlagHint(typed[0], known, commandLine(this.id?.split(':').join(' ') ?? ''))
-    if (secret) return secret
-    const closest = closestName(typed[0].split('=')[0], known)
-    return closest ? `did you mean \`${closest}\`? Or ${seeHelp}` : seeHelp
+    const flags = {...ctor.baseFlags, ...ctor.flags, ...(ctor.enableJsonFlag ? {json: {summary: 'Format output as json.'}} : {})}
+    return {secrets: this.secrets, fieldFlags: this.fieldFlags, invokedAs: this.ctx.invokedAs, command: this.id?.split(':').join(' ') ?? '', flags}
   }
 }

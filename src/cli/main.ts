@@ -22,7 +22,8 @@ export async function run(root: string): Promise<void> {
   const {run: runCommandLine} = oclifCoreModule('@oclif/core/run') as typeof Run
   const {handle} = oclifCoreModule('@oclif/core/handle') as typeof Handle
   try {
-    await runCommandLine(process.argv.slice(2), root)
+    if (process.argv.length === 2) await printStartScreen()
+    else await runCommandLine(process.argv.slice(2), root)
   } catch (error) {
     await handle(error as Error)
   }
@@ -32,6 +33,12 @@ export async function run(root: string): Promise<void> {
   // Output still queued for a pipe (a reader slower than paytx) would be cut at the pipe's 64 KiB.
   await Promise.all([process.stdout, process.stderr].map((stream) => writtenOut(stream)))
   process.exit()
+}
+
+/** Bare `paytx`: the two commands to start with and where help is (start-screen.ts), instead of every command. */
+async function printStartScreen(): Promise<void> {
+  const [{startScreen}, {invokedName}, {lineWidth}] = await Promise.all([import('./start-screen.js'), import('../terminal/invoked-name.js'), import('../output/wrap.js')])
+  process.stdout.write(`${startScreen(invokedName(), lineWidth(process.stdout))}\n`)
 }
 
 /** Resolves once the stream has handed everything queued to the system, or can take no more (closed, broken pipe). */

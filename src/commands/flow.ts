@@ -10,7 +10,7 @@ import {APPROVAL_OUTCOMES} from '../test-mode/outcomes.js'
 import type {FlowOptions} from '../flow/flow-options.js'
 import type {FlowResult} from '../flow/run-flow.js'
 import {parseDuration} from '../duration.js'
-import {checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
+import {TRANSACTION_ANSWER_CHECKS, checkCardOnlyFlags, parseMinorUnits, prepareSofortDescriptor} from '../input/transaction-request.js'
 import {unknownCustomerKeys} from '../input/customer-request.js'
 import {cardAnswerChecks} from '../input/card-request.js'
 import {requireFlag} from '../input/required-flag.js'
@@ -81,9 +81,11 @@ ${EXIT_CODES_HELP}`
     ...tunnelFlags,
   }
 
+  static override askedFlags = ['product', 'amount']
+
   public async run(): Promise<FlowJson> {
-    const {flags} = this
     const profile = this.profile()
+    const flags = await this.askForRequired(this.flags)
     const input = await this.readInput(flags)
     const {options, notes} = toFlowOptions(input.flags, {environment: profile.profile.env, version: this.config.version, signal: this.interruptSignal()}, input.stdin)
     for (const note of notes) this.note(note)
@@ -113,6 +115,16 @@ ${EXIT_CODES_HELP}`
       reporter.stop()
       await emulator.stop()
     }
+  }
+
+  /** --product and --amount: asked of a person at the terminal, as `transaction start` asks; otherwise their absence is an input error. */
+  private async askForRequired(flags: FlowFlags): Promise<FlowFlags> {
+    const missing = Flow.askedFlags.filter((name) => flags[name as 'product' | 'amount'] === undefined)
+    if (missing.length === 0) return flags
+    if (!this.interactive()) throw this.missingFlagsError(missing)
+    const product = flags.product ?? (await this.prompter().choose('Payment product', PRODUCTS))
+    const amount = await this.requireValue('--amount', flags.amount, {message: 'Amount in minor units (1499 is 14.99 EUR)', validate: TRANSACTION_ANSWER_CHECKS.amount})
+    return {...flags, product, amount}
   }
 
   /**

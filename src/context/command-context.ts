@@ -13,6 +13,7 @@ import type {KeyStorage} from '../profiles/key-storage.js'
 import type {ResolvedProfile} from '../profiles/resolve.js'
 import type {ProfileStore, ProfileStoreOptions} from '../profiles/store.js'
 import type {BrowserOpenResult} from '../terminal/browser.js'
+import type {Prompter} from '../terminal/prompts.js'
 
 export type {KeyStorage} from '../profiles/key-storage.js'
 
@@ -66,4 +67,6 @@ export interface CommandContext {
   emulator: EmulatorLauncher
   /** The OS keychain, where profiles keep their keys. */
   keychain: KeyStorage
+  /** How a person is asked (terminal/prompts.ts); unset: inquirer's prompts on io's stdin and stderr. */
+  prompter?: Prompter
 }

@@ -6,6 +6,7 @@ import {randomBytes} from 'node:crypto'
 
 import {SOFORT_DESCRIPTOR_DISPLAYED, formatMinorUnits, sofortDescriptorProblem, transliterateDescriptor} from '../api/contract.js'
 import {InputError} from '../errors.js'
+import {isAbsoluteHttpUrl} from '../http/url.js'
 
 /** Request field (as in the service's error details) → the flag that sets it. */
 export const TRANSACTION_FIELD_FLAGS: Record<string, string> = {
@@ -89,4 +90,20 @@ export function generateMerchantReference(now: Date = new Date(), random: () => 
 
 export function describeAmount(amount: number): string {
   return `${amount} minor units (${formatMinorUnits(amount)})`
+}
+
+/**
+ * Checks of answers typed at the prompts of `transaction start` and `flow`, run as each is
+ * submitted, so a wrong one is asked again at once: problems name what was asked, never a flag.
+ */
+export const TRANSACTION_ANSWER_CHECKS = {
+  amount: (value: string): true | string => {
+    try {
+      parseMinorUnits(value, 'Amount')
+      return true
+    } catch (error) {
+      return (error as Error).message
+    }
+  },
+  redirectUrl: (value: string): true | string => (isAbsoluteHttpUrl(value) ? true : 'Redirect URL must be an absolute http(s) URL, such as https://shop.example.com/return'),
 }

@@ -64,6 +64,8 @@ export function remedyText(remedy: Remedy, invokedAs: string): string {
       return `Pass a file written by ${run('webhook listen --save <file>')}.`
     case 'fix-customer-data':
       return `Fix the customer file; the fields are those of ${run('customer create')}.`
+    case 'see-help':
+      return `See ${run(`${remedy.command} --help`)} for every ${remedy.arguments ? 'argument and ' : ''}flag.`
   }
 }
 

@@ -59,13 +59,15 @@ describe.skipIf(!ptyAvailable)('prompts in a terminal', () => {
     expect(session.output()).not.toContain('4024 0071')
   })
 
-  it('card tokenize checks each answer as it is typed, naming the field, never a flag', async () => {
+  it('card tokenize asks for the hidden card number first, then checks each answer as it is typed, naming the field, never a flag', async () => {
     const session = runInPty(['card', 'tokenize'], {env: {PAYTX_H2H_URL: `${server.url}/h2h`, PAYTX_PROXY_KEY: PROXY_KEY}})
+    // The hidden card number first: a number typed by habit at the first prompt never shows.
+    await session.waitFor(/Card number \(hidden\)/)
+    expect(session.output()).not.toMatch(/Customer id|Expiry month/)
+    session.type(`${PAN}\r`)
     await session.waitFor(/Customer id/)
     session.type(`${CUSTOMER_ID}\r`)
     await answerExpiryAndHolder(session)
-    await session.waitFor(/Card number \(hidden\)/)
-    session.type(`${PAN}\r`)
     expect(await session.exited).toBe(0)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0].body).toMatchObject({customer: CUSTOMER_ID, expiry_month: '07', expiry_year: '2030', holder_name: 'Jane Doe', pan: PAN})

@@ -60,11 +60,13 @@ ${EXIT_CODES_HELP}`
     const checks = await cardAnswerChecks()
     const given = {customer: flags.customer, expiry_month: flags['expiry-month'], expiry_year: flags['expiry-year'], holder_name: flags['holder-name']}
     const prompted = new Set(Object.keys(given).filter((field) => !given[field as keyof typeof given]))
+    // The hidden card number is asked first: a number typed by habit at the first prompt never shows.
+    const panFirst = this.interactive() ? await this.readPan(checks.pan) : undefined
     const customer = await this.requireValue('--customer', flags.customer, {message: 'Customer id'})
     const month = await this.requireValue('--expiry-month', flags['expiry-month'], {message: 'Expiry month (01-12)', allowed: '01-12', validate: checks.expiryMonth})
     const year = await this.requireValue('--expiry-year', flags['expiry-year'], {message: 'Expiry year (four digits)', allowed: 'four digits', validate: checks.expiryYear(month)})
     const holder = await this.requireValue('--holder-name', flags['holder-name'], {message: 'Name on the card', validate: checks.holderName})
-    const stdin = await this.readPan(checks.pan)
+    const stdin = panFirst ?? (await this.readPan(checks.pan))
     if (stdin.source === 'prompt') prompted.add('pan')
     else this.fieldFlags.pan = stdin.source
     for (const field of prompted) this.fieldFlags[field] = CARD_FIELD_NAMES[field]
@@ -98,8 +100,7 @@ ${EXIT_CODES_HELP}`
       ;[raw] = await readStdinValues(['--pan-stdin'], this.ctx.io.stdin)
       source = '--pan-stdin'
     } else if (this.interactive()) {
-      const {askSecret} = await import('../../terminal/prompts.js')
-      raw = await askSecret('Card number (hidden)', {validate})
+      raw = await this.prompter().askSecret('Card number (hidden)', {validate})
       source = 'prompt'
     } else {
       throw new InputError('The card number is required: pipe it with --pan-stdin (or run in a terminal to type it at a hidden prompt).', {

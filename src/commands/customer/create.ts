@@ -14,6 +14,7 @@ import {
   missingRequiredCustomerFields,
   unknownCustomerKeys,
 } from '../../input/customer-request.js'
+import {countryCodeProblem} from '../../input/country-codes.js'
 import {renderCustomer} from '../../output/customer.js'
 import {lineWidth} from '../../output/wrap.js'
 
@@ -88,9 +89,12 @@ ${EXIT_CODES_HELP}`
     const {customerFieldProblem} = await import('../../api/schemas.js')
     const answers: CustomerAnswers = {}
     for (const field of missingRequiredCustomerFields(body)) {
+      // A country code is taken in upper case (nl is NL) and must be one ISO 3166-1 assigns.
+      const country = field === 'country_code'
       answers[field] = await this.requireValue(CUSTOMER_FIELD_FLAGS[field], undefined, {
         message: `${FIELD_HELP[field].replace(/\.$/, '')} (${field})`,
-        validate: (value) => customerFieldProblem(field, value) ?? true,
+        normalize: country ? (value) => value.toUpperCase() : undefined,
+        validate: (value) => customerFieldProblem(field, value) ?? (country ? countryCodeProblem(value) : undefined) ?? true,
       })
     }
     return answers

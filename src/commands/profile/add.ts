@@ -124,8 +124,7 @@ left in the file move to the keychain when the profile is written again.`
   }
 
   private async askEnvironment(name: string): Promise<Environment> {
-    const {choose} = await import('../../terminal/prompts.js')
-    return choose(`Environment of profile "${name}"`, ENVIRONMENTS)
+    return this.prompter().choose(`Environment of profile "${name}"`, ENVIRONMENTS)
   }
 
   /**
@@ -159,7 +158,7 @@ left in the file move to the keychain when the profile is written again.`
     ]
     const keys: Pick<Profile, 'api_key' | 'proxy_key'> = {}
     if (this.interactive()) {
-      const {askSecret} = await import('../../terminal/prompts.js')
+      const {askSecret} = this.prompter()
       const askApi = flags['api-key-stdin'] || !hasStoredKey(existing, 'api_key')
       const askProxy = flags['proxy-key-stdin'] || !hasStoredKey(existing, 'proxy_key')
       if (askApi) keys.api_key = (await askSecret(`API key${flags['api-key-stdin'] ? '' : ' (empty to skip)'}`)).trim() || undefined

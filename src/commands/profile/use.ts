@@ -1,6 +1,8 @@
 import * as Args from '@oclif/core/args'
 
+import {closestName} from '../../closest-name.js'
 import {InputError} from '../../errors.js'
+import {ENVIRONMENTS} from '../../profiles/presets.js'
 import {BaseCommand} from '../../cli/base-command.js'
 
 export type ProfileUseResult = {active: string}
@@ -18,16 +20,23 @@ export default class ProfileUse extends BaseCommand<typeof ProfileUse, ProfileUs
     const store = this.profileStore()
     await store.update((data) => {
       if (!store.get(name, data)) {
-        throw new InputError(`No profile named "${name}". Known profiles: ${store.list(data).map((entry) => entry.name).join(', ')}.`, {
-          flag: 'name',
-          hint: `Create it with \`${this.commandLine(`profile add ${name}`)}\`.`,
-        })
+        const known = store.list(data).map((entry) => entry.name)
+        throw new InputError(`No profile named "${name}". Known profiles: ${known.join(', ')}.`, {flag: 'name', hint: this.unknownProfileHint(name, known)})
       }
       data.active = name
     })
     this.note(`Active profile: ${name}.`)
     if (shadowedBy) this.warnUser(`PAYTX_PROFILE=${shadowedBy} is set and takes precedence in this shell.`)
     return {active: name}
+  }
+
+  /** The closest known profile when the name looks mistyped; else the closest environment's name to create, or the name as typed. */
+  private unknownProfileHint(name: string, known: string[]): string {
+    const closest = closestName(name, known)
+    if (closest) return `did you mean \`${this.commandLine(`profile use ${closest}`)}\`?`
+    const environment = closestName(name, ENVIRONMENTS.filter((env) => !known.includes(env)))
+    if (environment) return `did you mean "${environment}"? There is no such profile yet: create it with \`${this.commandLine(`profile add ${environment}`)}\`.`
+    return `Create it with \`${this.commandLine(`profile add ${name}`)}\`.`
   }
 }
 

@@ -6,6 +6,7 @@ import type {Transaction, TransactionStartRequest} from '../../api/schemas.js'
 import {InputErrors} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {
+  TRANSACTION_ANSWER_CHECKS,
   TRANSACTION_FIELD_FLAGS,
   checkCardOnlyFlags,
   describeAmount,
@@ -116,23 +117,17 @@ ${EXIT_CODES_HELP}`
   /** A person at the terminal is asked for what the flags leave out; otherwise the flags stay as given. */
   private async askForMissing(flags: TransactionStartFlags): Promise<TransactionStartFlags> {
     if (!this.interactive()) return flags
-    const {choose} = await import('../../terminal/prompts.js')
-    const product = flags.product ?? (await choose('Payment product', PRODUCTS))
-    const amountProblem = (value: string) => {
-      try {
-        parseMinorUnits(value)
-        return true
-      } catch (error) {
-        return (error as Error).message
-      }
-    }
+    const product = flags.product ?? (await this.prompter().choose('Payment product', PRODUCTS))
     return {
       ...flags,
       product,
-      amount: await this.requireValue('--amount', flags.amount, {message: 'Amount in minor units (1499 is 14.99 EUR)', validate: amountProblem}),
+      amount: await this.requireValue('--amount', flags.amount, {message: 'Amount in minor units (1499 is 14.99 EUR)', validate: TRANSACTION_ANSWER_CHECKS.amount}),
       customer: await this.requireValue('--customer', flags.customer, {message: 'Customer id'}),
       card: product === 'card' ? await this.requireValue('--card', flags.card, {message: 'Card id (from paytx card tokenize)'}) : flags.card,
-      'redirect-url': await this.requireValue('--redirect-url', flags['redirect-url'], {message: 'Redirect URL (where the customer lands afterwards)'}),
+      'redirect-url': await this.requireValue('--redirect-url', flags['redirect-url'], {
+        message: 'Redirect URL (where the customer lands afterwards)',
+        validate: TRANSACTION_ANSWER_CHECKS.redirectUrl,
+      }),
       'payment-profile': await this.requireValue('--payment-profile', flags['payment-profile'] ?? this.profile().profile.payment_profile, {message: 'Payment profile id'}),
     }
   }
@@ -145,9 +140,8 @@ ${EXIT_CODES_HELP}`
       const {readStdinValues} = await import('../../input/stdin.js')
       ;[cvv] = await readStdinValues(['--cvv-stdin'], this.ctx.io.stdin)
     } else if (this.interactive()) {
-      const {askSecret} = await import('../../terminal/prompts.js')
       cvv = (
-        await askSecret('CVV (hidden; empty to enter it on the approval page)', {
+        await this.prompter().askSecret('CVV (hidden; empty to enter it on the approval page)', {
           validate: (value) => (value.trim() === '' || /^\d{3,4}$/.test(value.trim()) ? true : '3 or 4 digits, or empty'),
         })
       ).trim()
