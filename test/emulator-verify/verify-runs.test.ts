@@ -1,0 +1,210 @@
+/**
+ * `emulator verify` run in-process against "services" on 127.0.0.1 whose differences are known in
+ * advance: emulators started with one assumption switched (each must be detected and named), and
+ * an emulator behind a small rewriting proxy that changes its answers one way at a time (each must
+ * be detected, classified and attributed right). Then the readings round trip: --save from a
+ * switched emulator, --readings with that file: nothing breaking, exit 0.
+ */
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+
+import {tempConfigDir} from '../helpers/cli.js'
+import {runCommand} from '../helpers/run-command.js'
+import {type EmulatorOptions, type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
+import type {Difference} from '../../src/emulator-verify/compare.js'
+import type {VerifyReport} from '../../src/emulator-verify/run-verify.js'
+import {parseReadings} from '../../src/emulator-readings/readings.js'
+
+const closers: (() => Promise<unknown>)[] = []
+afterAll(async () => {
+  await Promise.allSettled(closers.map((close) => close()))
+})
+
+async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const running = await startEmulator({port: 0, store: ':memory:', ...options})
+  closers.push(() => running.close())
+  return running
+}
+
+/** A config folder with one sandbox-labelled profile "sb" pointing at `base` (an emulator, or a proxy in front of one). */
+function profileFor(target: RunningEmulator, base = target.url, keyHeader = target.apiKeyHeader): string {
+  const dir = tempConfigDir()
+  mkdirSync(dir, {recursive: true})
+  const profile = {
+    env: 'sandbox',
+    base_url: `${base}/v1`,
+    h2h_url: `${base}/h2h`,
+    proxy_id: target.proxyId,
+    organisation: target.organisation,
+    payment_profile: target.paymentProfileId,
+    api_key_header: keyHeader,
+    api_key: target.apiKey,
+    proxy_key: target.proxyKey,
+  }
+  writeFileSync(join(dir, 'profiles.json'), JSON.stringify({active: 'sb', profiles: {sb: profile}}), {mode: 0o600})
+  return dir
+}
+
+async function verify(configDir: string, ...flags: string[]): Promise<{exitCode: number; report: VerifyReport; stdout: string; stderr: string}> {
+  const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--json', '--webhook-wait', '2s', ...flags], {configDir})
+  return {exitCode: result.exitCode, report: JSON.parse(result.stdout) as VerifyReport, stdout: result.stdout, stderr: result.stderr}
+}
+
+function allDifferences(report: VerifyReport): Difference[] {
+  return [...report.probes.flatMap((probe) => probe.differences), ...report.behaviour]
+}
+
+/** Every assumption id named by a breaking or value difference. */
+function namedAssumptions(report: VerifyReport): string[] {
+  return [...new Set(allDifferences(report).filter((difference) => difference.class !== 'additive').flatMap((difference) => difference.assumptions))].sort()
+}
+
+describe('emulator verify against emulators with one switch flipped', () => {
+  it('the same emulator: no difference, exit 0, every check named by the ids of emulator assumptions', async () => {
+    const {exitCode, report} = await verify(profileFor(await emulator()))
+    expect(allDifferences(report)).toEqual([])
+    expect(exitCode).toBe(0)
+    expect(report.emulator.assumptions).toEqual({'id-keys': 'both', 'card-record': 'earlier', 'webhook-body': 'minimal', 'webhook-retries': 'retried', 'api-key-header': 'X-APIKEY'})
+    expect(report.checks.map((check) => check.assumption)).toContain('webhook-retries')
+    expect(report.created.map((item) => item.what)).toEqual(['customer', 'card', 'transaction', 'transaction'])
+  })
+
+  it.each([
+    ['--id-keys id', {assumptions: {idKeys: 'id'}}, ['card-record', 'id-keys']],
+    ['--id-keys _id', {assumptions: {idKeys: '_id'}}, ['card-record', 'id-keys']],
+    ['--card-record request-names', {assumptions: {cardRecord: 'request-names'}}, ['card-record']],
+    ['--webhook-payload full', {assumptions: {webhookPayload: 'full'}}, []],
+    ['--webhook-attempts 1', {webhookAttempts: 1}, ['webhook-retries']],
+  ] as const)('%s: detected and named, exit 5', async (_switch, options, named) => {
+    const {exitCode, report} = await verify(profileFor(await emulator(options as EmulatorOptions)))
+    expect(namedAssumptions(report)).toEqual(named)
+    expect(allDifferences(report).length).toBeGreaterThan(0)
+    expect(exitCode).toBe(named.length > 0 ? 5 : 0)
+  })
+
+  it('--webhook-payload full: the extra webhook fields are additive and name webhook-body; --strict fails on them', async () => {
+    const configDir = profileFor(await emulator({assumptions: {webhookPayload: 'full'}}))
+    const {report} = await verify(configDir)
+    expect(report.behaviour).toContainEqual(expect.objectContaining({probe: 'webhook', path: 'status', class: 'additive', assumptions: ['webhook-body']}))
+    expect((await verify(configDir, '--strict')).exitCode).toBe(5)
+  })
+
+  it('--api-key-header X-API-KEY (a profile that sends it there): the header difference names api-key-header', async () => {
+    const target = await emulator({apiKeyHeader: 'X-API-KEY'})
+    const {exitCode, report} = await verify(profileFor(target, target.url, 'X-API-KEY'))
+    expect(report.behaviour).toEqual([expect.objectContaining({probe: 'api-key', kind: 'behaviour', class: 'breaking', assumptions: ['api-key-header']})])
+    expect(exitCode).toBe(5)
+  })
+})
+
+type Rewrite = (answer: {method: string; path: string; status: number; body: any}) => {status: number; body: any} | undefined
+
+/** A proxy in front of `target` that rewrites its answers (and, with `keyHeader`, takes the key in another header). */
+async function rewritingProxy(target: RunningEmulator, rewrite: Rewrite, keyHeader?: string): Promise<string> {
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', async () => {
+      const headers: Record<string, string> = {'content-type': 'application/json'}
+      for (const name of ['tx-proxy-key', keyHeader ?? target.apiKeyHeader]) {
+        const value = req.headers[name.toLowerCase()]
+        if (typeof value === 'string') headers[name === keyHeader ? target.apiKeyHeader : name] = value
+      }
+      const answer = await fetch(`${target.url}${req.url}`, {method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined})
+      const text = await answer.text()
+      const body = text ? JSON.parse(text) : undefined
+      const changed = rewrite({method: req.method!, path: req.url!.split('?')[0]!, status: answer.status, body}) ?? {status: answer.status, body}
+      res.writeHead(changed.status, {'content-type': 'application/json'}).end(JSON.stringify(changed.body))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  closers.push(() => new Promise((resolve) => server.close(resolve)))
+  return `http://127.0.0.1:${(server.address() as {port: number}).port}`
+}
+
+const isStart = (a: {method: string; path: string}) => a.method === 'POST' && a.path === '/v1/transaction/start'
+const isRead = (a: {method: string; path: string}) => a.method === 'GET' && /^\/v1\/transaction\/[^/]+$/.test(a.path)
+
+describe('emulator verify against a service changed one way at a time', () => {
+  it.each<[string, Rewrite, Partial<Difference>, number]>([
+    [
+      'a renamed field',
+      (a) => (isStart(a) && a.status === 200 ? {status: 200, body: (({payment_product_type, ...rest}) => ({...rest, product_type: payment_product_type}))(a.body)} : undefined),
+      {probe: 'transaction-start', path: 'payment_product_type', kind: 'only-emulator', class: 'breaking', assumptions: []},
+      5,
+    ],
+    ['a number as a string', (a) => (isRead(a) && a.status === 200 ? {status: 200, body: {...a.body, amount: 100}} : undefined), {probe: 'transaction', path: 'amount', kind: 'type', class: 'breaking', real: 'number', emulator: 'string', assumptions: []}, 5],
+    ['201 for 200', (a) => (a.path.startsWith('/h2h/') && a.status === 200 ? {status: 201, body: a.body} : undefined), {probe: 'card', path: '', kind: 'http-status', class: 'breaking', real: '201', emulator: '200', assumptions: []}, 5],
+    ['an error wrapped', (a) => (isStart(a) && a.status === 400 ? {status: 400, body: {error: a.body}} : undefined), {probe: 'invalid-amount', path: 'message', kind: 'only-emulator', class: 'breaking', assumptions: []}, 5],
+    ['an error code of another value', (a) => (isStart(a) && a.status === 400 ? {status: 400, body: {...a.body, code: '101'}} : undefined), {probe: 'invalid-amount', path: 'code', kind: 'value', class: 'value', assumptions: ['error-statuses']}, 5],
+    ['an extra field', (a) => (isRead(a) && a.status === 200 ? {status: 200, body: {...a.body, reason_code: ''}} : undefined), {probe: 'transaction', path: 'reason_code', kind: 'only-real', class: 'additive', assumptions: []}, 0],
+    ['an enumeration value', (a) => (isStart(a) && a.status === 200 ? {status: 200, body: {...a.body, status: 'PENDING'}} : undefined), {probe: 'transaction-start', path: 'status', kind: 'enum', class: 'breaking', assumptions: []}, 5],
+    ['an amount form', (a) => (isStart(a) && a.status === 200 ? {status: 200, body: {...a.body, amount: '1.00'}} : undefined), {probe: 'transaction-start', path: 'amount', kind: 'value', class: 'value', assumptions: []}, 5],
+    [
+      'a sofort sender field not a string',
+      (a) => (isStart(a) && a.status === 200 && a.body.details?.sender ? {status: 200, body: {...a.body, details: {...a.body.details, sender: {...a.body.details.sender, iban: null}}}} : undefined),
+      {probe: 'transaction-start-sofort', path: 'details.sender.iban', kind: 'type', class: 'breaking', assumptions: ['sofort-sender']},
+      5,
+    ],
+  ])('%s: detected, classified and attributed', async (_label, rewrite, expected, exit) => {
+    const target = await emulator()
+    const {exitCode, report} = await verify(profileFor(target, await rewritingProxy(target, rewrite)))
+    expect(allDifferences(report)).toContainEqual(expect.objectContaining(expected))
+    expect(exitCode).toBe(exit)
+  })
+
+  it('another auth header: the service takes the key in X-API-KEY, the emulator in X-APIKEY', async () => {
+    const target = await emulator()
+    const {exitCode, report} = await verify(profileFor(target, await rewritingProxy(target, () => undefined, 'X-API-KEY'), 'X-API-KEY'))
+    expect(allDifferences(report)).toEqual([expect.objectContaining({probe: 'api-key', real: 'takes the key in X-API-KEY', emulator: 'takes it in X-APIKEY', assumptions: ['api-key-header']})])
+    expect(exitCode).toBe(5)
+  })
+
+  it('a refused key: said once, nothing after the first request, exit 1', async () => {
+    const target = await emulator()
+    let requests = 0
+    const proxy = await rewritingProxy(target, () => {
+      requests += 1
+      return {status: 401, body: {code: '401', message: 'invalid API key'}}
+    })
+    const configDir = profileFor(target, proxy)
+    const {exitCode, report} = await verify(configDir)
+    expect(exitCode).toBe(1)
+    expect(report.refused).toEqual({status: 401, message: 'invalid API key'})
+    expect(requests).toBe(1)
+    const text = await runCommand(['emulator', 'verify', '--profile', 'sb', '--webhook-wait', '0s'], {configDir})
+    expect(text.stdout.trim().split('\n')).toEqual(['✖ The service refused the API key of profile "sb" (HTTP 401: invalid API key).', '  Nothing more was sent.'])
+  })
+})
+
+describe('the readings round trip', () => {
+  it('--save from a switched emulator, then --readings with that file: no breaking difference, exit 0', async () => {
+    const target = await emulator({assumptions: {idKeys: 'id', cardRecord: 'request-names', webhookPayload: 'full'}, webhookAttempts: 1})
+    const configDir = profileFor(target)
+    const file = join(configDir, 'readings.json')
+    const saved = await verify(configDir, '--save', file)
+    expect(saved.exitCode).toBe(5)
+    const readings = parseReadings(readFileSync(file, 'utf8'), file)
+    if (typeof readings === 'string') throw new Error(readings)
+    expect(readings.assumptions).toEqual({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried', 'api-key-header': 'X-APIKEY'})
+    const adopted = await verify(configDir, '--readings', file)
+    expect(allDifferences(adopted.report).filter((difference) => difference.class !== 'additive')).toEqual([])
+    expect(adopted.report.emulator.assumptions).toMatchObject({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried'})
+    expect(adopted.exitCode).toBe(0)
+  })
+
+  it('a readings file that is not one: exit 2 naming --readings, nothing sent', async () => {
+    const target = await emulator()
+    let requests = 0
+    const configDir = profileFor(target, await rewritingProxy(target, () => void (requests += 1)))
+    const file = join(configDir, 'bad.json')
+    writeFileSync(file, JSON.stringify({version: 9}))
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--readings', file], {configDir})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--readings')
+    expect(result.stderr).toContain('version 9')
+    expect(requests).toBe(0)
+  })
+})
