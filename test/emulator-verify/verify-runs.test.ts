@@ -208,3 +208,25 @@ describe('the readings round trip', () => {
     expect(requests).toBe(0)
   })
 })
+
+describe('what verify shows of secrets', () => {
+  it('--json and --verbose mask card numbers and keys, also where the service echoes them', async () => {
+    const target = await emulator()
+    const echo: Rewrite = (a) => {
+      if (a.path.startsWith('/h2h/') && a.status === 200) return {status: 200, body: {...a.body, pan: '4024007108173153', note: 'card 4024 0071 0817 3153 stored'}}
+      if (isRead(a) && a.status === 401) return {status: 401, body: {...a.body, message: `key ${target.apiKey} refused`, api_key: target.apiKey}}
+      return undefined
+    }
+    const configDir = profileFor(target, await rewritingProxy(target, echo))
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--json', '--verbose', '--webhook-wait', '0s'], {configDir})
+    expect(result.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/v1\/customer/)
+    expect(result.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/h2h\/tokenize\/proxy\//)
+    for (const output of [result.stdout, result.stderr]) {
+      expect(output).not.toContain('4024007108173153')
+      expect(output).not.toContain('4024 0071 0817 3153')
+      expect(output).not.toContain(target.apiKey)
+      expect(output).not.toContain(target.proxyKey)
+    }
+    expect(result.stdout).toContain('3153')
+  })
+})
