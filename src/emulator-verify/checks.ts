@@ -46,7 +46,8 @@ export function sideDifferences(seen: {realHeader: string; emulatorHeader: strin
   return [...differences, ...(seen.sightings ? webhookDifferences(seen.sightings, seen.waitMs) : [])]
 }
 
-const NO_LISTENER = 'not checked: the service is not on this machine and cannot reach verify\'s webhook listener (a tunnel or a public --webhook-url is not offered yet)'
+const NO_LISTENER = "not checked: the service is not on this machine and cannot reach verify's webhook listener; pass --tunnel, or --webhook-url with --webhook-port"
+
 
 function how(id: string, sent: (probe: string) => boolean, sightings: Sightings | undefined, webhooks: boolean): Omit<AssumptionCheck, 'assumption'> {
   const webhookSeen = sightings !== undefined && sightings.real.attempts > 0 && sightings.emulator.attempts > 0

@@ -14,7 +14,9 @@ import {type AssumptionCheck, assumptionChecks, sideDifferences} from './checks.
 import {PROBES, type Probe, type ProbeState, type SharedValues, type SideSettings} from './probes.js'
 import {NO_READINGS, type ReadingValues, type Readings, emulatorReadings, readingsToEmulatorOptions} from '../emulator-readings/readings.js'
 import {readingsOf} from './take-readings.js'
-import {type WebhookCatcher, type WebhookSighting, startWebhookCatcher} from './webhooks.js'
+import type {TunnelRequest} from '../tunnel/tunnel-program.js'
+import type {RunningTunnel} from '../tunnel/run-tunnel.js'
+import {type WebhookCatcher, type WebhookSighting, publicWebhookUrl, startWebhookCatcher} from './webhooks.js'
 
 export interface ProbeResult {
   probe: string
@@ -55,6 +57,12 @@ export interface VerifyOptions {
   webhookWaitMs: number
   /** The --verbose request log. */
   log?: (line: string) => void
+  /**
+   * How a service elsewhere reaches verify's webhook listener: an address of the user's that
+   * forwards to `port` (--webhook-url, --webhook-port), or a tunnel started to it (--tunnel).
+   */
+  publicWebhooks?: {port: number; url?: string; tunnel?: TunnelRequest}
+  signal?: AbortSignal
 }
 
 interface Side {
@@ -156,13 +164,10 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const client = () => new HttpClient({timeoutMs: options.timeoutMs, maxTries: 1, secrets, log: options.log})
   const real: Side = {settings: profileSettings(options.profile), http: client(), state: {}}
   const local: Side = {settings: sideSettings(options.profile, emulator), http: client(), state: {}}
-  const webhooks = isLocalService(options.profile.base_url)
+  const webhooks = options.publicWebhooks !== undefined || isLocalService(options.profile.base_url)
+  let tunnel: RunningTunnel | undefined
   try {
-    if (webhooks) {
-      ;[real.catcher, local.catcher] = await Promise.all([startWebhookCatcher(), startWebhookCatcher()])
-      real.settings.webhook_url = real.catcher.url
-      local.settings.webhook_url = local.catcher.url
-    }
+    if (webhooks) tunnel = await listenForWebhooks(real, local, options)
     const shared: SharedValues = {merchantReference: `paytx-verify-${Date.now().toString(36)}`, expiryYear: String(new Date().getUTCFullYear() + 3)}
     const run = await sendProbes(real, local, shared, secrets)
     const sightings = run.refused || !webhooks ? undefined : await settleWebhooks(real, local, options.webhookWaitMs)
@@ -170,9 +175,22 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     const behaviour = run.refused ? [] : sideDifferences({realHeader: options.profile.api_key_header, emulatorHeader: emulator.apiKeyHeader, sightings, waitMs: options.webhookWaitMs})
     return report(options, {emulator: {url: emulator.url, assumptions: emulatorAssumptions}, run, behaviour, sightings, webhooks})
   } finally {
-    await Promise.allSettled([real.http.destroy(), local.http.destroy(), real.catcher?.close(), local.catcher?.close()])
+    await Promise.allSettled([real.http.destroy(), local.http.destroy(), real.catcher?.close(), local.catcher?.close(), tunnel?.stop()])
     await emulator.close()
   }
+}
+
+/** Both sides' listeners; the service's reached directly, at the user's address or through a tunnel. Returns the tunnel started. */
+async function listenForWebhooks(real: Side, local: Side, options: VerifyOptions): Promise<RunningTunnel | undefined> {
+  const reach = options.publicWebhooks
+  ;[real.catcher, local.catcher] = await Promise.all([startWebhookCatcher(reach?.port ?? 0), startWebhookCatcher()])
+  local.settings.webhook_url = local.catcher.url
+  real.settings.webhook_url = reach?.url ? publicWebhookUrl(reach.url, real.catcher) : real.catcher.url
+  if (!reach?.tunnel) return undefined
+  const [{startTunnel}, {tunnelProgram}] = await Promise.all([import('../tunnel/run-tunnel.js'), import('../tunnel/tunnel-program.js')])
+  const tunnel = await startTunnel(tunnelProgram(reach.tunnel.choice, real.catcher.port), {timeoutMs: reach.tunnel.timeoutMs, signal: options.signal})
+  real.settings.webhook_url = publicWebhookUrl(tunnel.publicUrl, real.catcher)
+  return tunnel
 }
 
 async function loadEmulator() {

@@ -19,12 +19,13 @@ export interface WebhookSighting {
 
 export interface WebhookCatcher {
   url: string
+  port: number
   /** Waits until a retry came or `waitMs` passed. */
   settle(waitMs: number): Promise<WebhookSighting>
   close(): Promise<void>
 }
 
-export async function startWebhookCatcher(host = '127.0.0.1'): Promise<WebhookCatcher> {
+export async function startWebhookCatcher(port = 0, host = '127.0.0.1'): Promise<WebhookCatcher> {
   const sighting: WebhookSighting = {attempts: 0, retried: false}
   let wake: (() => void) | undefined
   // Fails the first record (the listener then answers 500) and accepts the others.
@@ -46,7 +47,7 @@ export async function startWebhookCatcher(host = '127.0.0.1'): Promise<WebhookCa
   } as unknown as WebhookRecorder
   const listener = await startWebhookListener({
     host,
-    port: 0,
+    port,
     token: generateWebhookToken(),
     maxBodyBytes: 1024 * 1024,
     recorder,
@@ -56,6 +57,7 @@ export async function startWebhookCatcher(host = '127.0.0.1'): Promise<WebhookCa
   })
   return {
     url: listener.url,
+    port: listener.port,
     async settle(waitMs) {
       const deadline = Date.now() + waitMs
       while (!sighting.retried && Date.now() < deadline) {
@@ -72,4 +74,13 @@ export async function startWebhookCatcher(host = '127.0.0.1'): Promise<WebhookCa
     },
     close: async () => void (await listener.close(0)),
   }
+}
+
+/**
+ * The address the service is given for a catcher it cannot reach directly: `publicBase` (the
+ * user's --webhook-url, or a tunnel's address) with the listener's path and key.
+ */
+export function publicWebhookUrl(publicBase: string, catcher: WebhookCatcher): string {
+  const local = new URL(catcher.url)
+  return `${publicBase.replace(/\/+$/, '')}${local.pathname}${local.search}`
 }

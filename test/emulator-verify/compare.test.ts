@@ -119,3 +119,18 @@ describe('checkVerifyProfile', () => {
     if (refusal) expect(check).toThrow(InputError)
   })
 })
+
+describe('assumptionChecks', () => {
+  it('a service elsewhere with no tunnel: every webhook assumption says why it was not checked; every listed assumption has a line', async () => {
+    const {assumptionChecks} = await import('../../src/emulator-verify/checks.js')
+    const {ASSUMPTIONS} = await import('../../src/emulator/index.js')
+    const probes = ['customer', 'card', 'transaction-start-sofort', 'invalid-amount'].map((probe) => ({probe}))
+    const checks = assumptionChecks({probes, webhooks: false, refused: false})
+    expect(checks.map((check) => check.assumption)).toEqual(ASSUMPTIONS.map((row) => row.id))
+    for (const id of ['webhook-body', 'webhook-retries', 'webhook-statuses']) {
+      expect(checks.find((check) => check.assumption === id)).toMatchObject({checked: 'no', how: expect.stringContaining('pass --tunnel, or --webhook-url with --webhook-port')})
+    }
+    expect(checks.find((check) => check.assumption === 'status-moves')).toMatchObject({checked: 'partly'})
+    expect(checks.find((check) => check.assumption === 'card-record')).toMatchObject({checked: 'yes'})
+  })
+})

@@ -230,3 +230,43 @@ describe('what verify shows of secrets', () => {
     expect(result.stdout).toContain('3153')
   })
 })
+
+describe('webhooks through an address of the user', () => {
+  it('--webhook-url with --webhook-port: the service is given that address (with the listener\'s path and key) and its webhooks arrive through it', async () => {
+    const {freePort} = await import('../helpers/ports.js')
+    const target = await emulator({assumptions: {idKeys: 'id'}})
+    const listenerPort = await freePort()
+    let forwarded = 0
+    // The user's "public" address: a forwarder to verify's listener.
+    const forwarder = createServer((req, res) => {
+      forwarded += 1
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.on('end', async () => {
+        const answer = await fetch(`http://127.0.0.1:${listenerPort}${req.url}`, {method: 'POST', headers: {'content-type': 'application/json'}, body: Buffer.concat(chunks)})
+        res.writeHead(answer.status).end(await answer.text())
+      })
+    })
+    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve))
+    closers.push(() => new Promise((resolve) => forwarder.close(resolve)))
+    const publicUrl = `http://127.0.0.1:${(forwarder.address() as {port: number}).port}`
+    const {report} = await verify(profileFor(target), '--webhook-url', publicUrl, '--webhook-port', String(listenerPort))
+    expect(forwarded).toBeGreaterThanOrEqual(2)
+    expect(report.behaviour).toContainEqual(expect.objectContaining({probe: 'webhook', path: '_id', assumptions: ['id-keys']}))
+    expect(report.checks.find((check) => check.assumption === 'webhook-retries')?.checked).toBe('yes')
+  })
+
+  it.each([
+    [['--webhook-url', 'http://127.0.0.1:1'], '--webhook-port'],
+    [['--webhook-port', '4021'], '--webhook-port'],
+    [['--webhook-url', 'hooks.example.com', '--webhook-port', '4021'], '--webhook-url'],
+  ])('%j: exit 2 naming %s, nothing sent', async (flags, named) => {
+    const target = await emulator()
+    let requests = 0
+    const configDir = profileFor(target, await rewritingProxy(target, () => void (requests += 1)))
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', ...flags], {configDir})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(named)
+    expect(requests).toBe(0)
+  })
+})

@@ -1,6 +1,8 @@
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
+import {DEFAULT_TUNNEL_TIMEOUT, type TunnelFlagValues, toTunnelRequest, tunnelFlags} from '../../cli/tunnel-flags.js'
+import {isAbsoluteHttpUrl} from '../../http/url.js'
 import {formatExactDuration, parseDuration} from '../../duration.js'
 import {type Readings, loadReadingsFile} from '../../emulator-readings/readings.js'
 import {EXIT, EnvironmentError, InputError} from '../../errors.js'
@@ -25,7 +27,7 @@ export default class EmulatorVerify extends BaseCommand<typeof EmulatorVerify, V
 
 Compared: HTTP status codes; fields only one side sends; JSON types; enumeration values (statuses, products); value rules (ids are UUIDs and times ISO 8601, compared by form; the amount a string of minor units; an error \`code\` of three digits, and its value; \`success\` and \`final\` agreeing with the status; optional customer fields kept as sent; every sofort sender field a string). Each difference is breaking (the emulator sends what the service lacks, a type, a status code, an enumeration value, an error shape), additive (only the service sends it: harmless to readers) or a value difference, and names the assumption of \`paytx emulator assumptions\` it touches, or says none does: then the emulator's contract may be wrong there.
 
-Webhooks, through the listener \`paytx webhook listen\` uses, when the service runs on this machine: the dummy transaction's webhook body and id keys, and whether a delivery answered 500 is sent again (waiting --webhook-wait). A service elsewhere cannot reach the listener (no tunnel yet): the report says so. Not checked, and why: status moves after creation (they need the payer on the service's approval page). The report lists every assumption as checked, partly checked or not, and why.
+Webhooks, through the listener \`paytx webhook listen\` uses: the dummy transaction's webhook body and id keys, and whether a delivery answered 500 is sent again (waiting --webhook-wait). A service on this machine reaches the listener directly; one elsewhere through --tunnel (cloudflared, ngrok, or --tunnel-command) or an address of yours (--webhook-url, forwarding to --webhook-port); without either the report says they were not checked. Not checked, and why: status moves after creation (they need the payer on the service's approval page). The report lists every assumption as checked, partly checked or not, and why.
 
 Creates on the sandbox one customer, one card and two transactions (their ids are listed, also in --json). When the service refuses the key, the report says so once and stops (exit 1). Refuses production profiles: those labelled production, and any whose service or card proxy address is a production host, whatever its label (nothing is sent). --json and --verbose mask card numbers, CVVs and keys, also where the service echoes them.
 
@@ -50,6 +52,12 @@ EXIT CODES
     save: Flags.string({summary: 'Write the readings the service showed to this file (for emulator start --readings).'}),
     readings: Flags.string({summary: 'Compare the service with an emulator answering with these readings (a file written by --save).'}),
     'webhook-wait': Flags.string({summary: 'How long to wait for webhooks and a retry after the requests.', default: formatExactDuration(DEFAULT_WEBHOOK_WAIT_MS)}),
+    'webhook-url': Flags.string({
+      summary: "A public address of yours that forwards to verify's webhook listener on --webhook-port (the listener's path and key are appended).",
+      exclusive: ['tunnel', 'tunnel-command'],
+    }),
+    'webhook-port': Flags.integer({summary: "Port of verify's webhook listener on 127.0.0.1, for --webhook-url or --tunnel.", min: 1, max: 65535}),
+    ...tunnelFlags,
   }
 
   public async run(): Promise<VerifyReport> {
@@ -58,7 +66,7 @@ EXIT CODES
     const [{runVerify}, {renderVerifyReport}] = await Promise.all([import('../../emulator-verify/run-verify.js'), import('../../output/emulator-verify.js')])
     this.note(`Sending the same requests to profile "${resolved.name}" (${redactUrl(resolved.profile.base_url, {asWritten: true})}) and to a fresh emulator…`)
     const log = this.globals.verbose ? (line: string) => this.ctx.io.stderr.write(`${visibleLines(line)}\n`) : undefined
-    const report = await runVerify({...options, secrets: this.secrets, log})
+    const report = await runVerify({...options, secrets: this.secrets, log, signal: this.interruptSignal()})
     this.print(renderVerifyReport(report, lineWidth(this.ctx.io.stdout) ?? 80))
     if (report.refused) {
       this.setOutcomeExitCode(EXIT.service)
@@ -84,9 +92,10 @@ async function saveReadings(file: string, readings: Readings): Promise<void> {
 export function toEmulatorVerifyOptions(
   resolved: Pick<ResolvedProfile, 'name' | 'profile' | 'production'>,
   globals: {requestTimeoutMs: number},
-  flags: {readings?: string; 'webhook-wait'?: string} = {},
+  flags: {readings?: string; 'webhook-wait'?: string; 'webhook-url'?: string; 'webhook-port'?: number} & Partial<TunnelFlagValues> = {},
 ): Omit<VerifyOptions, 'secrets'> {
   checkVerifyProfile(resolved)
+  const publicWebhooks = publicWebhookOptions(flags)
   const webhookWaitMs = flags['webhook-wait'] === undefined ? DEFAULT_WEBHOOK_WAIT_MS : parseDuration(flags['webhook-wait'], '--webhook-wait', {allowZero: true})
   return {
     profileName: resolved.name,
@@ -94,7 +103,22 @@ export function toEmulatorVerifyOptions(
     timeoutMs: globals.requestTimeoutMs,
     webhookWaitMs,
     ...(flags.readings === undefined ? {} : {readings: loadReadingsFile(flags.readings, '--readings').assumptions}),
+    ...(publicWebhooks ? {publicWebhooks} : {}),
   }
+}
+
+/** How a service elsewhere reaches the webhook listener: --webhook-url with --webhook-port, or a tunnel (--tunnel, --tunnel-command). */
+function publicWebhookOptions(flags: {'webhook-url'?: string; 'webhook-port'?: number} & Partial<TunnelFlagValues>): VerifyOptions['publicWebhooks'] {
+  const url = flags['webhook-url']
+  const tunnel = toTunnelRequest({tunnel: flags.tunnel, 'tunnel-command': flags['tunnel-command'], 'tunnel-timeout': flags['tunnel-timeout'] ?? DEFAULT_TUNNEL_TIMEOUT})
+  const port = flags['webhook-port']
+  if (url !== undefined && (!isAbsoluteHttpUrl(url) || new URL(url).search || new URL(url).hash)) {
+    throw new InputError(`--webhook-url must be an absolute http(s) address with no query, such as https://hooks.example.com (got "${redactUrl(url, {asWritten: true})}").`, {flag: '--webhook-url'})
+  }
+  if (url !== undefined && port === undefined) throw new InputError('--webhook-url needs --webhook-port: the local port your address forwards to.', {flag: '--webhook-port'})
+  if (port !== undefined && url === undefined && !tunnel) throw new InputError('--webhook-port is the port --webhook-url or a tunnel forwards to: pass one of them too.', {flag: '--webhook-port'})
+  if (url !== undefined) return {port: port!, url}
+  return tunnel ? {port: port ?? 0, tunnel} : undefined
 }
 
 /** The profile verify may run against: a sandbox one with an API key and an organisation. InputError (exit 2) otherwise, before anything is sent. */
