@@ -38,8 +38,13 @@ function webhookDifferences(sightings: Sightings, waitMs: number): Difference[] 
   return differences
 }
 
-export function sideDifferences(seen: {realHeader: string; emulatorHeader: string; sightings?: Sightings; waitMs: number}): Difference[] {
+export function sideDifferences(seen: {realHeader: string; emulatorHeader: string; sightings?: Sightings; waitMs: number; statuses?: {real?: string; emulator?: string}}): Difference[] {
   const differences: Difference[] = []
+  const {statuses} = seen
+  if (statuses && statuses.real !== statuses.emulator) {
+    const said = (status?: string) => (status === 'INITIATED' ? 'left it INITIATED' : `moved it to ${status}`)
+    differences.push(makeDifference('status-moves', '', 'behaviour', `${said(statuses.real)} by the end`, `${said(statuses.emulator)}`, ['status-moves']))
+  }
   if (seen.realHeader.toLowerCase() !== seen.emulatorHeader.toLowerCase()) {
     differences.push(makeDifference('api-key', '', 'behaviour', `takes the key in ${seen.realHeader}`, `takes it in ${seen.emulatorHeader}`, ['api-key-header']))
   }
@@ -71,7 +76,7 @@ function how(id: string, sent: (probe: string) => boolean, sightings: Sightings 
     case 'webhook-retries':
       return webhookSeen ? {checked: 'yes', how: 'the first delivery answered 500: sent again or not'} : {checked: 'no', how: webhookWhy}
     case 'status-moves':
-      return {checked: 'partly', how: 'the status on creation only: later moves need the payer on the service\'s approval page (INITIATED is abandoned only after minutes)'}
+      return {checked: 'partly', how: "the dummy transaction's status on creation and again at the end (after --webhook-wait): a move without the payer, such as an early abandonment; moves after an approval need the payer on the service's page"}
     case 'error-statuses':
       return sent('invalid-amount') ? {checked: 'yes', how: 'four refused requests: status codes and `code`'} : {checked: 'no', how: 'the refused requests were not sent'}
     case 'api-key-header':

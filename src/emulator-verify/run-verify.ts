@@ -5,7 +5,7 @@
  * beside answering (webhooks, the key's header). Stops at once when the service refuses the key.
  * Knows nothing of oclif.
  */
-import {CARD_ID_KEYS, readId} from '../api/contract.js'
+import {CARD_ID_KEYS, isFinalStatus, readId} from '../api/contract.js'
 import {HttpClient} from '../api/http-client.js'
 import type {Profile} from '../profiles/presets.js'
 import {redactedJson, scrubSecrets} from '../secrets/redact.js'
@@ -102,14 +102,19 @@ function refusal(answer: SideAnswer): VerifyReport['refused'] | undefined {
   return {status: answer.status, ...(typeof message === 'string' ? {message} : {})}
 }
 
+/** How often the dummy transaction's status is read while it is followed. */
+const FOLLOW_EVERY_MS = 500
+
 interface Run {
+  /** When the requests began (the dummy transaction is created just after). */
+  startedAt: number
   probes: ProbeResult[]
   created: VerifyReport['created']
   refused?: VerifyReport['refused']
 }
 
 async function sendProbes(real: Side, local: Side, shared: SharedValues, secrets: readonly string[]): Promise<Run> {
-  const run: Run = {probes: [], created: []}
+  const run: Run = {startedAt: Date.now(), probes: [], created: []}
   for (const probe of PROBES) {
     const [realRequest, localRequest] = [probe.request(real.settings, real.state, shared), probe.request(local.settings, local.state, shared)]
     const skipped = 'skipped' in realRequest ? realRequest.skipped : 'skipped' in localRequest ? localRequest.skipped : undefined
@@ -172,7 +177,8 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     const run = await sendProbes(real, local, shared, secrets)
     const sightings = run.refused || !webhooks ? undefined : await settleWebhooks(real, local, options.webhookWaitMs)
     const emulatorAssumptions = emulatorReadings(emulator, readingOptions.webhookAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS)
-    const behaviour = run.refused ? [] : sideDifferences({realHeader: options.profile.api_key_header, emulatorHeader: emulator.apiKeyHeader, sightings, waitMs: options.webhookWaitMs})
+    const statuses = run.refused ? undefined : await followStatus(real, local, secrets, run.startedAt + options.webhookWaitMs)
+    const behaviour = run.refused ? [] : sideDifferences({realHeader: options.profile.api_key_header, emulatorHeader: emulator.apiKeyHeader, sightings, waitMs: options.webhookWaitMs, statuses})
     return report(options, {emulator: {url: emulator.url, assumptions: emulatorAssumptions}, run, behaviour, sightings, webhooks})
   } finally {
     await Promise.allSettled([real.http.destroy(), local.http.destroy(), real.catcher?.close(), local.catcher?.close(), tunnel?.stop()])
@@ -191,6 +197,29 @@ async function listenForWebhooks(real: Side, local: Side, options: VerifyOptions
   const tunnel = await startTunnel(tunnelProgram(reach.tunnel.choice, real.catcher.port), {timeoutMs: reach.tunnel.timeoutMs, signal: options.signal})
   real.settings.webhook_url = publicWebhookUrl(tunnel.publicUrl, real.catcher)
   return tunnel
+}
+
+/**
+ * The dummy transaction followed on each side until `deadline` (its creation plus --webhook-wait,
+ * the tolerance), or until the two disagree: a service that moves an unfinished transaction on
+ * sooner (abandons it, say) than the emulator shows it here.
+ */
+async function followStatus(real: Side, local: Side, secrets: readonly string[], deadline: number): Promise<{real?: string; emulator?: string} | undefined> {
+  const probe = PROBES.find((candidate) => candidate.name === 'transaction')!
+  const statusOf = async (side: Side) => {
+    const request = probe.request(side.settings, side.state, {merchantReference: '', expiryYear: ''})
+    if ('skipped' in request) return undefined
+    const answer = await ask(side, request, probe, secrets)
+    const status = answer.body && typeof answer.body === 'object' ? (answer.body as {status?: unknown}).status : undefined
+    return typeof status === 'string' ? status : undefined
+  }
+  for (;;) {
+    const [realStatus, emulatorStatus] = [await statusOf(real), await statusOf(local)]
+    if (realStatus === undefined || emulatorStatus === undefined) return undefined
+    const left = deadline - Date.now()
+    if (realStatus !== emulatorStatus || left <= 0 || isFinalStatus(realStatus)) return {real: realStatus, emulator: emulatorStatus}
+    await new Promise((resolve) => setTimeout(resolve, Math.min(FOLLOW_EVERY_MS, left)))
+  }
 }
 
 async function loadEmulator() {

@@ -10,7 +10,7 @@ import type {VerifyReport} from '../emulator-verify/run-verify.js'
 import {visibleText} from '../terminal/visible-text.js'
 import {wrapHanging} from './wrap.js'
 
-const BEHAVIOUR_LABEL: Record<string, string> = {webhook: 'webhooks', 'webhook-retry': 'webhook retries', 'api-key': 'API key header'}
+const BEHAVIOUR_LABEL: Record<string, string> = {webhook: 'webhooks', 'webhook-retry': 'webhook retries', 'api-key': 'API key header', 'status-moves': 'the dummy transaction'}
 
 export function differenceText(difference: Difference): string {
   const {path, real, emulator} = difference

@@ -48,7 +48,7 @@ function profileFor(target: RunningEmulator, base = target.url, keyHeader = targ
 }
 
 async function verify(configDir: string, ...flags: string[]): Promise<{exitCode: number; report: VerifyReport; stdout: string; stderr: string}> {
-  const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--json', '--webhook-wait', '2s', ...flags], {configDir})
+  const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--json', '--webhook-wait', '1s', ...flags], {configDir})
   return {exitCode: result.exitCode, report: JSON.parse(result.stdout) as VerifyReport, stdout: result.stdout, stderr: result.stderr}
 }
 
@@ -77,6 +77,7 @@ describe('emulator verify against emulators with one switch flipped', () => {
     ['--card-record request-names', {assumptions: {cardRecord: 'request-names'}}, ['card-record']],
     ['--webhook-payload full', {assumptions: {webhookPayload: 'full'}}, []],
     ['--webhook-attempts 1', {webhookAttempts: 1}, ['webhook-retries']],
+    ['--abandon-after 300ms', {abandonAfterMs: 300}, ['status-moves']],
   ] as const)('%s: detected and named, exit 5', async (_switch, options, named) => {
     const {exitCode, report} = await verify(profileFor(await emulator(options as EmulatorOptions)))
     expect(namedAssumptions(report)).toEqual(named)
