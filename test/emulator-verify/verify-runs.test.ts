@@ -271,3 +271,28 @@ describe('webhooks through an address of the user', () => {
     expect(requests).toBe(0)
   })
 })
+
+describe('one description of the requests', () => {
+  it('a profile with no payment profile: neither side is sent one, and the two sides\' request bodies have the same fields', async () => {
+    const target = await emulator()
+    const configDir = profileFor(target)
+    const file = join(configDir, 'profiles.json')
+    const stored = JSON.parse(readFileSync(file, 'utf8'))
+    delete stored.profiles.sb.payment_profile
+    writeFileSync(file, JSON.stringify(stored))
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--verbose', '--webhook-wait', '0s'], {configDir})
+    // Request bodies: the JSON lines between a request (→) and its answer (←).
+    const bodies: string[] = []
+    let inRequest = false
+    for (const line of result.stderr.split('\n')) {
+      if (line.startsWith('→')) inRequest = true
+      else if (line.startsWith('←')) inRequest = false
+      else if (inRequest && line.startsWith('  {')) bodies.push(Object.keys(JSON.parse(line.trim())).join(','))
+    }
+    // Each request once to the service, then once to the emulator: the same fields each time.
+    expect(bodies.length).toBeGreaterThanOrEqual(12)
+    for (let index = 0; index < bodies.length; index += 2) expect(bodies[index + 1], `request ${index / 2 + 1}`).toBe(bodies[index])
+    expect(bodies.filter((keys) => keys.includes('amount'))).not.toEqual([])
+    expect(bodies.some((keys) => keys.split(',').includes('payment_profile'))).toBe(false)
+  })
+})
