@@ -40,7 +40,7 @@ export interface VerifyReport {
   /** What verify created on the service. */
   created: {what: string; id: string}[]
   /** The service refused the profile's key: nothing after the first request was sent. */
-  refused?: {status: number; message?: string}
+  refused?: {status: number; message?: string; header: string}
   counts: {breaking: number; additive: number; value: number}
   /** What the service showed, as `--save` writes it. */
   readings: Readings
@@ -96,10 +96,10 @@ function createdBy(probe: Probe, answer: SideAnswer): {what: string; id: string}
   return id ? {what: probe.creates, id} : undefined
 }
 
-function refusal(answer: SideAnswer): VerifyReport['refused'] | undefined {
+function refusal(answer: SideAnswer, header: string): VerifyReport['refused'] | undefined {
   if (answer.status !== 401 && answer.status !== 403) return undefined
   const message = answer.body && typeof answer.body === 'object' ? (answer.body as {message?: unknown}).message : undefined
-  return {status: answer.status, ...(typeof message === 'string' ? {message} : {})}
+  return {status: answer.status, ...(typeof message === 'string' ? {message} : {}), header}
 }
 
 /** How often the dummy transaction's status is read while it is followed. */
@@ -125,7 +125,7 @@ async function sendProbes(real: Side, local: Side, shared: SharedValues, secrets
     const realAnswer = await ask(real, realRequest as Exclude<typeof realRequest, {skipped: string}>, probe, secrets)
     const created = createdBy(probe, realAnswer)
     if (created) run.created.push(created)
-    run.refused = probe.name === 'customer' ? refusal(realAnswer) : undefined
+    run.refused = probe.name === 'customer' ? refusal(realAnswer, real.settings.api_key_header) : undefined
     if (run.refused) return run
     const emulatorAnswer = await ask(local, localRequest as Exclude<typeof localRequest, {skipped: string}>, probe, secrets)
     const sent = 'body' in realRequest ? realRequest.body : undefined

@@ -70,7 +70,7 @@ export function renderVerifyReport(report: VerifyReport, width = 80): string {
   const created = report.created.map((item) => `${item.what} ${item.id}`).join(', ')
   if (report.refused) {
     const said = report.refused.message ? `: ${visibleText(report.refused.message)}` : ''
-    lines.push(...wrapHanging(`✖ The service refused the API key of profile "${report.profile}" (HTTP ${report.refused.status}${said}). Nothing more was sent.`, width, 2))
+    lines.push(...wrapHanging(`✖ The service refused the API key of profile "${report.profile}", sent in ${report.refused.header} (HTTP ${report.refused.status}${said}). Nothing more was sent: check the key, and the header the service reads it from (assumption api-key-header).`, width, 2))
     return lines.join('\n')
   }
   lines.push(...probeLines(report, width))

@@ -173,10 +173,15 @@ describe('emulator verify against a service changed one way at a time', () => {
     const configDir = profileFor(target, proxy)
     const {exitCode, report} = await verify(configDir)
     expect(exitCode).toBe(1)
-    expect(report.refused).toEqual({status: 401, message: 'invalid API key'})
+    expect(report.refused).toEqual({status: 401, message: 'invalid API key', header: 'X-APIKEY'})
     expect(requests).toBe(1)
     const text = await runCommand(['emulator', 'verify', '--profile', 'sb', '--webhook-wait', '0s'], {configDir})
-    expect(text.stdout.trim().split('\n')).toEqual(['✖ The service refused the API key of profile "sb" (HTTP 401: invalid API key).', '  Nothing more was sent.'])
+    expect(text.stdout.trim().split('\n')).toEqual([
+      '✖ The service refused the API key of profile "sb", sent in X-APIKEY (HTTP 401:',
+      '  invalid API key). Nothing more was sent: check the key, and the header the',
+      '  service reads it from (assumption api-key-header).',
+    ])
+    expect(text.exitCode).toBe(1)
   })
 })
 
@@ -294,5 +299,19 @@ describe('one description of the requests', () => {
     for (let index = 0; index < bodies.length; index += 2) expect(bodies[index + 1], `request ${index / 2 + 1}`).toBe(bodies[index])
     expect(bodies.filter((keys) => keys.includes('amount'))).not.toEqual([])
     expect(bodies.some((keys) => keys.split(',').includes('payment_profile'))).toBe(false)
+  })
+})
+
+describe('when verify cannot run', () => {
+  it('a service that does not answer: exit 1 with what to do, no stack trace, the emulator side closed', async () => {
+    const {freePort} = await import('../helpers/ports.js')
+    const target = await emulator()
+    const port = await freePort()
+    const configDir = profileFor(target, `http://127.0.0.1:${port}`)
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--webhook-wait', '0s'], {configDir})
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toMatch(/^Error: .*127\.0\.0\.1:\d+/m)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+    expect(result.stdout).toBe('')
   })
 })
