@@ -13,7 +13,9 @@ import {wrapHanging} from './wrap.js'
 const BEHAVIOUR_LABEL: Record<string, string> = {webhook: 'webhooks', 'webhook-retry': 'webhook retries', 'api-key': 'API key header', 'status-moves': 'the dummy transaction'}
 
 export function differenceText(difference: Difference): string {
-  const {path, real, emulator} = difference
+  const {real, emulator} = difference
+  // A field of the webhook body, told apart from a field of an answer.
+  const path = difference.probe === 'webhook' ? `webhook body ${difference.path}` : difference.path
   switch (difference.kind) {
     case 'http-status':
       return `HTTP status ${real} from the service, ${emulator} from the emulator`

@@ -48,6 +48,7 @@ describe('paytx emulator verify', () => {
     expect(result.stdout).toMatch(/^✔ POST \/customer \(a sample customer\) {2}HTTP 200 \/ 200 {2}same$/m)
     expect(result.stdout).toMatch(/^✖ POST \/tokenize\/proxy\/<id> \(the test card\) {2}HTTP 20\d \/ 20\d$/m)
     expect(result.stdout).toMatch(/^ {4}breaking {2}last_four: only the emulator sends it \(string\) {2}\[assumption:\n {14}card-record\]$/m)
+    expect(result.stdout).toMatch(/^ {4}breaking {2}webhook body _id: only the emulator sends it \(string\)/m)
     expect(result.stdout).toMatch(/^Created on the service: customer [0-9a-f-]{36}/m)
     expect(result.stdout).toMatch(/breaking, \d+ value and \d+ additive differences between profile "test"/)
     for (const line of result.stdout.split('\n')) expect(line.length, line).toBeLessThan(80)
