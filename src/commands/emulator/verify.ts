@@ -21,7 +21,7 @@ export const EXIT_DIFFERS = 5
 const DEFAULT_WEBHOOK_WAIT_MS = 5000
 
 export default class EmulatorVerify extends BaseCommand<typeof EmulatorVerify, VerifyReport> {
-  static override summary = 'Send the same requests to a sandbox profile and to a fresh emulator, and show where the answers differ and which assumption each difference touches.'
+  static override summary = 'Check the emulator against a sandbox: the same requests, each difference named.'
 
   static override description = `Sends the same requests, built from one description, to the sandbox (--profile) and to a fresh emulator started in this process (in memory; default readings, or those of --readings): a sample customer (with house_number_suffix and fax_number), the test card through the card proxy, a dummy transaction of 1.00 with its status and checkoutsuccess, a sofort transaction of 1.00, and four requests each side must refuse (amount 0, a customer with no fields, an unknown transaction id, a wrong API key). What the profile lacks is left out on both sides (a payment profile); a profile with no organisation is refused (add it), one with no card proxy sends no card to either side.
 
