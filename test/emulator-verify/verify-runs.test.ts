@@ -195,6 +195,8 @@ describe('the readings round trip', () => {
     const readings = parseReadings(readFileSync(file, 'utf8'), file)
     if (typeof readings === 'string') throw new Error(readings)
     expect(readings.assumptions).toEqual({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried', 'api-key-header': 'X-APIKEY'})
+    expect(readings.additive).toContainEqual({request: 'card', path: 'created_at', form: 'string (ISO 8601 time)'})
+    expect(readings.additive).toContainEqual({request: 'webhook', path: 'amount', form: 'string (digits)'})
     const adopted = await verify(configDir, '--readings', file)
     expect(allDifferences(adopted.report).filter((difference) => difference.class !== 'additive')).toEqual([])
     expect(adopted.report.emulator.assumptions).toMatchObject({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried'})
