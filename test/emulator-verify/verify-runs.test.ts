@@ -317,3 +317,24 @@ describe('when verify cannot run', () => {
     expect(result.stdout).toBe('')
   })
 })
+
+describe('webhooks through a tunnel', () => {
+  it('--tunnel-command: the tunnel is started to the listener\'s port, its address (with the listener\'s path and key) given to the service, and stopped at the end', async () => {
+    const target = await emulator()
+    const configDir = profileFor(target)
+    const seen = join(configDir, 'tunnel-port')
+    // A "tunnel" that notes the port it was given and reports an address nothing answers at.
+    const script = join(configDir, 'tunnel.cjs')
+    writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(seen)}, process.argv[2] + ' ' + process.pid); console.log('https://tunnel.invalid'); setInterval(() => {}, 1000)`)
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--json', '--webhook-wait', '1s', '--tunnel-command', `node ${script} {port}`, '--webhook-port', String(await (await import('../helpers/ports.js')).freePort())], {configDir})
+    const report = JSON.parse(result.stdout) as VerifyReport
+    const start = report.probes.find((probe) => probe.probe === 'transaction-start')!
+    const [port, pid] = readFileSync(seen, 'utf8').split(' ').map(Number)
+    expect(port).toBeGreaterThan(0)
+    // Stopped when verify ended.
+    expect(() => process.kill(pid!, 0)).toThrow()
+    // The service was told the tunnel's address; the emulator side its own listener.
+    expect((start.real!.body as {webhook_transaction_update: string}).webhook_transaction_update).toMatch(/^https:\/\/tunnel\.invalid\/webhooks\?key=/)
+    expect((start.emulator!.body as {webhook_transaction_update: string}).webhook_transaction_update).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\?key=/)
+  })
+})
