@@ -192,6 +192,7 @@ describe('the readings round trip', () => {
     const file = join(configDir, 'readings.json')
     const saved = await verify(configDir, '--save', file)
     expect(saved.exitCode).toBe(5)
+    expect(saved.stderr).toContain(`Readings written to ${file}: \`paytx emulator start --readings ${file}\` answers with them.`)
     const readings = parseReadings(readFileSync(file, 'utf8'), file)
     if (typeof readings === 'string') throw new Error(readings)
     expect(readings.assumptions).toEqual({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried', 'api-key-header': 'X-APIKEY'})

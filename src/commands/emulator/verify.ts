@@ -1,3 +1,6 @@
+import {statSync} from 'node:fs'
+import {dirname, resolve as resolvePath} from 'node:path'
+
 import * as Flags from '@oclif/core/flags'
 
 import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
@@ -64,7 +67,8 @@ EXIT CODES
     const resolved = await this.profileWithKeys()
     const options = toEmulatorVerifyOptions(resolved, this.globals, this.flags)
     const [{runVerify}, {renderVerifyReport}] = await Promise.all([import('../../emulator-verify/run-verify.js'), import('../../output/emulator-verify.js')])
-    this.note(`Sending the same requests to profile "${resolved.name}" (${redactUrl(resolved.profile.base_url, {asWritten: true})}) and to a fresh emulator…`)
+    const readingsNote = this.flags.readings ? ` answering with the readings of ${this.flags.readings}` : ''
+    this.note(`Sending the same requests to profile "${resolved.name}" (${redactUrl(resolved.profile.base_url, {asWritten: true})}) and to a fresh emulator${readingsNote}…`)
     const log = this.globals.verbose ? (line: string) => this.ctx.io.stderr.write(`${visibleLines(line)}\n`) : undefined
     const report = await runVerify({...options, secrets: this.secrets, log, signal: this.interruptSignal()})
     this.print(renderVerifyReport(report, lineWidth(this.ctx.io.stdout) ?? 80))
@@ -72,7 +76,10 @@ EXIT CODES
       this.setOutcomeExitCode(EXIT.service)
       return report
     }
-    if (this.flags.save) await saveReadings(this.flags.save, report.readings)
+    if (this.flags.save) {
+      await saveReadings(this.flags.save, report.readings)
+      this.note(`Readings written to ${this.flags.save}: \`${this.commandLine(`emulator start --readings ${this.flags.save}`)}\` answers with them.`)
+    }
     const {breaking, value, additive} = report.counts
     if (breaking + value > 0 || (this.flags.strict && additive > 0)) this.setOutcomeExitCode(EXIT_DIFFERS)
     return report
@@ -92,9 +99,12 @@ async function saveReadings(file: string, readings: Readings): Promise<void> {
 export function toEmulatorVerifyOptions(
   resolved: Pick<ResolvedProfile, 'name' | 'profile' | 'production'>,
   globals: {requestTimeoutMs: number},
-  flags: {readings?: string; 'webhook-wait'?: string; 'webhook-url'?: string; 'webhook-port'?: number} & Partial<TunnelFlagValues> = {},
+  flags: {readings?: string; save?: string; 'webhook-wait'?: string; 'webhook-url'?: string; 'webhook-port'?: number} & Partial<TunnelFlagValues> = {},
 ): Omit<VerifyOptions, 'secrets'> {
   checkVerifyProfile(resolved)
+  if (flags.save !== undefined && !isFolder(dirname(resolvePath(flags.save)))) {
+    throw new InputError(`--save ${flags.save}: its folder does not exist. Nothing was sent.`, {flag: '--save'})
+  }
   const publicWebhooks = publicWebhookOptions(flags)
   const webhookWaitMs = flags['webhook-wait'] === undefined ? DEFAULT_WEBHOOK_WAIT_MS : parseDuration(flags['webhook-wait'], '--webhook-wait', {allowZero: true})
   return {
@@ -146,5 +156,13 @@ export function checkVerifyProfile(resolved: Pick<ResolvedProfile, 'name' | 'pro
       flag: '--profile',
       hint: `Add it with \`${commandLine(`profile add ${name} --organisation <uuid>`)}\`.`,
     })
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
   }
 }

@@ -65,6 +65,7 @@ describe('toEmulatorVerifyOptions', () => {
     [{'webhook-port': 4021}, '--webhook-port'],
     [{'webhook-url': 'https://hooks.example.test?x=1', 'webhook-port': 4021}, '--webhook-url'],
     [{'webhook-wait': 'soon'}, '--webhook-wait'],
+    [{save: '/no/such/folder/readings.json'}, '--save'],
   ])('%j: an InputError naming %s', (flags, flag) => {
     const parse = () => toEmulatorVerifyOptions({name: 'sandbox', profile: sandbox}, {requestTimeoutMs: 30_000}, flags)
     expect(parse).toThrow(expect.objectContaining({flag}))
