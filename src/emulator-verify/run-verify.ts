@@ -7,6 +7,7 @@
  */
 import {CARD_ID_KEYS, isFinalStatus, readId} from '../api/contract.js'
 import {HttpClient} from '../api/http-client.js'
+import type {RunningEmulator} from '../emulator/index.js'
 import type {Profile} from '../profiles/presets.js'
 import {redactedJson, scrubSecrets} from '../secrets/redact.js'
 import {type Difference, type SideAnswer, compareAnswers} from './compare.js'
@@ -134,7 +135,7 @@ async function sendProbes(real: Side, local: Side, shared: SharedValues, secrets
   return run
 }
 
-function sideSettings(profile: Profile, emulator: Awaited<ReturnType<typeof import('../emulator/index.js').startEmulator>>): SideSettings {
+function sideSettings(profile: Profile, emulator: RunningEmulator): SideSettings {
   return {
     base_url: `${emulator.url}/v1`,
     h2h_url: emulator.proxyUrl,
