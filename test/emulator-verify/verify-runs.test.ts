@@ -339,3 +339,23 @@ describe('webhooks through a tunnel', () => {
     expect((start.emulator!.body as {webhook_transaction_update: string}).webhook_transaction_update).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\?key=/)
   })
 })
+
+describe('production is refused by address', () => {
+  it.each([
+    ['a sandbox-labelled profile at the production host', {base_url: 'https://API.spryngpayments.com./v1'}, {}],
+    ['its card proxy at the production host', {h2h_url: 'https://tgapi.tokenex.com:443'}, {}],
+    ['PAYTX_BASE_URL at the production host', {}, {PAYTX_BASE_URL: 'https://api.spryngpayments.com/v1'}],
+  ])('%s: exit 2, nothing sent (no request logged with --verbose)', async (_label, addresses, env) => {
+    const target = await emulator()
+    const configDir = profileFor(target)
+    const file = join(configDir, 'profiles.json')
+    const stored = JSON.parse(readFileSync(file, 'utf8'))
+    Object.assign(stored.profiles.sb, addresses)
+    writeFileSync(file, JSON.stringify(stored))
+    const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--verbose'], {configDir, env})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('it refuses production profiles ("sb" is production')
+    expect(result.stderr).not.toMatch(/^→/m)
+    expect(result.stdout).toBe('')
+  })
+})
