@@ -70,4 +70,12 @@ describe('adopting readings', () => {
     const options = await withReadingsFile({assumptions: {webhookPayload: 'minimal', idKeys: 'both', cardRecord: 'earlier'}, webhookAttempts: 5, apiKeyHeader: 'X-APIKEY'}, join(configDir, 'readings.json'))
     expect(options).toMatchObject({assumptions: {webhookPayload: 'minimal', idKeys: 'id', cardRecord: 'request-names'}, webhookAttempts: 1, apiKeyHeader: 'X-Other'})
   })
+
+  it('emulator start --readings with a file that is no readings file: exit 2 naming --readings, before it listens', async () => {
+    const configDir = await localProfile({version: 3})
+    const result = await runCommand(['emulator', 'start', '--port', '0', '--store', ':memory:', '--readings', join(configDir, 'readings.json')], {configDir})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--readings')
+    expect(result.stdout).not.toContain('listening')
+  })
 })
