@@ -2,7 +2,8 @@
 // `npm run schema`: writes the JSON Schemas under schemas/ from the zod schemas the loaders check
 // against (scenario files: src/smoke/scenario-schema.ts; fault files:
 // src/emulator/faults/, through its index.ts), and the service's contract as an OpenAPI document
-// (src/api/openapi.ts, for this package's version), each bundled in memory.
+// (src/api/openapi.ts, for this package's version), and the readings of `emulator verify --save`
+// (src/emulator-readings/readings.ts), each bundled in memory.
 import {readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -28,3 +29,5 @@ const {faultFileJsonSchema} = await importBundled('src/emulator/faults/index.ts'
 writeSchema('emulator-faults.schema.json', faultFileJsonSchema())
 const {openApiDocument} = await importBundled('src/api/openapi.ts')
 writeSchema('openapi.json', openApiDocument(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version))
+const {readingsJsonSchema} = await importBundled('src/emulator-readings/readings.ts')
+writeSchema('emulator-readings.schema.json', readingsJsonSchema())

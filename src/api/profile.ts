@@ -21,4 +21,6 @@ export interface Profile {
   api_key_keychain?: string
   /** The keychain account (service "paytx") that holds the proxy key, when the file does not. */
   proxy_key_keychain?: string
+  /** A `local` profile's embedded emulator answers with these readings (a file of `emulator verify --save`). */
+  emulator_readings?: string
 }

@@ -12,7 +12,7 @@
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import type {RunningEmulator} from '../emulator/index.js'
+import type {EmulatorOptions, RunningEmulator} from '../emulator/index.js'
 import {ListenError} from '../http/listen.js'
 import {readRegularFileSync} from '../input/input-file.js'
 import {paytxDataDir} from '../storage/data-folder.js'
@@ -156,6 +156,7 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
   const {startEmulator} = await import('../emulator/index.js')
   const {prepareDefaultStorePath} = await import('../emulator/store/index.js')
   const {profile: settings} = profile
+  const readingOptions = await adoptedReadings(profile)
   const start = (port: number) =>
     startEmulator({
       host: address.host,
@@ -168,6 +169,7 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
       organisation: settings.organisation,
       store: store ?? prepareDefaultStorePath(env),
       lifetime: 'command',
+      ...readingOptions,
     })
   if (listener === 'command-emulator') return start(0)
   let emulator: RunningEmulator
@@ -179,6 +181,18 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
     return (await probeListener(address.host, address.port, dataDir)) === 'usable' ? undefined : start(0)
   }
   return holdingAddress(emulator, markerPath(dataDir, address.host, address.port))
+}
+
+/**
+ * The profile's `emulator_readings` (a file of `emulator verify --save`) as emulator options; the
+ * API key header stays the profile's, which is where this profile sends the key.
+ */
+async function adoptedReadings(profile: ResolvedProfile): Promise<Pick<EmulatorOptions, 'assumptions' | 'webhookAttempts'>> {
+  const file = profile.profile.emulator_readings
+  if (!file) return {}
+  const {loadReadingsFile, readingsToEmulatorOptions} = await import('../emulator-readings/readings.js')
+  const {assumptions, webhookAttempts} = readingsToEmulatorOptions(loadReadingsFile(file, `emulator_readings of profile "${profile.name}"`).assumptions)
+  return {assumptions, ...(webhookAttempts === undefined ? {} : {webhookAttempts})}
 }
 
 /** Notes that this process holds the address until the emulator closes. */

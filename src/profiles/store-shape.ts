@@ -12,7 +12,7 @@ export interface StoreData {
   profiles: Record<string, Profile>
 }
 
-const OPTIONAL_TEXT_FIELDS = ['h2h_url', 'proxy_id', 'organisation', 'payment_profile', 'api_key_header', 'api_key', 'proxy_key', 'api_key_keychain', 'proxy_key_keychain'] as const
+const OPTIONAL_TEXT_FIELDS = ['h2h_url', 'proxy_id', 'organisation', 'payment_profile', 'api_key_header', 'api_key', 'proxy_key', 'api_key_keychain', 'proxy_key_keychain', 'emulator_readings'] as const
 
 /** Problems listed in one error; the rest are counted. A hand-broken file of thousands of profiles gets a message a terminal can show. */
 const PROBLEMS_SHOWN = 20

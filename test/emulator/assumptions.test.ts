@@ -164,6 +164,8 @@ describe('paytx emulator assumptions', () => {
     expect(human.code).toBe(0)
     for (const row of ASSUMPTIONS) {
       expect(human.stdout).toContain(row.topic)
+      // The id emulator verify names it by, in --json and in its report.
+      expect(human.stdout).toContain(`  id       ${row.id}\n`)
       expect(human.stdout).toContain(row.choice)
       if (row.switch) expect(human.stdout).toContain(row.switch)
     }

@@ -12,7 +12,7 @@ export default class EmulatorAssumptions extends BaseCommand<typeof EmulatorAssu
 
   static override description = `${ASSUMPTION_RULE}
 
-Each row names what the spec leaves open (or states), the emulator's choice, the spec line or source it rests on, and the \`paytx emulator start\` flag that picks another reading where one is plausible. The section "What the emulator assumes" of docs/emulator.md holds the same table.`
+Each row names what the spec leaves open (or states), its id (the one \`paytx emulator verify\` reports, also in --json), the emulator's choice, the spec line or source it rests on, and the \`paytx emulator start\` flag that picks another reading where one is plausible. The section "What the emulator assumes" of docs/emulator.md holds the same table.`
 
   static override examples = ['<%= config.bin %> emulator assumptions', '<%= config.bin %> emulator assumptions --json']
 
@@ -21,7 +21,7 @@ Each row names what the spec leaves open (or states), the emulator's choice, the
   public async run(): Promise<AssumptionsResult> {
     toEmulatorAssumptionsOptions()
     const blocks = ASSUMPTIONS.map((row) =>
-      [`${row.topic}`, `  choice   ${row.choice}`, `  why      ${row.why}`, `  switch   ${row.switch ?? 'none'}`].join('\n'),
+      [`${row.topic}`, `  id       ${row.id}`, `  choice   ${row.choice}`, `  why      ${row.why}`, `  switch   ${row.switch ?? 'none'}`].join('\n'),
     )
     this.print([ASSUMPTION_RULE, '', blocks.join('\n\n')].join('\n'))
     return {rule: ASSUMPTION_RULE, assumptions: ASSUMPTIONS}

@@ -21,7 +21,7 @@ Its state is an SQLite store shared by every paytx process on this machine: by d
 
 Your own organisation and payment profile ids are accepted after --organisation and --payment-profile (kept in the store).
 
-Where the spec is silent it takes the narrowest reading (paytx emulator assumptions): webhooks carry only type and the id, so receivers re-fetch the transaction; --webhook-payload full, --id-keys and --card-record choose another reading.
+Where the spec is silent it takes the narrowest reading (paytx emulator assumptions): webhooks carry only type and the id, so receivers re-fetch the transaction; --webhook-payload full, --id-keys and --card-record choose another reading, and --readings <file> adopts the readings \`paytx emulator verify --save\` took from the sandbox.
 
 Its root address is a dashboard for a browser: recent transactions, each one's status timeline and webhook deliveries, and forms to trigger a status or resend webhooks (also paytx emulator trigger and resend).
 
@@ -89,6 +89,9 @@ EXIT CODES
       options: [...CARD_RECORDS],
       default: DEFAULT_ASSUMPTIONS.cardRecord,
     }),
+    readings: Flags.string({
+      summary: 'A readings file of emulator verify --save: answer as the service it was taken from did (id keys, card record, webhook body and retries, API key header); it wins over those flags.',
+    }),
     faults: Flags.string({summary: 'A fault file (YAML or JSON): rules that break requests and webhooks on purpose.'}),
     seed: Flags.integer({summary: 'Seed of the fault rules\' probabilities (same seed, same faults); default: the file\'s, else random (printed).', min: 0, max: 2 ** 32 - 1}),
     'exit-with-parent': Flags.boolean({
@@ -103,7 +106,7 @@ EXIT CODES
   }
 
   public async run(): Promise<undefined> {
-    const options = {...toEmulatorStartOptions(this.flags, this.ctx.env), ...(await this.faultOptions())}
+    const options = {...(await withReadingsFile(toEmulatorStartOptions(this.flags, this.ctx.env), this.flags.readings)), ...(await this.faultOptions())}
     const exposure = this.flags.store === undefined ? dataFolderExposure(this.ctx.env) : undefined
     if (exposure) this.warnUser(exposure)
     const [{startEmulator}, {emulatorStartRenderer}, {BatchedLineWriter}, {lineWidth}] = await Promise.all([
@@ -215,6 +218,14 @@ export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.Pr
       cardRecord: flags['card-record'] as CardRecordShape,
     },
   }
+}
+
+/** The options with the readings of `file` (`--readings`) laid over the switches they set; an InputError names a bad file before anything listens. */
+export async function withReadingsFile(options: EmulatorOptions, file: string | undefined): Promise<EmulatorOptions> {
+  if (file === undefined) return options
+  const {loadReadingsFile, readingsToEmulatorOptions} = await import('../../emulator-readings/readings.js')
+  const adopted = readingsToEmulatorOptions(loadReadingsFile(file, '--readings').assumptions)
+  return {...options, ...adopted, assumptions: {...options.assumptions, ...adopted.assumptions}}
 }
 
 /** --public-url as the base of approval_url: an http(s) origin, with no path, query or fragment of its own. */

@@ -1,8 +1,11 @@
+import {resolve as resolvePath} from 'node:path'
+
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import type {Interfaces} from '@oclif/core'
 
 import {DEFAULT_API_KEY_HEADER} from '../../api/contract.js'
+import {loadReadingsFile} from '../../emulator-readings/readings.js'
 import {InputError} from '../../errors.js'
 import {BaseCommand} from '../../cli/base-command.js'
 import {type ProfileView, profileView, renderProfile} from '../../output/profile.js'
@@ -56,6 +59,7 @@ left in the file move to the keychain when the profile is written again.`
     organisation: Flags.string({summary: 'Organisation UUID used by default.'}),
     'payment-profile': Flags.string({summary: 'Payment profile UUID used by default.'}),
     'api-key-header': Flags.string({summary: `Header that carries the API key (default ${DEFAULT_API_KEY_HEADER}).`}),
+    'emulator-readings': Flags.string({summary: 'For a local profile: its embedded emulator answers with these readings (a file of emulator verify --save).'}),
     'api-key-stdin': Flags.boolean({summary: 'Read the API key from stdin (hidden prompt in a terminal).', default: false}),
     'proxy-key-stdin': Flags.boolean({
       summary: 'Read the card proxy key from stdin (the line after the API key when both are read).',
@@ -207,6 +211,7 @@ export function toProfileAddOptions(
     organisation: flags.organisation,
     payment_profile: flags['payment-profile'],
     api_key_header: flags['api-key-header'],
+    emulator_readings: readingsPath(flags['emulator-readings']),
   }
   checkProfileUrls(changes)
   const environment = (flags.env as Environment | undefined) ?? env.existing?.env ?? environmentFromName(args.name)
@@ -214,4 +219,11 @@ export function toProfileAddOptions(
     throw new InputError(`--env is required for a new profile (${ENVIRONMENTS.join(', ')}).`, {flag: '--env'})
   }
   return {name: args.name, environment, changes}
+}
+
+/** --emulator-readings as an absolute path, once the file is known to be a readings file (InputError otherwise). */
+function readingsPath(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined
+  loadReadingsFile(file, '--emulator-readings')
+  return resolvePath(file)
 }

@@ -19,7 +19,7 @@ describe('addresses shown by emulator commands', () => {
     const configDir = tempConfigDir()
     // Nothing listens there: verify says where it sends, then fails to connect.
     const base = `http://svc:v3rify-pa55@127.0.0.1:${await freePort()}/v1?key=v3rify-k3y`
-    const added = await runCommand(['profile', 'add', 'sb', '--env', 'sandbox', '--base-url', base, '--api-key-stdin'], {configDir, input: 'sk_test_verify_0123456789abcdef\n'})
+    const added = await runCommand(['profile', 'add', 'sb', '--env', 'sandbox', '--base-url', base, '--organisation', '0a0f2c55-6c8e-4c51-9b0e-3e7a1d000001', '--api-key-stdin'], {configDir, input: 'sk_test_verify_0123456789abcdef\n'})
     expect(added.exitCode, added.stderr).toBe(0)
     const result = await runCommand(['emulator', 'verify', '--profile', 'sb', '--timeout', '2'], {configDir})
     expect(result.stderr).toContain(`Sending the same requests to profile "sb" (${base.replace('v3rify-pa55', '…').replace('v3rify-k3y', '…')}) and to a fresh emulator…`)
