@@ -13,8 +13,7 @@ import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError, validationError} from '../http-exchange.js'
 import {SOFORT_TEST_BANKS, testCardOutcome} from '../../test-mode/outcomes.js'
 import type {AssumptionSettings} from '../assumptions.js'
-import {sofortSender} from '../pages/index.js'
-import {type EmulatorStore, type StoredCard, approvalUrl, cardRecord} from '../store/index.js'
+import {type EmulatorStore, type StoredCard, approvalUrl, cardRecord, sofortSender} from '../store/index.js'
 
 /** The issuer BIC the dummy product reports (a test code, not a real bank). */
 export const DUMMY_ISSUER_BIC = 'DUMMNL2AXXX'
