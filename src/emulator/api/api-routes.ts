@@ -40,7 +40,7 @@ export function apiRoutes(resources: EmulatorResources, settings: ApiRouteSettin
       pattern: ['v1', 'transaction', 'start'],
       handler: async (request, response) => {
         requireApiKey(request, keys)
-        sendJson(response, 200, resources.startTransaction(await readJsonRequest(request, maxBodyBytes)))
+        sendJson(response, 200, await resources.startTransaction(await readJsonRequest(request, maxBodyBytes)))
       },
     },
     {

@@ -78,7 +78,15 @@ export class EmulatorResources {
     return cardRecord(card, this.settings.assumptions)
   }
 
-  startTransaction(body: unknown): Transaction {
+  /**
+   * Checks and stores a new transaction; resolves with it once committed, in one commit with the
+   * other starts of this turn of the event loop (the checks run inside that write).
+   */
+  async startTransaction(body: unknown): Promise<Transaction> {
+    return structuredClone(await this.lifecycle.created(() => this.newTransaction(body)))
+  }
+
+  private newTransaction(body: unknown): {transaction: Transaction; cvvGiven: boolean} {
     const issues = validateTransactionStartRequest(body)
     const request = (body ?? {}) as Partial<TransactionStartRequest> & Record<string, unknown>
     this.checkCustomer(request.customer, issues)
@@ -125,8 +133,7 @@ export class EmulatorResources {
       created_at: now,
       last_status_update: now,
     }
-    this.lifecycle.created(transaction, typeof cvv === 'string' && cvv !== '')
-    return structuredClone(transaction)
+    return {transaction, cvvGiven: typeof cvv === 'string' && cvv !== ''}
   }
 
   /**
