@@ -196,6 +196,18 @@ interface GroupCommit {
   waiting: {resolved(): void; rejected(error: Error): void}[]
 }
 
+/**
+ * The stores of this thread with a group open. Two emulators of one process may share a store
+ * file: one's open group holds the file's write lock until the end of the turn, and the other's
+ * BEGIN would wait for it with the event loop blocked, so never. Each store commits the others'
+ * groups before it begins a transaction of its own.
+ */
+const openGroups = new Set<EmulatorStore>()
+
+function commitOtherGroups(store: EmulatorStore): void {
+  for (const other of openGroups) if (other !== store) other.commitOpenGroup()
+}
+
 export class EmulatorStore {
   private readonly statements = new Map<string, Statement>()
   /** Rows held back while `deferringWrites` runs. */
@@ -226,6 +238,7 @@ export class EmulatorStore {
   write<T>(change: () => T): T {
     if (this.inGroupedChange) throw new Error('A grouped write cannot run a write of its own inside it.')
     this.commitGroup()
+    commitOtherGroups(this)
     let result: T
     try {
       result = this.inTransaction(change)
@@ -273,7 +286,13 @@ export class EmulatorStore {
     return new Promise<T>((resolve, reject) => group.waiting.push({resolved: () => resolve(result), rejected: reject}))
   }
 
+  /** Commits the group this store has open, if any (for another store of this thread that is about to write). */
+  commitOpenGroup(): void {
+    this.commitGroup()
+  }
+
   private openGroup(): GroupCommit {
+    commitOtherGroups(this)
     this.writeTurn?.begin()
     try {
       this.db.exec('BEGIN IMMEDIATE')
@@ -284,6 +303,7 @@ export class EmulatorStore {
     }
     const group: GroupCommit = {waiting: []}
     this.group = group
+    openGroups.add(this)
     setImmediate(() => this.commitGroup())
     return group
   }
@@ -299,6 +319,7 @@ export class EmulatorStore {
       return
     }
     this.group = undefined
+    openGroups.delete(this)
     this.writeTurn?.end()
     if (this.diskFull) this.diskFullChanged(false)
     for (const write of group.waiting) write.resolved()
@@ -308,6 +329,7 @@ export class EmulatorStore {
   private endGroup(group: GroupCommit, error: unknown): void {
     if (this.group !== group) return
     this.group = undefined
+    openGroups.delete(this)
     this.rollBack()
     this.writeTurn?.end()
     if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
