@@ -3,7 +3,9 @@
  * transactions (with the due time of their next move) and the webhook outbox. Cards are stored
  * without their PAN (last four digits and a brand only) and transactions without a CVV (only
  * whether one was given). Every change runs inside `write`, one SQLite transaction committed
- * before the emulator answers; several emulators may share one store.
+ * before the emulator answers, or inside `writeGrouped` (transaction starts), whose commit the
+ * changes of one turn of the event loop share, the answer waiting for it; several emulators may
+ * share one store.
  */
 import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
