@@ -158,8 +158,8 @@ export class EmulatorResources {
 
   /** The transaction as it is now: any move due by now applied first, approved where this emulator listens. */
   private requireTransaction(id: string): Transaction {
-    this.lifecycle.catchUp(id)
-    const entry = this.store.transaction(id)
+    // The transaction as the catch-up left it: read once when nothing was due (the read path under load).
+    const entry = this.lifecycle.catchUp(id)
     if (!entry) throw new ApiError(404, `No transaction has the id ${JSON.stringify(id)}.`, {'params.transaction_id': 'unknown transaction'})
     return withApprovalUrl(entry.transaction, this.settings.baseUrl)
   }

@@ -181,10 +181,12 @@ export class TransactionLifecycle {
     return from
   }
 
-  /** Applies what is due for one transaction, so that a read after its due time shows the move. */
-  catchUp(id: string): void {
-    const dueAt = this.store.transaction(id)?.dueAt
-    if (dueAt !== undefined && dueAt <= this.clock.now()) this.change(id, (entry) => this.applyDue(entry))
+  /** Applies what is due for one transaction, so that a read after its due time shows the move; the transaction as it then is (undefined when no transaction has the id). */
+  catchUp(id: string): StoredTransaction | undefined {
+    const entry = this.store.transaction(id)
+    if (entry?.dueAt === undefined || entry.dueAt > this.clock.now()) return entry
+    this.change(id, (current) => this.applyDue(current))
+    return this.store.transaction(id)
   }
 
   /**
