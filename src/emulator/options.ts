@@ -1,25 +1,23 @@
 /**
  * What an emulator is started with, and what a running one offers. A module of types and
- * defaults only, shared by the entry point (`index.ts`) and the server's wiring.
+ * defaults only, shared by the entry point (`index.ts`) and the server's wiring: the top of the
+ * house, so no room imports it (a type several rooms share lives in the lowest of them).
  */
 import type {OwnerGone} from '../process/owner.js'
 import type {AssumptionSettings} from './assumptions.js'
 import type {Clock} from './time/index.js'
 import type {EmulatorEvent} from './events.js'
 import type {FaultRule} from './faults/index.js'
+import type {PaymentProfileSetting} from './store/index.js'
+
+/** Kept here too, where the emulator's other options are, for code that imported it from this file. */
+export type {PaymentProfileSetting} from './store/index.js'
 
 /** Largest request body the emulator reads (JSON or the approval form). */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024
 export const DEFAULT_WEBHOOK_ATTEMPTS = 5
 export const DEFAULT_WEBHOOK_BACKOFF_MS = 500
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000
-
-/** An organisation, or a payment profile of one, that the store accepts besides the defaults. */
-export interface PaymentProfileSetting {
-  id: string
-  /** Its webhook_transaction_update; kept as stored when not given. */
-  webhookUrl?: string
-}
 
 export interface EmulatorOptions {
   /** Address to listen on; default 127.0.0.1. */

@@ -9,7 +9,7 @@ import type {IncomingMessage} from 'node:http'
 import {type Dispatcher, Pool, ProxyAgent, request} from 'undici'
 import type {buildConnector} from 'undici'
 
-import {OUTGOING_ERROR, OutgoingError, type OutgoingAnswer, type OutgoingRequest, type ProxyFailure} from './outgoing.js'
+import {OUTGOING_ERROR, OutgoingError, type OutgoingAnswer, type OutgoingRequest, type ProxyFailure} from './outgoing-shapes.js'
 import {TunnelAttempts, stalledTunnelError, tunnelTarget} from './proxy-tunnels.js'
 import {redactUrl} from '../secrets/redact-url.js'
 

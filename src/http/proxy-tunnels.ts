@@ -11,7 +11,7 @@ import type {Socket} from 'node:net'
 
 import type {buildConnector} from 'undici'
 
-import {OUTGOING_ERROR, type ProxyFailure} from './outgoing.js'
+import {OUTGOING_ERROR, type ProxyFailure} from './outgoing-shapes.js'
 
 type Connector = buildConnector.connector
 type ConnectorOptions = buildConnector.Options

@@ -7,7 +7,7 @@ import type {IncomingMessage} from 'node:http'
 
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {isAbsoluteHttpUrl} from '../../http/url.js'
-import {type EmulatorKeys, hasApiKey, requireApiKey} from '../api/index.js'
+import {type EmulatorKeys, hasApiKey, requireApiKey} from '../auth.js'
 import {displayWebhookUrl} from '../events.js'
 import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import {type EmulatorStore, isUuid} from '../store/index.js'

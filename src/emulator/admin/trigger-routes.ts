@@ -6,7 +6,7 @@
 import type {IncomingMessage} from 'node:http'
 
 import type {AssumptionSettings} from '../assumptions.js'
-import {type EmulatorKeys, requireApiKey} from '../api/index.js'
+import {type EmulatorKeys, requireApiKey} from '../auth.js'
 import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError, queryInteger, queryText, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'

@@ -3,7 +3,7 @@
  * read, checkoutsuccess). Each checks its key, reads its JSON body and calls the resources.
  */
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
-import {type EmulatorKeys, requireApiKey, requireProxyKey} from './auth.js'
+import {type EmulatorKeys, requireApiKey, requireProxyKey} from '../auth.js'
 import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {EmulatorResources} from './resources.js'
 import type {Route} from '../router.js'
@@ -40,7 +40,7 @@ export function apiRoutes(resources: EmulatorResources, settings: ApiRouteSettin
       pattern: ['v1', 'transaction', 'start'],
       handler: async (request, response) => {
         requireApiKey(request, keys)
-        sendJson(response, 200, resources.startTransaction(await readJsonRequest(request, maxBodyBytes)))
+        sendJson(response, 200, await resources.startTransaction(await readJsonRequest(request, maxBodyBytes)))
       },
     },
     {

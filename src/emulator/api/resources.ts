@@ -13,8 +13,7 @@ import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError, validationError} from '../http-exchange.js'
 import {SOFORT_TEST_BANKS, testCardOutcome} from '../../test-mode/outcomes.js'
 import type {AssumptionSettings} from '../assumptions.js'
-import {sofortSender} from '../pages/index.js'
-import {type EmulatorStore, type StoredCard, approvalUrl, cardRecord} from '../store/index.js'
+import {type EmulatorStore, type StoredCard, approvalUrl, cardRecord, sofortSender} from '../store/index.js'
 
 /** The issuer BIC the dummy product reports (a test code, not a real bank). */
 export const DUMMY_ISSUER_BIC = 'DUMMNL2AXXX'
@@ -79,7 +78,15 @@ export class EmulatorResources {
     return cardRecord(card, this.settings.assumptions)
   }
 
-  startTransaction(body: unknown): Transaction {
+  /**
+   * Checks and stores a new transaction; resolves with it once committed, in one commit with the
+   * other starts of this turn of the event loop (the checks run inside that write).
+   */
+  async startTransaction(body: unknown): Promise<Transaction> {
+    return structuredClone(await this.lifecycle.created(() => this.newTransaction(body)))
+  }
+
+  private newTransaction(body: unknown): {transaction: Transaction; cvvGiven: boolean} {
     const issues = validateTransactionStartRequest(body)
     const request = (body ?? {}) as Partial<TransactionStartRequest> & Record<string, unknown>
     this.checkCustomer(request.customer, issues)
@@ -126,8 +133,7 @@ export class EmulatorResources {
       created_at: now,
       last_status_update: now,
     }
-    this.lifecycle.created(transaction, typeof cvv === 'string' && cvv !== '')
-    return structuredClone(transaction)
+    return {transaction, cvvGiven: typeof cvv === 'string' && cvv !== ''}
   }
 
   /**
@@ -152,8 +158,8 @@ export class EmulatorResources {
 
   /** The transaction as it is now: any move due by now applied first, approved where this emulator listens. */
   private requireTransaction(id: string): Transaction {
-    this.lifecycle.catchUp(id)
-    const entry = this.store.transaction(id)
+    // The transaction as the catch-up left it: read once when nothing was due (the read path under load).
+    const entry = this.lifecycle.catchUp(id)
     if (!entry) throw new ApiError(404, `No transaction has the id ${JSON.stringify(id)}.`, {'params.transaction_id': 'unknown transaction'})
     return withApprovalUrl(entry.transaction, this.settings.baseUrl)
   }

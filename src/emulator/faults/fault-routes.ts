@@ -6,7 +6,7 @@
 import * as z from 'zod'
 
 import {formatPath} from '../../input/scenario-source.js'
-import {type EmulatorKeys, requireApiKey} from '../api/index.js'
+import {type EmulatorKeys, requireApiKey} from '../auth.js'
 import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
 import type {Route} from '../router.js'
 import {type FaultRules, view} from './fault-rules.js'

@@ -11,6 +11,7 @@
 import type {Clock} from '../time/index.js'
 import type {FaultEvent} from '../events.js'
 import type {EmulatorStore, OutboxDelivery} from '../store/index.js'
+import type {DeliveryFaults} from '../webhooks/index.js'
 import {FAULT_KIND_TABLE} from './fault-kinds.js'
 import {type ActiveFaultRule, type FaultRules, type TransactionFacts, type WebhookFacts, transactionKey} from './fault-rules.js'
 
@@ -26,7 +27,7 @@ function factsOfDelivery(store: EmulatorStore, delivery: OutboxDelivery): Webhoo
   return {...facts, status: delivery.status, key: `${transactionKey(facts)} ${delivery.status}`}
 }
 
-export class WebhookFaults {
+export class WebhookFaults implements DeliveryFaults<ActiveFaultRule> {
   /** Deliveries whose fault was applied (delayed, held) and that go out as usual when due again. */
   private readonly decided = new Set<string>()
   /** Whether the store may hold deliveries: checked once at start, for those a previous run held. */

@@ -6,13 +6,12 @@
  * The pages are plain HTML forms that work without JavaScript, so a script completes one with a
  * single urlencoded POST of the fields in `outcomes.ts` (`approvalFormFields`).
  */
-import {createHash} from 'node:crypto'
-
 import {type TransactionStatus, formatMinorUnits, isKnownStatus} from '../../api/contract.js'
 import type {SofortSender, Transaction} from '../../api/schemas.js'
 import {escapeHtml, renderHtmlDocument} from '../../http/html.js'
+import {sofortSender} from '../store/index.js'
 import {STATUS_REASONS} from '../time/index.js'
-import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS, type SofortTestBank} from '../../test-mode/outcomes.js'
+import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../test-mode/outcomes.js'
 
 export interface ApprovalPageContext {
   /** The transaction as the API returns it. */
@@ -44,8 +43,6 @@ export const DUMMY_OUTCOME_CHOICES: Record<DummyOutcome, {label: string; explana
   UNKNOWN: {label: 'Unknown', explanation: 'UNKNOWN: a critical state that is not final', tone: 'open'},
 }
 
-/** The holder shown in `sender` when the transaction does not name its customer. */
-export const SAMPLE_SENDER_HOLDER = 'Max Mustermann'
 
 const PRODUCT_TITLES: Record<string, {title: string; lead: string}> = {
   dummy: {title: 'Dummy payment', lead: 'Test product: choose how this payment ends.'},
@@ -124,35 +121,6 @@ function decideSofort(ctx: ApprovalPageContext, form: Record<string, string>): A
   }
   const reason = bank.outcome === 'DECLINED' ? `declined by ${bank.name}` : undefined
   return {...complete(bank.outcome, reason), sender: sofortSender(ctx.transaction, bank)}
-}
-
-/**
- * The paying account at the chosen bank. The account number is derived from the transaction id,
- * so the same transaction always shows the same account, and the IBAN carries real check digits.
- */
-export function sofortSender(tx: Transaction, bank: SofortTestBank): SofortSender {
-  const accountNumber = (BigInt(`0x${createHash('sha256').update(tx.id).digest('hex').slice(0, 15)}`) % 10_000_000_000n)
-    .toString()
-    .padStart(10, '0')
-  const holder = tx.details.sender?.holder
-  return {
-    country_code: bank.country_code,
-    iban: germanIban(bank.bank_code, accountNumber),
-    bic: bank.bic,
-    bank_name: bank.name,
-    bank_code: bank.bank_code,
-    account_number: accountNumber,
-    holder: typeof holder === 'string' && holder.trim() !== '' ? holder : SAMPLE_SENDER_HOLDER,
-  }
-}
-
-/** A German IBAN (ISO 13616): DE, two check digits (ISO 7064 mod 97-10), bank code, account. */
-export function germanIban(bankCode: string, accountNumber: string): string {
-  const bban = `${bankCode.padStart(8, '0')}${accountNumber.padStart(10, '0')}`
-  // D = 13, E = 14, then 00 in place of the check digits.
-  const remainder = BigInt(`${bban}131400`) % 97n
-  const check = (98n - remainder).toString().padStart(2, '0')
-  return `DE${check}${bban}`
 }
 
 function renderSummary(tx: Transaction): string {

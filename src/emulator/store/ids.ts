@@ -6,7 +6,13 @@
 import {randomFillSync} from 'node:crypto'
 
 import {isAbsoluteHttpUrl} from '../../http/url.js'
-import type {PaymentProfileSetting} from '../options.js'
+
+/** An organisation, or a payment profile of one, that the store accepts besides the defaults. */
+export interface PaymentProfileSetting {
+  id: string
+  /** Its webhook_transaction_update; kept as stored when not given. */
+  webhookUrl?: string
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

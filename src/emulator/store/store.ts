@@ -3,7 +3,9 @@
  * transactions (with the due time of their next move) and the webhook outbox. Cards are stored
  * without their PAN (last four digits and a brand only) and transactions without a CVV (only
  * whether one was given). Every change runs inside `write`, one SQLite transaction committed
- * before the emulator answers; several emulators may share one store.
+ * before the emulator answers, or inside `writeGrouped` (transaction starts), whose commit the
+ * changes of one turn of the event loop share, the answer waiting for it; several emulators may
+ * share one store.
  */
 import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
@@ -191,6 +193,23 @@ function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
   }
 }
 
+/** Grouped writes sharing one commit (EmulatorStore.writeGrouped), and who waits for it. */
+interface GroupCommit {
+  waiting: {resolved(): void; rejected(error: Error): void}[]
+}
+
+/**
+ * The stores of this thread with a group open. Two emulators of one process may share a store
+ * file: one's open group holds the file's write lock until the end of the turn, and the other's
+ * BEGIN would wait for it with the event loop blocked, so never. Each store commits the others'
+ * groups before it begins a transaction of its own.
+ */
+const openGroups = new Set<EmulatorStore>()
+
+function commitOtherGroups(store: EmulatorStore): void {
+  for (const other of openGroups) if (other !== store) other.commitOpenGroup()
+}
+
 export class EmulatorStore {
   private readonly statements = new Map<string, Statement>()
   /** Rows held back while `deferringWrites` runs. */
@@ -219,6 +238,9 @@ export class EmulatorStore {
    * is still true when it writes, whichever emulator shares the store), committed on return.
    */
   write<T>(change: () => T): T {
+    if (this.inGroupedChange) throw new Error('A grouped write cannot run a write of its own inside it.')
+    this.commitGroup()
+    commitOtherGroups(this)
     let result: T
     try {
       result = this.inTransaction(change)
@@ -228,6 +250,93 @@ export class EmulatorStore {
     }
     if (this.diskFull) this.diskFullChanged(false)
     return result
+  }
+
+  /** The grouped writes of this turn of the event loop: one SQLite transaction, open until its end. */
+  private group?: GroupCommit
+  /** Set while a grouped write's change runs: its reads see the group's rows, and commit nothing. */
+  private inGroupedChange = false
+  /** Statements run that may have written a row, counted: whether a grouped change that threw had written. */
+  private rowWrites = 0
+
+  /**
+   * Runs `change` inside the SQLite transaction that the grouped writes of this turn of the event
+   * loop share; resolves with its result once that transaction is committed, at the end of the
+   * turn, one commit for all of them, and rejects if the commit fails (nothing of the group is
+   * then stored). A change that throws before it wrote a row (its checks failed) throws at once
+   * and leaves the group as it was; one that throws after (a full disk) fails the whole group,
+   * rolled back, each of its writes rejected: never half a change stored. (Not a savepoint per
+   * change: SQLite's full-text index writes its pending rows out at every savepoint, which cost
+   * as much as the row itself; one write-out per commit is the point of the group.) So whoever answers after it resolves answers only what is on disk, as after
+   * `write`. A read or a `write` outside the group commits the group first, so that nothing
+   * uncommitted is ever read outside it.
+   */
+  writeGrouped<T>(change: () => T): Promise<T> {
+    if (this.inGroupedChange) throw new Error('A grouped write cannot run inside another.')
+    const group = this.group ?? this.openGroup()
+    this.inGroupedChange = true
+    const rowsBefore = this.rowWrites
+    let result: T
+    try {
+      result = change()
+    } catch (error) {
+      if (this.rowWrites !== rowsBefore || !this.db.inTransaction) this.endGroup(group, error)
+      throw error
+    } finally {
+      this.inGroupedChange = false
+    }
+    return new Promise<T>((resolve, reject) => group.waiting.push({resolved: () => resolve(result), rejected: reject}))
+  }
+
+  /** Commits the group this store has open, if any (for another store of this thread that is about to write). */
+  commitOpenGroup(): void {
+    this.commitGroup()
+  }
+
+  private openGroup(): GroupCommit {
+    commitOtherGroups(this)
+    this.writeTurn?.begin()
+    try {
+      this.db.exec('BEGIN IMMEDIATE')
+    } catch (error) {
+      this.writeTurn?.end()
+      if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
+      throw error
+    }
+    const group: GroupCommit = {waiting: []}
+    this.group = group
+    openGroups.add(this)
+    setImmediate(() => this.commitGroup())
+    return group
+  }
+
+  /** Commits the open group, if any, and tells each of its writes; synchronous, so that a read or write may follow. */
+  private commitGroup(): void {
+    const group = this.group
+    if (!group) return
+    try {
+      this.db.exec('COMMIT')
+    } catch (error) {
+      this.endGroup(group, error)
+      return
+    }
+    this.group = undefined
+    openGroups.delete(this)
+    this.writeTurn?.end()
+    if (this.diskFull) this.diskFullChanged(false)
+    for (const write of group.waiting) write.resolved()
+  }
+
+  /** The group's transaction failed: rolled back, its writes rejected with the error, none acknowledged. */
+  private endGroup(group: GroupCommit, error: unknown): void {
+    if (this.group !== group) return
+    this.group = undefined
+    openGroups.delete(this)
+    this.rollBack()
+    this.writeTurn?.end()
+    if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
+    const failure = error instanceof Error ? error : new Error(String(error))
+    for (const write of group.waiting) write.rejected(failure)
   }
 
   /**
@@ -275,15 +384,18 @@ export class EmulatorStore {
    * fall to whichever connection commits next, a request's write on the serving thread among them.
    */
   copyLogBackOnCommit(on: boolean): void {
+    this.commitGroup()
     this.db.exec(`PRAGMA wal_autocheckpoint = ${on ? DEFAULT_AUTOCHECKPOINT_PAGES : 0}`)
   }
 
   /** Copies back what of the write-ahead log no reader still needs, without waiting for any. */
   copyLogBack(): void {
+    this.commitGroup()
     this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
   }
 
   close(): void {
+    this.commitGroup()
     this.statements.clear()
     if (this.location !== IN_MEMORY_STORE) this.copyLogBackWhole()
     this.db.close()
@@ -307,6 +419,7 @@ export class EmulatorStore {
 
   /** Closes with everything in the database file itself (no WAL beside it), so that the file can be moved. */
   closeForMove(): void {
+    this.commitGroup()
     this.db.exec('PRAGMA journal_mode = DELETE')
     this.close()
   }
@@ -671,22 +784,28 @@ export class EmulatorStore {
 
   // Each of these writes what is held back first: it may read it, or write after it.
   private run(sql: string, ...params: unknown[]): void {
+    if (this.group && !this.inGroupedChange) this.commitGroup()
     this.flushDeferred()
+    this.rowWrites++
     this.statement(sql).run(...params)
   }
 
   /** Runs an INSERT; the new row's rowid. */
   private insert(sql: string, ...params: unknown[]): number {
+    if (this.group && !this.inGroupedChange) this.commitGroup()
     this.flushDeferred()
+    this.rowWrites++
     return Number((this.statement(sql).run(...params) as {lastInsertRowid: number | bigint}).lastInsertRowid)
   }
 
   private get(sql: string, ...params: unknown[]): unknown {
+    if (this.group && !this.inGroupedChange) this.commitGroup()
     this.flushDeferred()
     return this.statement(sql).get(...params)
   }
 
   private all(sql: string, ...params: unknown[]): unknown[] {
+    if (this.group && !this.inGroupedChange) this.commitGroup()
     this.flushDeferred()
     return this.statement(sql).all(...params)
   }

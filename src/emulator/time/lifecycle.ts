@@ -102,17 +102,46 @@ export class TransactionLifecycle {
     private readonly listener: LifecycleListener,
   ) {}
 
-  /** Records a new INITIATED transaction with its abandonment due, and queues its webhook. */
-  created(transaction: Transaction, cvvGiven: boolean): void {
+  /**
+   * Records a new INITIATED transaction with its abandonment due, and queues its webhook. `build`
+   * checks and makes the transaction inside the write (so that what its checks read is what the
+   * write commits beside); the commit is shared with the other writes of this turn of the event
+   * loop (store.writeGrouped): the transaction start's path under load.
+   * Resolves with the transaction once it is committed; rejects with what `build` threw, or with
+   * the commit's failure (then nothing of it is stored).
+   */
+  async created(build: () => {transaction: Transaction; cvvGiven: boolean}): Promise<Transaction> {
+    let entry: StoredTransaction | undefined
+    let written: Promise<StatusEvent[]>
+    this.profiles = new Map()
+    try {
+      written = this.store.writeGrouped(() => {
+        const {transaction, cvvGiven} = build()
+        entry = this.newEntry(transaction, cvvGiven)
+        return this.insertCreated(entry)
+      })
+    } finally {
+      this.profiles = undefined
+    }
+    const events = await written
+    for (const event of events) this.listener.status(event)
+    if (entry!.dueAt !== undefined) this.listener.due(entry!.dueAt)
+    return entry!.transaction
+  }
+
+  private newEntry(transaction: Transaction, cvvGiven: boolean): StoredTransaction {
     const entry: StoredTransaction = {transaction, cvvGiven}
     entry.dueAt = this.dueAt(entry, Date.parse(transaction.last_status_update))
-    this.commit(() => {
-      this.store.insertTransaction(entry)
-      this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'}, entry.seq)
-      this.notify(entry)
-      return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
-    })
-    if (entry.dueAt !== undefined) this.listener.due(entry.dueAt)
+    return entry
+  }
+
+  /** The new transaction's row, its first status change (its search row by the store's trigger) and its webhook, in the write under way. */
+  private insertCreated(entry: StoredTransaction): StatusEvent[] {
+    const {transaction} = entry
+    this.store.insertTransaction(entry)
+    this.store.recordStatusChange(transaction.id, {from: null, to: transaction.status, reason: '', at: transaction.created_at, by: 'start'}, entry.seq)
+    this.notify(entry)
+    return [{event: 'status', time: transaction.created_at, transaction: transaction.id, from: null, to: transaction.status, reason: ''}]
   }
 
   /** The approval page was opened: INITIATED becomes IN_PROGRESS. */
@@ -152,10 +181,12 @@ export class TransactionLifecycle {
     return from
   }
 
-  /** Applies what is due for one transaction, so that a read after its due time shows the move. */
-  catchUp(id: string): void {
-    const dueAt = this.store.transaction(id)?.dueAt
-    if (dueAt !== undefined && dueAt <= this.clock.now()) this.change(id, (entry) => this.applyDue(entry))
+  /** Applies what is due for one transaction, so that a read after its due time shows the move; the transaction as it then is (undefined when no transaction has the id). */
+  catchUp(id: string): StoredTransaction | undefined {
+    const entry = this.store.transaction(id)
+    if (entry?.dueAt === undefined || entry.dueAt > this.clock.now()) return entry
+    this.change(id, (current) => this.applyDue(current))
+    return this.store.transaction(id)
   }
 
   /**

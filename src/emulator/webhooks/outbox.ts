@@ -11,8 +11,23 @@ import {request as httpsRequest} from 'node:https'
 
 import type {Clock} from '../time/index.js'
 import {type WebhookAttemptEvent, displayWebhookUrl} from '../events.js'
-import type {WebhookFaults} from '../faults/index.js'
 import type {EmulatorStore, OutboxDelivery} from '../store/index.js'
+
+/**
+ * What the outbox asks about each claimed delivery, so that faults on purpose (drop, duplicate,
+ * out of order, delay) can take it: the faults room implements it above this one, and the
+ * server passes it in. `rule` is the faults room's own, handed back when a duplicate was sent.
+ */
+export interface DeliveryFaults<Rule = unknown> {
+  /** Before the attempts due now are claimed: lets go of held deliveries whose time is up. */
+  releaseExpiredHolds(): void
+  /** Before an attempt of a claimed delivery: send it, send it twice, or nothing (a fault took it). */
+  beforeAttempt(delivery: OutboxDelivery): {send: 'once'} | {send: 'twice'; rule: Rule} | {send: 'no'}
+  /** After both copies of a duplicated delivery were sent: what each got. */
+  reportDuplicate(rule: Rule, delivery: OutboxDelivery, answers: string[]): void
+  /** After a delivery was sent. */
+  afterSent(delivery: OutboxDelivery): void
+}
 
 export interface WebhookSettings {
   attempts: number
@@ -54,7 +69,7 @@ export class WebhookOutbox {
     /** Told when a retry is due, so that the scheduler wakes for it. */
     private readonly due: (at: number) => void,
     /** Faults on purpose: drop, duplicate, out of order, delay. */
-    private readonly faults?: WebhookFaults,
+    private readonly faults?: DeliveryFaults,
     /**
      * Told of a failure outside any request, such as a full disk: an attempt that could not be
      * recorded keeps its claim, so it is made again once the claim runs out; nothing is lost.

@@ -5,12 +5,11 @@ import {DUMMY_OUTCOMES, SOFORT_TEST_BANKS, TEST_CARDS} from '../../../src/test-m
 import {
   type ApprovalPageContext,
   DUMMY_OUTCOME_CHOICES,
-  SAMPLE_SENDER_HOLDER,
   decideApproval,
-  germanIban,
   renderApprovalPage,
   renderErrorPage,
 } from '../../../src/emulator/pages/index.js'
+import {SAMPLE_SENDER_HOLDER, germanIban} from '../../../src/emulator/store/index.js'
 
 const TX_ID = '9a2e1c3d-4b5f-4a6b-8c7d-0e1f2a3b4c5d'
 const XSS = `<script>alert("x")</script>'&`

@@ -1,11 +1,12 @@
 /**
  * The emulator's authentication: the API key in its header for the API, the proxy key (in its
- * header, or as Basic auth) for the card proxy. Both answer 401 with what to send.
+ * header, or as Basic auth) for the card proxy. Both answer 401 with what to send. Beside the
+ * router, below every room with routes (api, faults, admin), which all check the same key.
  */
 import type {IncomingMessage} from 'node:http'
 
-import {PROXY_BASIC_USER, PROXY_KEY_HEADER} from '../../api/contract.js'
-import {ApiError} from '../http-exchange.js'
+import {PROXY_BASIC_USER, PROXY_KEY_HEADER} from '../api/contract.js'
+import {ApiError} from './http-exchange.js'
 
 export interface EmulatorKeys {
   apiKey: string
