@@ -272,7 +272,8 @@ cases:
 
   it('at 40, 60, 80, 120 and 200 columns: every line fits, transaction ids whole, EXPECTED, GOT and DURATION go first', async () => {
     const check = async (width: number) => {
-      const result = await runCommand(['smoke', 'run', file], {env: env(), terminalColumns: width})
+      // stderr to a log: no live view draws the cases, so stdout's table shows them (the live view is test/commands/smoke/run-terminal.test.ts).
+      const result = await runCommand(['smoke', 'run', file], {env: env(), terminalColumns: width, stderrToFile: true})
       expect(result.exitCode, result.stderr).toBe(3)
       expectFits(result.stdout, width)
       const ids = result.stdout.match(/[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/g) ?? []

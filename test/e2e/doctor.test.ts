@@ -161,8 +161,10 @@ describe('paytx doctor', () => {
       expect(result.code).toBe(1)
       for (const id of ['service', 'card-proxy']) {
         expect(check(result, id)).toMatchObject({status: 'fail', detail: expect.stringContaining(`The proxy http://user:…@127.0.0.1:${stalling.port}/ `)})
-        // The check's whole time, of which the GET gets what the proxy step left.
-        expect(check(result, id).detail).toMatch(/within (9\d\d|1000) ms/)
+        // The check's one budget of --timeout 1: what is left of it when the tunnel is reached (less on a loaded machine).
+        const within = Number(/within (\d+) ms/.exec(check(result, id).detail)?.[1])
+        expect(within).toBeGreaterThan(0)
+        expect(within).toBeLessThanOrEqual(1000)
       }
       expect(result.stdout + result.stderr).not.toContain('pr0xy-pa55')
     } finally {

@@ -35,6 +35,8 @@ export interface RunCommandOptions {
   configDir?: string
   /** Pretend stdin, stdout and stderr are a terminal of this many columns. */
   terminalColumns?: number
+  /** With terminalColumns: stderr is not a terminal (`2>log`), so only stdin and stdout are. */
+  stderrToFile?: boolean
   /** Replaces any part of the context (browser, emulator, keychain, clock, service, ...). */
   context?: Partial<CommandContext>
 }
@@ -120,6 +122,10 @@ export function testContext(options: RunCommandOptions & {configDir: string}): {
   if (options.terminalColumns) {
     for (const stream of [stdin, stdout, stderr]) stream.isTTY = true
     stdout.columns = stderr.columns = options.terminalColumns
+    if (options.stderrToFile) {
+      stderr.isTTY = false
+      stderr.columns = undefined
+    }
   }
   const env = cleanEnv(options.env, options.configDir)
   let exitCode = 0

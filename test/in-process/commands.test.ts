@@ -91,7 +91,7 @@ describe('profile add, in-process', () => {
 })
 
 describe('transaction start and status, in-process against the embedded emulator', () => {
-  it('starts a dummy payment, opens the approval page in the given browser, and reads its status', async () => {
+  it('starts a dummy payment on the emulator that lives for the command: --open opens no dead page and says how to keep one; status reads it', async () => {
     const configDir = tempConfigDir()
     const browser = recordingBrowser()
     const customer = await runCommand(['customer', 'create', ...CUSTOMER_FLAGS, '--json'], {configDir})
@@ -102,8 +102,9 @@ describe('transaction start and status, in-process against the embedded emulator
     )
     expect(started.exitCode, started.stderr).toBe(0)
     const transaction = JSON.parse(started.stdout)
-    expect(browser.opened).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//)])
-    expect(started.stderr).toContain(`Opened ${browser.opened[0]}`)
+    expect(browser.opened).toEqual([])
+    expect(started.stderr).toContain('The emulator ran only for this command and stopped with it')
+    expect(started.stderr).toContain('emulator start`')
 
     const status = await runCommand(['status', transaction.transaction_id ?? transaction.id, '--json'], {configDir})
     expect(status.exitCode).toBe(0)

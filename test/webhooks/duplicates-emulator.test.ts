@@ -87,6 +87,7 @@ describe('webhook listen: duplicates are deliveries sent again, never statuses r
     const id = await payToSettlement(api, () => listener.counts().received)
 
     await waitFor(() => reports.length >= 4, 'four reports')
+    await waitFor(() => sent().length >= MOVES.length, 'the emulator noting every delivery')
     expect(sent()).toEqual(MOVES)
     const lines = reports.map((report) => webhookLine(report))
     expect(lines.map((line) => line.seq)).toEqual([1, 2, 3, 4])
@@ -112,6 +113,7 @@ describe('webhook listen: duplicates are deliveries sent again, never statuses r
     await payToSettlement(api, () => listener.counts().received)
 
     await waitFor(() => reports.length >= 4, 'four reports')
+    await waitFor(() => sent().length >= MOVES.length, 'the emulator noting every delivery')
     expect(sent()).toEqual(MOVES)
     const lines = reports.map((report) => webhookLine(report))
     expect(lines.map((line) => (line.event === 'webhook' ? [line.status, line.duplicate, line.moved_on] : line))).toEqual([
@@ -131,6 +133,8 @@ describe('webhook listen: duplicates are deliveries sent again, never statuses r
     await payToSettlement(api, () => listener.counts().received)
 
     await waitFor(() => reports.length >= 5, 'five reports')
+    // The emulator notes a delivery once its answer is in, which may be after the listener reported it.
+    await waitFor(() => sent().length >= MOVES.length, 'the emulator noting every delivery')
     expect(sent()).toEqual(MOVES)
     expect(reports.map((report) => (report.kind === 'webhook' ? [report.event.status, report.duplicate] : report))).toEqual([
       ['INITIATED', false],
@@ -163,6 +167,7 @@ describe('the flow’s listener: the same rule, the same order', () => {
     await payToSettlement(api, () => arrived)
 
     await waitFor(() => listed.length >= 4, 'four webhooks listed')
+    await waitFor(() => sent().length >= MOVES.length, 'the emulator noting every delivery')
     expect(sent()).toEqual(MOVES)
     expect(listener.webhooks()).toEqual(listed)
     expect(listed.map((hook) => hook.duplicate)).toEqual([false, false, false, false])

@@ -161,7 +161,6 @@ EXIT CODES
     const format = tableFormatFor(this.ctx.io.stdout)
     // At a terminal whose live view already showed each case (one line, details under a failure), the summary is what is left to say.
     if (drawnLive && format === 'aligned') {
-      const {lineWidth, wrapHanging} = await import('../../output/wrap.js')
       return this.print(wrapHanging(renderResultsSummary(report), lineWidth(this.ctx.io.stdout)).join('\n'))
     }
     this.print(renderResultsTable(report, {color: color && format === 'aligned', format, width: terminalWidth(this.ctx.io.stdout)}))
