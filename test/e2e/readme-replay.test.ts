@@ -37,7 +37,8 @@ describe('the webhook replay example of docs/webhooks.md', () => {
     const folder = mkdtempSync(join(tmpdir(), 'paytx-readme-'))
     const configDir = tempConfigDir()
     try {
-      const listener = startCli(swap(listen), {cwd: folder, configDir})
+      // Killed after 80 s in any case: the flow between takes seconds, more on a loaded machine.
+      const listener = startCli(swap(listen), {cwd: folder, configDir, timeoutMs: 80_000})
       await listener.waitForStderr(/Ready\. Press Ctrl-C to stop\./)
       const flowed = await runCli(swap(flow), {cwd: folder, configDir})
       expect(flowed.code, flowed.stderr).toBe(0)
@@ -53,5 +54,5 @@ describe('the webhook replay example of docs/webhooks.md', () => {
     } finally {
       await endpoint.close()
     }
-  }, 60_000)
+  }, 90_000)
 })
