@@ -73,7 +73,9 @@ await fetch(new URL(answer.headers.get('location'), action))
       return match ? [match[1]] : []
     })
     expect(received.length, printed.join('\n')).toBe(printed.filter((line) => line.includes('webhook received')).length)
-    expect([3, 4]).toContain(received.length)
+    // Two at least (INITIATED and IN_PROGRESS come before the approval's answer); the flow waits
+    // 2 s (webhookGraceMs) for the final status's own, which a loaded machine may deliver later.
+    expect([2, 3, 4]).toContain(received.length)
     received.forEach((status, index) => expect(moves.indexOf(status)).toBeGreaterThanOrEqual(index))
     expect(printed.join('\n')).not.toContain('duplicate')
     const summaryRows = printed.filter((line) => /^(Webhooks {5}| {13})<time>  transaction  /.test(line))
