@@ -112,7 +112,7 @@ export function toEmulatorVerifyOptions(
     profile: resolved.profile,
     timeoutMs: globals.requestTimeoutMs,
     webhookWaitMs,
-    ...(flags.readings === undefined ? {} : {readings: loadReadingsFile(flags.readings, '--readings').assumptions}),
+    ...(flags.readings === undefined ? {} : {readings: loadReadingsFile(flags.readings, '--readings')}),
     ...(publicWebhooks ? {publicWebhooks} : {}),
   }
 }
