@@ -110,11 +110,11 @@ describe('adopting readings', () => {
       const unknown = await fetch(`${listening.url}/v1/transaction/00000000-0000-4000-8000-000000000000`, {headers})
       expect(unknown.status).toBe(404)
       expect(await unknown.json()).toMatchObject({code: '404', trace_id: '00000000-0000-4000-8000-000000000000'})
-      const customer = await (await fetch(`${listening.url}/v1/customer`, {method: 'POST', headers, body: JSON.stringify(sampleCustomer(listening.organisation))})).json()
+      const customer = (await (await fetch(`${listening.url}/v1/customer`, {method: 'POST', headers, body: JSON.stringify(sampleCustomer(listening.organisation))})).json()) as any
       const body = {amount: 100, customer: customer.id, customer_ip: '127.0.0.1', dynamic_descriptor: 'x', merchant_reference: 'r', payment_product: 'dummy', user_agent: 'ua', details: {redirect_url: 'https://example.com/'}}
-      const started = await (await fetch(`${listening.url}/v1/transaction/start`, {method: 'POST', headers, body: JSON.stringify(body)})).json()
+      const started = (await (await fetch(`${listening.url}/v1/transaction/start`, {method: 'POST', headers, body: JSON.stringify(body)})).json()) as any
       expect(started).not.toHaveProperty('reason_code')
-      const read = await (await fetch(`${listening.url}/v1/transaction/${started.id}`, {headers})).json()
+      const read = (await (await fetch(`${listening.url}/v1/transaction/${started.id}`, {headers})).json()) as any
       expect(read.reason_code).toBe('')
       // Abandoned after the observed 400 ms (the emulator's own default is minutes).
       await cli.waitFor('stdout', /"to":"ABANDONED"/, 10_000)
