@@ -3,8 +3,10 @@
  * `emulator verify --save` and adopted by `emulator start --readings`, the local profile's
  * embedded emulator (`emulator_readings`) and `emulator verify --readings`. Each reading maps onto
  * an existing switch of the emulator (its options); a reading the service did not show is null and
- * leaves the emulator's default. The additive fields the service sends are kept with their forms,
- * for people and later versions: the emulator does not send them.
+ * leaves the emulator's default. The additive fields the service sends are kept with their forms
+ * (and the status of the answer they came in): the emulator adds them to the same answers, with a
+ * value of that form. The timings verify could observe (abandonment, the first webhook retry) map
+ * onto the timing switches; those it cannot (moves after an approval) say why.
  */
 import * as z from 'zod'
 
@@ -12,9 +14,18 @@ import {InputError} from '../errors.js'
 import {readRegularFileSync} from '../input/input-file.js'
 
 import {CARD_RECORDS, ID_KEY_CHOICES, WEBHOOK_PAYLOADS} from '../emulator/index.js'
-import type {EmulatorOptions} from '../emulator/index.js'
+import type {AnswerExtra, EmulatorOptions} from '../emulator/index.js'
 
 export const READINGS_VERSION = 1
+
+const timingReading = z
+  .object({
+    seen: z.enum(['observed', 'at-least', 'not-seen']).describe('observed: the value was seen; at-least: it is no less than value; not-seen: verify could not see it (how says why).'),
+    value: z.number().nonnegative().nullable().describe('Milliseconds (a count for webhook-attempts); null when not seen.'),
+    tolerance: z.number().nonnegative().nullable().describe('How far off value may be, in its unit; null when not observed.'),
+    how: z.string().describe('How it was seen, or why it could not be.'),
+  })
+  .strict()
 
 export const readingsSchema = z
   .object({
@@ -36,8 +47,28 @@ export const readingsSchema = z
       .strict()
       .describe('The reading of each switchable assumption, by the ids of `paytx emulator assumptions`; null: not seen.'),
     additive: z
-      .array(z.object({request: z.string(), path: z.string(), form: z.string()}).strict())
-      .describe('Fields only the service sent, with their JSON type: harmless to readers; the emulator does not send them.'),
+      .array(
+        z
+          .object({
+            request: z.string().describe('The request of verify whose answer had the field (customer, card, transaction-start, transaction, checkoutsuccess, transaction-start-sofort, invalid-amount, invalid-customer, unknown-transaction, wrong-key, webhook).'),
+            status: z.number().int().optional().describe("The HTTP status of the service's answer (absent for a webhook body)."),
+            path: z.string().describe('The field, dotted; `name[]` is an array\'s items.'),
+            form: z.string().describe('Its JSON type, and for a string its shape: string (UUID), string (ISO 8601 time), string (digits).'),
+          })
+          .strict(),
+      )
+      .describe('Fields only the service sent, with their forms: harmless to readers; the emulator adds them to the same answers (not to webhook bodies) with a value of that form.'),
+    timing: z
+      .object({
+        'abandon-after': timingReading.describe('Time after which an unfinished transaction became ABANDONED (emulator start --abandon-after).'),
+        'settle-after': timingReading.describe('Time from SETTLEMENT_REQUESTED to SETTLEMENT_COMPLETED (emulator start --settle-after).'),
+        'pending-for': timingReading.describe('Time a PENDING payment waited (emulator start --pending-for).'),
+        'webhook-backoff': timingReading.describe('Wait before the first retry of a webhook answered 500 (emulator start --webhook-backoff).'),
+        'webhook-attempts': timingReading.describe('Delivery attempts of a webhook answered 500 (emulator start --webhook-attempts); value: a count.'),
+      })
+      .strict()
+      .optional()
+      .describe('What verify observed of the timings; an observed one is adopted, one seen only as a lower bound (at-least) or not seen leaves the default.'),
   })
   .strict()
 
@@ -48,6 +79,79 @@ export const NO_READINGS: ReadingValues = {'id-keys': null, 'card-record': null,
 
 export function readingsJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(readingsSchema, {target: 'draft-2020-12'}) as Record<string, unknown>
+}
+
+export type TimingReading = z.infer<typeof timingReading>
+export type TimingReadings = NonNullable<Readings['timing']>
+
+/** The request and answer status of the emulator each request of verify maps onto (the webhook body: none). */
+const ANSWER_OF: Record<string, Omit<AnswerExtra, 'path' | 'value'>> = {
+  customer: {request: 'customer', status: 200},
+  card: {request: 'card', status: 200},
+  'transaction-start': {request: 'transaction-start', status: 200, products: ['card', 'dummy']},
+  transaction: {request: 'transaction', status: 200, products: ['card', 'dummy']},
+  checkoutsuccess: {request: 'checkoutsuccess', status: 200},
+  'transaction-start-sofort': {request: 'transaction-start', status: 200, products: ['sofort']},
+  'invalid-amount': {request: 'transaction-start', status: 400},
+  'invalid-customer': {request: 'customer', status: 400},
+  'unknown-transaction': {request: 'transaction', status: 404},
+  'wrong-key': {request: 'transaction', status: 401},
+}
+
+/** A value of a recorded form: a fixed UUID, the readings' own time, "0", "", 0, false, null, {} or []. */
+export function sampleOfForm(form: string, takenAt: string): unknown {
+  switch (form) {
+    case 'string (UUID)':
+      return '00000000-0000-4000-8000-000000000000'
+    case 'string (ISO 8601 time)':
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(takenAt) ? takenAt : '1970-01-01T00:00:00.000Z'
+    case 'string (digits)':
+      return '0'
+    case 'number':
+      return 0
+    case 'boolean':
+      return false
+    case 'null':
+      return null
+    case 'object':
+      return {}
+    case 'array':
+      return []
+    default:
+      return ''
+  }
+}
+
+/** The additive fields as extra answer fields of the emulator (webhook fields stay out: only answers carry them). */
+export function answerExtrasOf(readings: Pick<Readings, 'additive' | 'taken_at'>): AnswerExtra[] {
+  // An array whose items were recorded is made by its items' entries (one item), not empty.
+  const madeByItems = (field: Readings['additive'][number]) => readings.additive.some((other) => other.request === field.request && other.path.startsWith(`${field.path}[]`))
+  return readings.additive.flatMap((field) => {
+    const answer = ANSWER_OF[field.request]
+    if (!answer || madeByItems(field)) return []
+    return [{...answer, ...(field.status === undefined ? {} : {status: field.status}), path: field.path, value: sampleOfForm(field.form, readings.taken_at)}]
+  })
+}
+
+/** The timing switches the observed timings set (one seen only as a lower bound, or not seen, leaves the default). */
+export function timingOptions(timing: Readings['timing']): Pick<EmulatorOptions, 'abandonAfterMs' | 'webhookBackoffMs' | 'webhookAttempts' | 'settleAfterMs' | 'pendingForMs'> {
+  const observed = (key: keyof TimingReadings) => (timing?.[key].seen === 'observed' && timing[key].value !== null ? Math.round(timing[key].value) : undefined)
+  const options: ReturnType<typeof timingOptions> = {}
+  const set = <K extends keyof typeof options>(key: K, value: number | undefined) => void (value === undefined || (options[key] = value))
+  set('abandonAfterMs', observed('abandon-after'))
+  set('settleAfterMs', observed('settle-after'))
+  set('pendingForMs', observed('pending-for'))
+  set('webhookBackoffMs', observed('webhook-backoff'))
+  set('webhookAttempts', observed('webhook-attempts'))
+  return options
+}
+
+type AdoptedOptions = Pick<EmulatorOptions, 'assumptions' | 'apiKeyHeader' | 'webhookAttempts' | 'webhookBackoffMs' | 'abandonAfterMs' | 'settleAfterMs' | 'pendingForMs' | 'answerExtras'>
+
+/** Everything a readings file sets on an emulator: its switches, the observed timings and the extra answer fields. */
+export function readingsEmulatorOptions(readings: Readings): AdoptedOptions {
+  const extras = answerExtrasOf(readings)
+  return {...readingsToEmulatorOptions(readings.assumptions), ...timingOptions(readings.timing), ...(extras.length > 0 ? {answerExtras: extras} : {})}
 }
 
 /** The emulator options (its existing switches) that answer as the readings say. */

@@ -74,9 +74,14 @@ function how(id: string, sent: (probe: string) => boolean, sightings: Sightings 
     case 'webhook-statuses':
       return webhookSeen || sightings ? {checked: 'partly', how: 'creation (INITIATED) sends one; later moves need an approval verify cannot give on the service'} : {checked: 'no', how: webhookWhy}
     case 'webhook-retries':
-      return webhookSeen ? {checked: 'yes', how: 'the first delivery answered 500: sent again or not'} : {checked: 'no', how: webhookWhy}
+      return webhookSeen
+        ? {checked: 'yes', how: 'the first delivery answered 500: sent again or not, and after how long (read as --webhook-backoff); verify accepts the retry, so how many attempts the service makes is not seen (only "at least 2")'}
+        : {checked: 'no', how: webhookWhy}
     case 'status-moves':
-      return {checked: 'partly', how: "the dummy transaction's status on creation and again at the end (after --webhook-wait): a move without the payer, such as an early abandonment; moves after an approval need the payer on the service's page"}
+      return {
+        checked: 'partly',
+        how: "the dummy transaction's status on creation and again at the end (after --webhook-wait): a move without the payer, such as an early abandonment, timed by the service's own times (read as --abandon-after); moves after an approval, and so --settle-after and --pending-for, need the payer on the service's page: not read",
+      }
     case 'error-statuses':
       return sent('invalid-amount') ? {checked: 'yes', how: 'four refused requests: status codes and `code`'} : {checked: 'no', how: 'the refused requests were not sent'}
     case 'api-key-header':

@@ -13,8 +13,8 @@ import {redactedJson, scrubSecrets} from '../secrets/redact.js'
 import {type Difference, type SideAnswer, compareAnswers} from './compare.js'
 import {type AssumptionCheck, assumptionChecks, sideDifferences} from './checks.js'
 import {PROBES, type Probe, type ProbeState, type SharedValues, type SideSettings} from './probes.js'
-import {NO_READINGS, type ReadingValues, type Readings, emulatorReadings, readingsToEmulatorOptions} from '../emulator-readings/readings.js'
-import {readingsOf} from './take-readings.js'
+import {NO_READINGS, type Readings, emulatorReadings, readingsEmulatorOptions, readingsToEmulatorOptions} from '../emulator-readings/readings.js'
+import {type FollowedStatus, readingsOf} from './take-readings.js'
 import type {TunnelRequest} from '../tunnel/tunnel-program.js'
 import type {RunningTunnel} from '../tunnel/run-tunnel.js'
 import {type WebhookCatcher, type WebhookSighting, publicWebhookUrl, startWebhookCatcher} from './webhooks.js'
@@ -53,7 +53,7 @@ export interface VerifyOptions {
   timeoutMs: number
   secrets: string[]
   /** Readings the emulator answers with (`--readings`). */
-  readings?: ReadingValues
+  readings?: Readings
   /** How long to wait for webhooks (and a retry) once the requests are done. */
   webhookWaitMs: number
   /** The --verbose request log. */
@@ -109,6 +109,8 @@ const FOLLOW_EVERY_MS = 500
 interface Run {
   /** When the requests began (the dummy transaction is created just after). */
   startedAt: number
+  /** When the service's answer creating the dummy transaction arrived (it was created before). */
+  transactionAnsweredAt?: number
   probes: ProbeResult[]
   created: VerifyReport['created']
   refused?: VerifyReport['refused']
@@ -124,6 +126,7 @@ async function sendProbes(real: Side, local: Side, shared: SharedValues, secrets
       continue
     }
     const realAnswer = await ask(real, realRequest as Exclude<typeof realRequest, {skipped: string}>, probe, secrets)
+    if (probe.name === 'transaction-start') run.transactionAnsweredAt = Date.now()
     const created = createdBy(probe, realAnswer)
     if (created) run.created.push(created)
     run.refused = probe.name === 'customer' ? refusal(realAnswer, real.settings.api_key_header) : undefined
@@ -164,7 +167,7 @@ function profileSettings(profile: Profile): SideSettings {
 
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const {startEmulator, DEFAULT_WEBHOOK_ATTEMPTS} = await loadEmulator()
-  const readingOptions = readingsToEmulatorOptions(options.readings ?? NO_READINGS)
+  const readingOptions = options.readings ? readingsEmulatorOptions(options.readings) : readingsToEmulatorOptions(NO_READINGS)
   const emulator = await startEmulator({port: 0, store: ':memory:', lifetime: 'command', ...readingOptions})
   const secrets = [...options.secrets, emulator.apiKey, emulator.proxyKey]
   const client = () => new HttpClient({timeoutMs: options.timeoutMs, maxTries: 1, secrets, log: options.log})
@@ -178,9 +181,9 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     const run = await sendProbes(real, local, shared, secrets)
     const sightings = run.refused || !webhooks ? undefined : await settleWebhooks(real, local, options.webhookWaitMs)
     const emulatorAssumptions = emulatorReadings(emulator, readingOptions.webhookAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS)
-    const statuses = run.refused ? undefined : await followStatus(real, local, secrets, run.startedAt + options.webhookWaitMs)
+    const statuses = run.refused ? undefined : await followStatus(real, local, secrets, run.startedAt + options.webhookWaitMs, run.transactionAnsweredAt)
     const behaviour = run.refused ? [] : sideDifferences({realHeader: options.profile.api_key_header, emulatorHeader: emulator.apiKeyHeader, sightings, waitMs: options.webhookWaitMs, statuses})
-    return report(options, {emulator: {url: emulator.url, assumptions: emulatorAssumptions}, run, behaviour, sightings, webhooks})
+    return report(options, {emulator: {url: emulator.url, assumptions: emulatorAssumptions}, run, behaviour, sightings, webhooks, statuses})
   } finally {
     await Promise.allSettled([real.http.destroy(), local.http.destroy(), real.catcher?.close(), local.catcher?.close(), tunnel?.stop()])
     await emulator.close()
@@ -205,20 +208,25 @@ async function listenForWebhooks(real: Side, local: Side, options: VerifyOptions
  * the tolerance), or until the two disagree: a service that moves an unfinished transaction on
  * sooner (abandons it, say) than the emulator shows it here.
  */
-async function followStatus(real: Side, local: Side, secrets: readonly string[], deadline: number): Promise<{real?: string; emulator?: string} | undefined> {
+async function followStatus(real: Side, local: Side, secrets: readonly string[], deadline: number, answeredAt = Date.now()): Promise<FollowedStatus | undefined> {
   const probe = PROBES.find((candidate) => candidate.name === 'transaction')!
   const statusOf = async (side: Side) => {
     const request = probe.request(side.settings, side.state, {merchantReference: '', expiryYear: ''})
     if ('skipped' in request) return undefined
     const answer = await ask(side, request, probe, secrets)
-    const status = answer.body && typeof answer.body === 'object' ? (answer.body as {status?: unknown}).status : undefined
-    return typeof status === 'string' ? status : undefined
+    const body = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as {status?: unknown; created_at?: unknown; last_status_update?: unknown}
+    const moved = typeof body.created_at === 'string' && typeof body.last_status_update === 'string' ? Date.parse(body.last_status_update) - Date.parse(body.created_at) : Number.NaN
+    return typeof body.status === 'string' ? {status: body.status, movedAfterMs: Number.isFinite(moved) ? moved : undefined} : undefined
   }
   for (;;) {
+    const readAt = Date.now()
     const [realStatus, emulatorStatus] = [await statusOf(real), await statusOf(local)]
     if (realStatus === undefined || emulatorStatus === undefined) return undefined
     const left = deadline - Date.now()
-    if (realStatus !== emulatorStatus || left <= 0 || isFinalStatus(realStatus)) return {real: realStatus, emulator: emulatorStatus}
+    if (realStatus.status !== emulatorStatus.status || left <= 0 || isFinalStatus(realStatus.status)) {
+      const still = realStatus.status === 'INITIATED'
+      return {real: realStatus.status, emulator: emulatorStatus.status, ...(still ? {initiatedForMs: Math.max(0, readAt - answeredAt)} : {realMovedAfterMs: realStatus.movedAfterMs})}
+    }
     await new Promise((resolve) => setTimeout(resolve, Math.min(FOLLOW_EVERY_MS, left)))
   }
 }
@@ -239,6 +247,7 @@ interface Observed {
   behaviour: Difference[]
   sightings?: {real: WebhookSighting; emulator: WebhookSighting}
   webhooks: boolean
+  statuses?: FollowedStatus
 }
 
 function report(options: VerifyOptions, observed: Observed): VerifyReport {
@@ -254,6 +263,13 @@ function report(options: VerifyOptions, observed: Observed): VerifyReport {
     created: run.created,
     ...(run.refused ? {refused: run.refused} : {}),
     counts: {breaking: count('breaking'), additive: count('additive'), value: count('value')},
-    readings: readingsOf({profileName: options.profileName, probes: run.probes, sightings: observed.sightings, apiKeyHeader: run.refused ? undefined : options.profile.api_key_header, additive: all.filter((difference) => difference.class === 'additive')}),
+    readings: readingsOf({
+      profileName: options.profileName,
+      probes: run.probes,
+      sightings: observed.sightings,
+      statuses: observed.statuses,
+      apiKeyHeader: run.refused ? undefined : options.profile.api_key_header,
+      additive: all.filter((difference) => difference.class === 'additive'),
+    }),
   }
 }

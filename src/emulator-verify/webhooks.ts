@@ -15,6 +15,8 @@ export interface WebhookSighting {
   body?: unknown
   /** The first delivery came again after its 500 (the sender retries). */
   retried: boolean
+  /** Milliseconds from the first delivery's arrival to its retry's (the sender's first back-off, plus one delivery's time). */
+  retryAfterMs?: number
 }
 
 export interface WebhookCatcher {
@@ -28,16 +30,21 @@ export interface WebhookCatcher {
 export async function startWebhookCatcher(port = 0, host = '127.0.0.1'): Promise<WebhookCatcher> {
   const sighting: WebhookSighting = {attempts: 0, retried: false}
   let wake: (() => void) | undefined
+  let firstAt = 0
   // Fails the first record (the listener then answers 500) and accepts the others.
   const recorder = {
     append(entry: WebhookRecord, done: (error?: Error) => void) {
       sighting.attempts += 1
       if (sighting.attempts === 1) {
+        firstAt = performance.now()
         sighting.body = entry.body
         done(new Error('emulator verify answers the first delivery 500, to see whether it is sent again'))
       } else {
         // The same body again is the same delivery again; another one (a later status) is no retry.
-        if (JSON.stringify(entry.body) === JSON.stringify(sighting.body)) sighting.retried = true
+        if (!sighting.retried && JSON.stringify(entry.body) === JSON.stringify(sighting.body)) {
+          sighting.retried = true
+          sighting.retryAfterMs = Math.round(performance.now() - firstAt)
+        }
         done()
       }
       wake?.()

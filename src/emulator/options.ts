@@ -4,6 +4,7 @@
  * house, so no room imports it (a type several rooms share lives in the lowest of them).
  */
 import type {OwnerGone} from '../process/owner.js'
+import type {AnswerExtra} from './api/index.js'
 import type {AssumptionSettings} from './assumptions.js'
 import type {Clock} from './time/index.js'
 import type {EmulatorEvent} from './events.js'
@@ -56,6 +57,11 @@ export interface EmulatorOptions {
   webhookTimeoutMs?: number
   /** Readings of what the spec leaves open (assumptions.ts); each defaults to the narrowest. */
   assumptions?: Partial<AssumptionSettings>
+  /**
+   * Fields added to the answers of API requests beyond the emulator's own (the fields only the
+   * real service sent, from readings of `emulator verify --save`); none by default.
+   */
+  answerExtras?: readonly AnswerExtra[]
   /** The SQLite store: a file shared with every emulator that opens it, or `:memory:` (the default here). */
   store?: string
   /**

@@ -13,7 +13,7 @@ import {listen} from '../http/listen.js'
 import {EMULATOR_DEFAULTS, emulatorBaseUrl} from '../test-mode/emulator-defaults.js'
 import {adminRoutes, guardAdminHost, triggerRoutes} from './admin/index.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from './assumptions.js'
-import {EmulatorResources, apiRoutes} from './api/index.js'
+import {EmulatorResources, apiRoutes, withAnswerExtras} from './api/index.js'
 import {approvalRoutes} from './pages/index.js'
 import {CatchUpThread, type Clock, DueWorkScheduler, type LifecycleSettings, OrderedStatusReport, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
 import {dashboardRoutes} from './dashboard/index.js'
@@ -173,7 +173,7 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
     guardAdminHost(routeRequests([
       ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
       ...faultRoutes(faults, {keys, maxBodyBytes}),
-      ...apiRoutes(resources, {keys, proxyId, maxBodyBytes}),
+      ...withAnswerExtras(apiRoutes(resources, {keys, proxyId, maxBodyBytes}), options.answerExtras),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
       ...triggerRoutes(store, lifecycle, {pages, keys, maxBodyBytes, assumptions, clock, due: (at) => due(at)}),
       ...dashboardRoutes(store, lifecycle, {pages, maxBodyBytes, assumptions, clock, listenHost: settings.host, ownUrls, due: (at) => due(at)}),

@@ -187,12 +187,12 @@ async function startIfNeeded(profile: ResolvedProfile, address: {host: string; p
  * The profile's `emulator_readings` (a file of `emulator verify --save`) as emulator options; the
  * API key header stays the profile's, which is where this profile sends the key.
  */
-async function adoptedReadings(profile: ResolvedProfile): Promise<Pick<EmulatorOptions, 'assumptions' | 'webhookAttempts'>> {
+async function adoptedReadings(profile: ResolvedProfile): Promise<Omit<EmulatorOptions, 'apiKeyHeader'>> {
   const file = profile.profile.emulator_readings
   if (!file) return {}
-  const {loadReadingsFile, readingsToEmulatorOptions} = await import('../emulator-readings/readings.js')
-  const {assumptions, webhookAttempts} = readingsToEmulatorOptions(loadReadingsFile(file, `emulator_readings of profile "${profile.name}"`).assumptions)
-  return {assumptions, ...(webhookAttempts === undefined ? {} : {webhookAttempts})}
+  const {loadReadingsFile, readingsEmulatorOptions} = await import('../emulator-readings/readings.js')
+  const {apiKeyHeader: _profilesOwn, ...adopted} = readingsEmulatorOptions(loadReadingsFile(file, `emulator_readings of profile "${profile.name}"`))
+  return adopted
 }
 
 /** Notes that this process holds the address until the emulator closes. */

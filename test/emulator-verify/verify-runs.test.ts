@@ -196,12 +196,45 @@ describe('the readings round trip', () => {
     const readings = parseReadings(readFileSync(file, 'utf8'), file)
     if (typeof readings === 'string') throw new Error(readings)
     expect(readings.assumptions).toEqual({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried', 'api-key-header': 'X-APIKEY'})
-    expect(readings.additive).toContainEqual({request: 'card', path: 'created_at', form: 'string (ISO 8601 time)'})
+    expect(readings.additive).toContainEqual({request: 'card', status: 200, path: 'created_at', form: 'string (ISO 8601 time)'})
     expect(readings.additive).toContainEqual({request: 'webhook', path: 'amount', form: 'string (digits)'})
     const adopted = await verify(configDir, '--readings', file)
     expect(allDifferences(adopted.report).filter((difference) => difference.class !== 'additive')).toEqual([])
     expect(adopted.report.emulator.assumptions).toMatchObject({'id-keys': 'id', 'card-record': 'request-names', 'webhook-body': 'full', 'webhook-retries': 'not-retried'})
     expect(adopted.exitCode).toBe(0)
+  })
+
+  it('several switches and a service sending fields of its own: --save, then --readings against the same: no breaking and no additive difference, exit 0 even with --strict', async () => {
+    const target = await emulator({assumptions: {idKeys: 'id', cardRecord: 'request-names', webhookPayload: 'full'}, webhookAttempts: 1, abandonAfterMs: 700})
+    // The service also sends fields the emulator's contract lacks: in answers, errors included, nested too.
+    const extra: Rewrite = (a) => {
+      if (a.method === 'POST' && a.path === '/v1/customer' && a.status === 200) return {status: 200, body: {...a.body, risk: {score: 12, checked_at: '2026-01-02T03:04:05.678Z', flags: ['new']}}}
+      if (isRead(a) && a.status === 200) return {status: 200, body: {...a.body, reason_code: '', trace_id: '7d1f0c9e-1111-4222-8333-444455556666'}}
+      if (isRead(a) && a.status === 404) return {status: 404, body: {...a.body, trace_id: '7d1f0c9e-1111-4222-8333-444455556666'}}
+      if (isStart(a) && a.status === 200) return {status: 200, body: {...a.body, fee: 0.25, settled_at: null}}
+      return undefined
+    }
+    const configDir = profileFor(target, await rewritingProxy(target, extra))
+    const file = join(configDir, 'readings.json')
+    const run = (...flags: string[]) => runCommand(['emulator', 'verify', '--profile', 'sb', '--json', '--webhook-wait', '2s', ...flags], {configDir})
+    const saved = await run('--save', file)
+    const savedReport = JSON.parse(saved.stdout) as VerifyReport
+    expect(allDifferences(savedReport).filter((difference) => difference.class === 'additive').map((difference) => `${difference.probe} ${difference.path}`)).toEqual(
+      expect.arrayContaining(['customer risk', 'transaction reason_code', 'transaction trace_id', 'unknown-transaction trace_id', 'transaction-start fee', 'transaction-start settled_at', 'transaction-start-sofort fee']),
+    )
+    const readings = parseReadings(readFileSync(file, 'utf8'), file)
+    if (typeof readings === 'string') throw new Error(readings)
+    expect(readings.additive).toContainEqual({request: 'customer', status: 200, path: 'risk.checked_at', form: 'string (ISO 8601 time)'})
+    expect(readings.additive).toContainEqual({request: 'unknown-transaction', status: 404, path: 'trace_id', form: 'string (UUID)'})
+    expect(readings.timing?.['abandon-after']).toMatchObject({seen: 'observed', value: expect.any(Number)})
+    expect(Math.abs(readings.timing!['abandon-after'].value! - 700)).toBeLessThanOrEqual(readings.timing!['abandon-after'].tolerance!)
+    expect(readings.timing?.['settle-after']).toMatchObject({seen: 'not-seen', how: expect.stringContaining('approval page')})
+    const adopted = await run('--readings', file, '--strict')
+    const report = JSON.parse(adopted.stdout) as VerifyReport
+    expect(allDifferences(report)).toEqual([])
+    expect(adopted.exitCode).toBe(0)
+    const start = report.probes.find((probe) => probe.probe === 'transaction-start')!
+    expect(start.emulator!.body).toMatchObject({fee: 0, settled_at: null})
   })
 
   it('a readings file that is not one: exit 2 naming --readings, nothing sent', async () => {

@@ -90,7 +90,7 @@ EXIT CODES
       default: DEFAULT_ASSUMPTIONS.cardRecord,
     }),
     readings: Flags.string({
-      summary: 'A readings file of emulator verify --save: answer as the service it was taken from did (id keys, card record, webhook body and retries, API key header); it wins over those flags.',
+      summary: 'A readings file of emulator verify --save: answer as the service it was taken from did (id keys, card record, webhook body and retries, API key header, the observed timings, the fields only it sent); it wins over those flags.',
     }),
     faults: Flags.string({summary: 'A fault file (YAML or JSON): rules that break requests and webhooks on purpose.'}),
     seed: Flags.integer({summary: 'Seed of the fault rules\' probabilities (same seed, same faults); default: the file\'s, else random (printed).', min: 0, max: 2 ** 32 - 1}),
@@ -223,8 +223,8 @@ export function toEmulatorStartOptions(flags: EmulatorStartFlags, env: NodeJS.Pr
 /** The options with the readings of `file` (`--readings`) laid over the switches they set; an InputError names a bad file before anything listens. */
 export async function withReadingsFile(options: EmulatorOptions, file: string | undefined): Promise<EmulatorOptions> {
   if (file === undefined) return options
-  const {loadReadingsFile, readingsToEmulatorOptions} = await import('../../emulator-readings/readings.js')
-  const adopted = readingsToEmulatorOptions(loadReadingsFile(file, '--readings').assumptions)
+  const {loadReadingsFile, readingsEmulatorOptions} = await import('../../emulator-readings/readings.js')
+  const adopted = readingsEmulatorOptions(loadReadingsFile(file, '--readings'))
   return {...options, ...adopted, assumptions: {...options.assumptions, ...adopted.assumptions}}
 }
 

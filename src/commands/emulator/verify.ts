@@ -34,7 +34,7 @@ Webhooks, through the listener \`paytx webhook listen\` uses: the dummy transact
 
 Creates on the sandbox one customer, one card and two transactions (their ids are listed, also in --json). When the service refuses the key, the report says so once and stops (exit 1). Refuses production profiles: those labelled production, and any whose service or card proxy address is a production host, whatever its label (nothing is sent). --json and --verbose mask card numbers, CVVs and keys, also where the service echoes them.
 
---save <file> writes the readings the service showed (id keys, card record, webhook body, webhook retries, API key header; the additive fields with their forms; a version; schema: schemas/emulator-readings.schema.json). \`paytx emulator start --readings <file>\`, and the local profile's embedded emulator with the setting emulator_readings, then answer like the service; \`emulator verify --readings <file>\` compares the service with such an emulator.
+--save <file> writes the readings the service showed (id keys, card record, webhook body, webhook retries, API key header; the additive fields with their forms and the answers they came in; the timings it observed: an abandonment within --webhook-wait as --abandon-after, the wait before the first webhook retry as --webhook-backoff, while --settle-after, --pending-for and the number of webhook attempts are marked not seen; a version; schema: schemas/emulator-readings.schema.json). \`paytx emulator start --readings <file>\`, and the local profile's embedded emulator with the setting emulator_readings, then answer like the service, the additive fields included (with a value of their form; not in webhook bodies); \`emulator verify --readings <file>\` compares the service with such an emulator.
 
 EXIT CODES
   0    no breaking or value difference (additive ones are listed); with --strict, none at all
@@ -112,7 +112,7 @@ export function toEmulatorVerifyOptions(
     profile: resolved.profile,
     timeoutMs: globals.requestTimeoutMs,
     webhookWaitMs,
-    ...(flags.readings === undefined ? {} : {readings: loadReadingsFile(flags.readings, '--readings').assumptions}),
+    ...(flags.readings === undefined ? {} : {readings: loadReadingsFile(flags.readings, '--readings')}),
     ...(publicWebhooks ? {publicWebhooks} : {}),
   }
 }

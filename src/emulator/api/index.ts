@@ -4,3 +4,5 @@
  */
 export {apiRoutes} from './api-routes.js'
 export {EmulatorResources} from './resources.js'
+export {ANSWER_REQUESTS, withAnswerExtras} from './answer-extras.js'
+export type {AnswerExtra, AnswerRequest} from './answer-extras.js'
