@@ -94,6 +94,8 @@ export interface TableOptions {
    * title and the others below it.
    */
   tooNarrow?: 'overflow' | 'blocks'
+  /** The column whose cell is a block's title (default 0, the first): an id, never a marker. */
+  blockTitle?: number
 }
 
 const GAP = '  '
@@ -287,14 +289,16 @@ function nextToDrop(columns: readonly TableColumn[], shown: readonly number[]): 
  * `header  value` lines for the cells that have a value, values wrapped under themselves.
  */
 function drawBlock(columns: readonly TableColumn[], cells: readonly string[], row: number, options: TableOptions): string {
-  const labels = columns.slice(1).map((column) => column.header.toLowerCase())
+  const title = options.blockTitle ?? 0
+  const others = columns.map((_, index) => index).filter((index) => index !== title)
+  const labels = others.map((index) => columns[index].header.toLowerCase())
   const labelWidth = Math.max(...labels.map((label) => label.length))
   const indent = ' '.repeat(2 + labelWidth + GAP.length)
   const valueWidth = Math.max(10, (options.width ?? 80) - 1 - indent.length)
   const paint = (column: number, text: string) => (options.paint ? options.paint(row, column, text) : text)
-  const lines = [paint(0, flatCell(cells[0] ?? ''))]
+  const lines = [paint(title, flatCell(cells[title] ?? ''))]
   labels.forEach((label, index) => {
-    const column = index + 1
+    const column = others[index]
     const text = flatCell(cells[column] ?? '')
     if (!text) return
     const spec = columns[column]
