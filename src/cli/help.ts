@@ -42,6 +42,14 @@ export function wrapHelpText(text: string, room: number): string {
     .join('\n')
 }
 
+/** Each line of `text` longer than `room` broken between words, continued under its own indent. */
+export function fitHelpLines(text: string, room: number): string {
+  return text
+    .split('\n')
+    .flatMap((line) => (visibleLength(line) <= room ? [line] : wrapHanging(line, room + 1, /^ */.exec(line)?.[0] ?? '')))
+    .join('\n')
+}
+
 /**
  * An example command line as lines of at most `room` characters that still paste: broken between
  * words (never inside quotes), each line but the last ending with ` \\`, the next indented by 4.
@@ -70,6 +78,16 @@ class PaytxCommandHelp extends CommandHelp {
     return wrapHelpText(this.render(body), this.opts.maxWidth - spacing)
   }
 
+  /**
+   * The usage line(s) as oclif builds them, then broken again between words at the width: oclif
+   * measures the line before it fills in the command's name, so its first break can come early.
+   */
+  protected override usage(): string {
+    const room = this.opts.maxWidth - this.indentSpacing
+    const entries = super.usage().split(/\n(?=\S*\$ )/)
+    return entries.map((entry) => wrapHanging(entry.replaceAll(/\n\s+/g, ' '), room + 1, 2).join('\n')).join('\n')
+  }
+
   protected override examples(examples: Command.Example[] | string | undefined): string | undefined {
     const body = super.examples(examples)
     if (body === undefined) return body
@@ -92,6 +110,20 @@ export default class PaytxHelp extends Help {
 
   override wrap(body: string, spacing: number = this.indentSpacing): string {
     return wrapHelpText(this.render(body), this.opts.maxWidth - spacing)
+  }
+
+  /**
+   * Every line help writes, fitted last: oclif writes a command's summary unwrapped and indents a
+   * flag's long description past the width it wrapped it to; such a line is broken between words,
+   * its continuations under its own indent.
+   */
+  protected override log(...args: string[]): void {
+    this.output(args.map((text) => fitHelpLines(text, this.opts.maxWidth)))
+  }
+
+  /** Writes help's fitted text (oclif's way: console.log on stdout); a test captures it here. */
+  protected output(texts: string[]): void {
+    super.log(...texts)
   }
 
   /**

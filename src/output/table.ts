@@ -302,8 +302,8 @@ function drawBlock(columns: readonly TableColumn[], cells: readonly string[], ro
     const text = flatCell(cells[column] ?? '')
     if (!text) return
     const spec = columns[column]
-    if (spec.id && text.length > valueWidth) {
-      // An id too long for the value column gets a line of its own, whole.
+    if ((spec.id || spec.shrink === 'url') && text.length > valueWidth && cellLines(text, valueWidth, spec)[0].length > valueWidth) {
+      // An id, or an address that cannot be cut, too long for the value column gets a line of its own, whole.
       const pad = [4, 2].find((spaces) => spaces + text.length < (options.width ?? 80)) ?? 0
       lines.push(`  ${label}`, `${' '.repeat(pad)}${paint(column, text)}`)
       return
