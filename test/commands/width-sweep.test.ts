@@ -42,9 +42,10 @@ const CUSTOMER_FLAGS = [
 /**
  * Notes written by the base command's `note` (src/cli/base-command.ts), which another change
  * wraps: left out here until it does. `Next: ...` (card tokenize, transaction start), `Running N
- * cases of ...` (smoke run), `Replayed N of N webhooks ...` (webhook replay).
+ * cases of ...` (smoke run), `Replayed N of N webhooks ...` (webhook replay), `Sending the same
+ * requests to profile ...` (emulator verify).
  */
-const BASE_COMMAND_NOTES = [/^Next: /, /^Running \d+ cases? of /, /^Replayed \d+ of \d+ webhooks? to /]
+const BASE_COMMAND_NOTES = [/^Next: /, /^Running \d+ cases? of /, /^Replayed \d+ of \d+ webhooks? to /, /^Sending the same requests to profile /]
 
 /** The lines of `text` (stdout or stderr) that run into the last column and are more than one word. */
 function tooWide(text: string, width: number): string[] {
@@ -62,11 +63,13 @@ let customer: string
 let transactions: string[]
 let smokeFile: string
 let webhookFile: string
+/** A config folder whose one profile, sandbox-labelled, points at the emulator: what `emulator verify` checks. */
+let verifyConfigDir: string
 
 const env = () => ({PAYTX_BASE_URL: emulator.url, PAYTX_H2H_URL: emulator.proxyUrl})
 
 function paytx(argv: string[], options: RunCommandOptions = {}) {
-  return runCommand(argv, {configDir, ...options, env: {...env(), ...options.env}})
+  return runCommand(argv, {...options, configDir: options.configDir ?? configDir, env: {...env(), ...options.env}})
 }
 
 async function json(argv: string[], input?: string): Promise<{id: string}> {
@@ -103,6 +106,19 @@ cases:
     expect: {status: DECLINED}
 `,
   )
+  verifyConfigDir = mkdtempSync(join(tmpdir(), 'paytx-width-sweep-'))
+  const sandbox = {
+    env: 'sandbox',
+    base_url: `${emulator.url}/v1`,
+    h2h_url: `${emulator.url}/h2h`,
+    proxy_id: emulator.proxyId,
+    organisation: emulator.organisation,
+    payment_profile: emulator.paymentProfileId,
+    api_key_header: emulator.apiKeyHeader,
+    api_key: emulator.apiKey,
+    proxy_key: emulator.proxyKey,
+  }
+  writeFileSync(join(verifyConfigDir, 'profiles.json'), JSON.stringify({active: 'sb', profiles: {sb: sandbox}}), {mode: 0o600})
   webhookFile = saveFile([record(1, TX_A, 'SETTLEMENT_REQUESTED', long), record(2, TX_B, 'SETTLEMENT_COMPLETED', long)])
 }, 60_000)
 
@@ -117,7 +133,8 @@ interface Run {
   argv: () => string[]
   input?: string
   exits: number[]
-  env?: Record<string, string>
+  env?: Record<string, string | undefined>
+  configDir?: () => string
 }
 
 const RUNS: Record<string, Run> = {
@@ -146,6 +163,8 @@ const RUNS: Record<string, Run> = {
   'emulator assumptions': {argv: () => ['emulator', 'assumptions'], exits: [0]},
   'smoke run': {argv: () => ['smoke', 'run', smokeFile], exits: [3]},
   'webhook replay': {argv: () => ['webhook', 'replay', webhookFile, '--to', `${receiver.url}/webhooks`], exits: [0]},
+  // Against a "sandbox" that is this emulator with full webhook bodies: differences to report.
+  'emulator verify': {argv: () => ['emulator', 'verify', '--profile', 'sb', '--webhook-wait', '0s'], exits: [0, 5], configDir: () => verifyConfigDir, env: {PAYTX_BASE_URL: undefined, PAYTX_H2H_URL: undefined}},
   doctor: {argv: () => ['doctor', '--timeout', '2'], exits: [0, 1]},
   'an error with a hint (an unknown country code)': {argv: () => ['customer', 'create', ...CUSTOMER_FLAGS.slice(0, -1), 'XX', '--no-input'], exits: [2]},
 }
@@ -155,7 +174,7 @@ describe('every line of the everyday commands fits 40, 60, 80 and 120 columns (o
     const run = RUNS[name]
     const wide: string[] = []
     for (const width of WIDTHS) {
-      const result = await paytx(run.argv(), {terminalColumns: width, input: run.input, env: run.env})
+      const result = await paytx(run.argv(), {terminalColumns: width, input: run.input, env: run.env, configDir: run.configDir?.()})
       expect(run.exits, `${name} at ${width}: exit ${result.exitCode}\n${result.stderr}`).toContain(result.exitCode)
       expect(result.stdout.length + result.stderr.length, `${name} at ${width} shows something`).toBeGreaterThan(0)
       for (const line of tooWide(result.stdout, width)) wide.push(`${width} stdout: ${line}`)
