@@ -50,7 +50,7 @@ export function wrapWords(text: string, width: number): string[] {
   let current = ''
   for (const word of text.split(' ')) {
     if (current && current.length + 1 + word.length > width) {
-      lines.push(current)
+      lines.push(current.trimEnd())
       current = word
     } else current = current ? `${current} ${word}` : word
   }

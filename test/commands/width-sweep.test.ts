@@ -183,6 +183,13 @@ describe('every line of the everyday commands fits 40, 60, 80 and 120 columns (o
     expect(wide).toEqual([])
   }, 60_000)
 
+  it('a line broken where two spaces separate its words ends with no space (the flow at 50 columns)', async () => {
+    const result = await paytx(RUNS.flow.argv(), {terminalColumns: 50, env: RUNS.flow.env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    const ending = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => / $/.test(stripVTControlCharacters(line)))
+    expect(ending).toEqual([])
+  })
+
   it('emulator start: the summary it prints when listening', () => {
     const wide: string[] = []
     for (const width of WIDTHS) {
