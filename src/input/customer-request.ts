@@ -4,6 +4,7 @@
  */
 import {CUSTOMER_REQUEST_FIELDS, CUSTOMER_REQUIRED_FIELDS, type CustomerRequestField} from '../api/contract.js'
 import type {CustomerRequest, ValidationIssue} from '../api/schemas.js'
+import {countryCodeProblem} from './country-codes.js'
 
 export interface InputProblem {
   flag?: string
@@ -52,6 +53,20 @@ export function draftCustomerRequest(
     sources.organisation = 'profile'
   }
   return {body, sources}
+}
+
+/**
+ * A country code given as a flag, as the prompt takes it: upper-cased (`nl` is sent as `NL`) and,
+ * unless --force, one that ISO 3166-1 alpha-2 assigns. The problem names the flag; nothing is sent.
+ */
+export function normalizeCountryCodeFlag(draft: CustomerDraft, force: boolean): InputProblem | undefined {
+  const value = draft.body.country_code
+  if (draft.sources.country_code !== 'flag' || typeof value !== 'string') return undefined
+  const code = value.toUpperCase()
+  draft.body.country_code = code
+  if (force || !/^[A-Z]{2}$/.test(code)) return undefined
+  const problem = countryCodeProblem(code)
+  return problem ? {flag: CUSTOMER_FIELD_FLAGS.country_code, field: 'country_code', message: problem} : undefined
 }
 
 export function missingRequiredCustomerFields(body: Record<string, unknown>): CustomerRequestField[] {

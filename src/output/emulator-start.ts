@@ -84,7 +84,7 @@ function faultCount(options: EmulatorOptions): string {
 }
 
 /** The summary for people: addresses, ids, keys, timing, store, assumptions and faults. */
-export function renderListening(emulator: RunningEmulator, options: EmulatorOptions, invokedAs: string): string {
+export function renderListening(emulator: RunningEmulator, options: EmulatorOptions, invokedAs: string, width?: number): string {
   const accepts = [
     ...(options.organisations?.length ? [['Also accepts', `organisation ${options.organisations.join(', ')}`] as [string, string]] : []),
     ...(options.paymentProfiles ?? []).map((profile): [string, string] => ['Also accepts', `payment profile ${profile.id}${profile.webhookUrl ? `  (webhooks to ${redactUrl(profile.webhookUrl, {asWritten: true})})` : ''}`]),
@@ -105,7 +105,8 @@ export function renderListening(emulator: RunningEmulator, options: EmulatorOpti
     ['Assumes', `webhook payload ${assumptions.webhookPayload}, id keys ${assumptions.idKeys}, card record ${assumptions.cardRecord}  (${invokedAs} emulator assumptions)`],
     ['Faults', `${faultCount(options)} (seed ${emulator.faultSeed}; add more: ${invokedAs} emulator faults add)`],
   ]
-  return ['paytx emulator is listening (the keys are emulator test keys)', table(rows, {indent: '  '})].join('\n')
+  // On a terminal (width) each value wraps between words under itself; an address or a key too long stands whole on its own line.
+  return [...wrapHanging('paytx emulator is listening (the keys are emulator test keys)', width, 2), table(rows, {indent: '  ', width})].join('\n')
 }
 
 /** Whether the built-in `local` profile reaches this emulator as it is. */
@@ -141,7 +142,7 @@ export function emulatorStartRenderer(options: EmulatorStartRendererOptions): (e
     switch (event.kind) {
       case 'listening': {
         const {emulator} = event
-        write(json ? JSON.stringify(listeningJson(emulator, event.options)) : visibleLines(renderListening(emulator, event.options, invokedAs)))
+        write(json ? JSON.stringify(listeningJson(emulator, event.options)) : visibleLines(renderListening(emulator, event.options, invokedAs, options.width)))
         note(renderPointing(emulator, invokedAs))
         if (!['127.0.0.1', 'localhost', '::1'].includes(emulator.host)) warn(`listening on ${emulator.host}: other machines may reach the emulator, and its keys are public test keys.`)
         return note('Press Ctrl-C to stop.')

@@ -80,7 +80,7 @@ export function renderVerifyReport(report: VerifyReport, width = 80): string {
     lines.push('', 'Beside the answers:')
     for (const difference of report.behaviour) lines.push(...differenceLine(difference, width))
   }
-  lines.push('', 'Assumptions (paytx emulator assumptions):', ...checkLines(report, width))
+  lines.push('', ...wrapHanging('Assumptions (paytx emulator assumptions):', width, 2), ...checkLines(report, width))
   lines.push('', ...wrapHanging(`Created on the service: ${created || 'nothing'}.`, width, 2))
   lines.push(...wrapHanging(summary(report), width, 2))
   return lines.join('\n')

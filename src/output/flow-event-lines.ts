@@ -223,6 +223,11 @@ export function formatStepLine(eventLine: EventLine, color: boolean, width?: num
   const symbol = toneMark(eventLine.tone, color)
   const column = 2 + LABEL_WIDTH
   const [first, ...rest] = fitToWidth(eventLine.value, column, width)
+  if (width !== undefined && [first, ...rest].some((line) => column + line.length >= width)) {
+    // A word too long for the value column (an id at 40 columns): the value goes under the label, indented by 4, its words whole.
+    const under = fitToWidth(eventLine.value, 4, width).map((line) => `    ${line}`)
+    return [`${symbol} ${eventLine.label.trimEnd()}`, ...under].join('\n')
+  }
   return [`${symbol} ${eventLine.label.padEnd(LABEL_WIDTH)}${first}`, ...rest.map((line) => `${' '.repeat(column)}${line}`)].join('\n')
 }
 

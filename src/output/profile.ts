@@ -118,7 +118,8 @@ function storedIn(location: ProfileView['api_key_location']): string {
 }
 
 // A name is what `profile use` takes: never cut. An address is cut only inside its path (never
-// in its host or port), else dropped; the redacted key goes first, then the address.
+// in its host or port), else dropped; the redacted key goes first, then the address. A name too
+// long for the narrowest row (at 40 columns) turns every row into a block titled by its name.
 const PROFILE_LIST_COLUMNS: TableColumn[] = [
   {header: 'ACTIVE'},
   {header: 'NAME', id: true},
@@ -138,5 +139,5 @@ export function renderProfileList(views: ProfileView[], options: TableOptions): 
     view.api_key,
     view.env_overrides.length > 0 ? `[env] ${view.env_overrides.join(', ')}` : '',
   ])
-  return renderTable(PROFILE_LIST_COLUMNS, rows, options)
+  return renderTable(PROFILE_LIST_COLUMNS, rows, {...options, tooNarrow: 'blocks', blockTitle: 1})
 }

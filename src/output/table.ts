@@ -50,7 +50,7 @@ export function wrapWords(text: string, width: number): string[] {
   let current = ''
   for (const word of text.split(' ')) {
     if (current && current.length + 1 + word.length > width) {
-      lines.push(current)
+      lines.push(current.trimEnd())
       current = word
     } else current = current ? `${current} ${word}` : word
   }
@@ -94,6 +94,8 @@ export interface TableOptions {
    * title and the others below it.
    */
   tooNarrow?: 'overflow' | 'blocks'
+  /** The column whose cell is a block's title (default 0, the first): an id, never a marker. */
+  blockTitle?: number
 }
 
 const GAP = '  '
@@ -287,19 +289,21 @@ function nextToDrop(columns: readonly TableColumn[], shown: readonly number[]): 
  * `header  value` lines for the cells that have a value, values wrapped under themselves.
  */
 function drawBlock(columns: readonly TableColumn[], cells: readonly string[], row: number, options: TableOptions): string {
-  const labels = columns.slice(1).map((column) => column.header.toLowerCase())
+  const title = options.blockTitle ?? 0
+  const others = columns.map((_, index) => index).filter((index) => index !== title)
+  const labels = others.map((index) => columns[index].header.toLowerCase())
   const labelWidth = Math.max(...labels.map((label) => label.length))
   const indent = ' '.repeat(2 + labelWidth + GAP.length)
   const valueWidth = Math.max(10, (options.width ?? 80) - 1 - indent.length)
   const paint = (column: number, text: string) => (options.paint ? options.paint(row, column, text) : text)
-  const lines = [paint(0, flatCell(cells[0] ?? ''))]
+  const lines = [paint(title, flatCell(cells[title] ?? ''))]
   labels.forEach((label, index) => {
-    const column = index + 1
+    const column = others[index]
     const text = flatCell(cells[column] ?? '')
     if (!text) return
     const spec = columns[column]
-    if (spec.id && text.length > valueWidth) {
-      // An id too long for the value column gets a line of its own, whole.
+    if ((spec.id || spec.shrink === 'url') && text.length > valueWidth && cellLines(text, valueWidth, spec)[0].length > valueWidth) {
+      // An id, or an address that cannot be cut, too long for the value column gets a line of its own, whole.
       const pad = [4, 2].find((spaces) => spaces + text.length < (options.width ?? 80)) ?? 0
       lines.push(`  ${label}`, `${' '.repeat(pad)}${paint(column, text)}`)
       return

@@ -29,7 +29,7 @@ export function wrapHanging(text: string, width: number | undefined, hang: strin
     const length = visibleLength(word)
     const prefix = lines.length === 0 ? 0 : indent.length
     if (currentLength > lead.length * Number(lines.length === 0) && prefix + currentLength + 1 + length > room) {
-      lines.push(current)
+      lines.push(current.trimEnd())
       current = word
       currentLength = length
     } else {

@@ -205,6 +205,20 @@ describe('profile list', () => {
     await expectPipe()
   })
 
+  it('a name too long for 40 columns: each profile a block titled by its whole name, nothing past the edge', async () => {
+    const longDir = mkdtempSync(join(tmpdir(), 'paytx-table-widths-'))
+    const name = 'acme-payments-eu-west-sandbox-2026'
+    const added = await runCommand(['profile', 'add', name, '--env', 'sandbox', '--base-url', base, '--api-key-stdin', '--no-input'], {configDir: longDir, input: 'sk_test_0123456789abcdef\n'})
+    expect(added.exitCode, added.stderr).toBe(0)
+    const {stdout, exitCode} = await runCommand(['profile', 'list'], {configDir: longDir, terminalColumns: 40})
+    expect(exitCode).toBe(0)
+    expectFits(stdout, 40)
+    const lines = stdout.split('\n')
+    expect(lines).toContain(name)
+    expect(lines).toContain('local')
+    expect(lines.some((line) => /^\s+env\s+sandbox$/.test(line))).toBe(true)
+    expect(lines.some((line) => /^\s+active\s+\*$/.test(line))).toBe(true)
+  })
 })
 
 describe('emulator faults list', () => {

@@ -12,6 +12,7 @@ import {
   customerIssuesToProblems,
   draftCustomerRequest,
   missingRequiredCustomerFields,
+  normalizeCountryCodeFlag,
   unknownCustomerKeys,
 } from '../../input/customer-request.js'
 import {countryCodeProblem} from '../../input/country-codes.js'
@@ -135,6 +136,7 @@ export async function toCustomerCreateOptions(
     draft.body[field] = answer
     draft.sources[field] = 'prompt'
   }
+  const countryProblem = normalizeCountryCodeFlag(draft, flags.force)
   const warnings: string[] = []
   const unknown = unknownCustomerKeys(draft.body)
   if (unknown.length > 0) warnings.push(`--data has fields the spec does not list; sent as given: ${unknown.join(', ')}`)
@@ -151,8 +153,9 @@ export async function toCustomerCreateOptions(
 
   const {validateCustomerRequest} = await import('../../api/schemas.js')
   const issues = validateCustomerRequest(draft.body, {mode: flags.force ? 'forced' : 'cli'})
-  if (issues.length > 0) {
-    throw new InputErrors(customerIssuesToProblems(issues, draft.sources), flags.force ? undefined : 'Fix the values, or pass --force to send them unchecked.')
+  const problems = [...customerIssuesToProblems(issues, draft.sources), ...(countryProblem ? [countryProblem] : [])]
+  if (problems.length > 0) {
+    throw new InputErrors(problems, flags.force ? undefined : 'Fix the values, or pass --force to send them unchecked.')
   }
   return {body: asCustomerRequest(draft.body), warnings, yes: flags.yes}
 }

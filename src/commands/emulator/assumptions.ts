@@ -20,10 +20,9 @@ Each row names what the spec leaves open (or states), its id (the one \`paytx em
 
   public async run(): Promise<AssumptionsResult> {
     toEmulatorAssumptionsOptions()
-    const blocks = ASSUMPTIONS.map((row) =>
-      [`${row.topic}`, `  id       ${row.id}`, `  choice   ${row.choice}`, `  why      ${row.why}`, `  switch   ${row.switch ?? 'none'}`].join('\n'),
-    )
-    this.print([ASSUMPTION_RULE, '', blocks.join('\n\n')].join('\n'))
+    const {renderAssumptions} = await import('../../output/emulator-assumptions.js')
+    const {lineWidth} = await import('../../output/wrap.js')
+    this.print(renderAssumptions(ASSUMPTION_RULE, ASSUMPTIONS, lineWidth(this.ctx.io.stdout)))
     return {rule: ASSUMPTION_RULE, assumptions: ASSUMPTIONS}
   }
 }

@@ -76,11 +76,13 @@ EXIT CODES
 
     const json = this.jsonEnabled()
     const {renderReplayedDelivery} = await import('../../output/webhook-replay.js')
+    const {lineWidth} = await import('../../output/wrap.js')
+    const width = lineWidth(this.ctx.io.stdout)
     const line = (text: string) => this.ctx.io.stdout.write(`${text}\n`)
     const {sent, failed} = await replayWebhooks(file, selection, url.href, {
       lastLine: survey.lastLine,
       timeoutMs,
-      onDelivery: (delivery) => line(json ? JSON.stringify(delivery) : renderReplayedDelivery(delivery)),
+      onDelivery: (delivery) => line(json ? JSON.stringify(delivery) : renderReplayedDelivery(delivery, width)),
     })
     const interrupted = sent < survey.selected
     if (json) line(JSON.stringify({event: 'replayed', sent, failed, selected: survey.selected}))

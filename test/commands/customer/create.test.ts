@@ -32,6 +32,8 @@ describe('toCustomerCreateOptions', () => {
     [withValue('--date-of-birth', '1990-02-30'), '--date-of-birth', /--date-of-birth: must be a real date written as YYYY-MM-DD/],
     [withValue('--date-of-birth', '28-02-1990'), '--date-of-birth', /--date-of-birth/],
     [withValue('--country-code', 'NLD'), '--country-code', /--country-code: must be a two-letter country code/],
+    [withValue('--country-code', 'XX'), '--country-code', /--country-code: XX is not a country code of ISO 3166-1 \(two letters, such as NL, DE or BE\)/],
+    [withValue('--country-code', 'zz'), '--country-code', /--country-code: ZZ is not a country code of ISO 3166-1/],
     [withValue('--phone-number', '0612345678'), '--phone-number', /--phone-number: must be in international E\.164 format/],
     [withValue('--email-address', 'jane.example.com'), '--email-address', /--email-address: must be an e-mail address/],
     [withValue('--title', 'dr'), '--title', /--title: must be one of mr, ms/],
@@ -45,6 +47,10 @@ describe('toCustomerCreateOptions', () => {
       flag: '--house-number',
       message: expect.stringMatching(/--house-number: must be a string \(field house_number of --data\)/),
     })
+  })
+
+  it('takes --country-code in upper case, as the prompt does (nl is sent as NL)', async () => {
+    expect((await options(withValue('--country-code', 'nl'))).body.country_code).toBe('NL')
   })
 
   it('--force sends values the local checks would refuse', async () => {
