@@ -10,6 +10,7 @@
 // Targets: writes (transaction starts) at least 0.5x the floor's rate (stretch 0.7x), reads
 // (GET /v1/transaction/{id} of random ids it created) at least 0.8x.
 // PAYTX_BENCH_ROUNDS (default 7) and PAYTX_BENCH_REQUESTS (per server and round, default 2,000).
+// PAYTX_BENCH_CPU_PROF=<folder> runs the emulator with `node --cpu-prof` writing its profile there.
 import {spawn} from 'node:child_process'
 import {closeSync, mkdtempSync, openSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -86,7 +87,8 @@ function startEmulator(store) {
   const log = join(work, 'emulator.jsonl')
   const fd = openSync(log, 'w')
   const env = benchEnv({PAYTX_DATA_DIR: work, PAYTX_CONFIG_DIR: work})
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', '0', '--store', store, '--json'], {env, stdio: ['ignore', fd, 'inherit']})
+  const profile = process.env.PAYTX_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PAYTX_BENCH_CPU_PROF}`] : []
+  const child = spawn(process.execPath, [...profile, bin, 'emulator', 'start', '--port', '0', '--store', store, '--json'], {env, stdio: ['ignore', fd, 'inherit']})
   closeSync(fd)
   emulatorChild = child
   return new Promise((resolve, reject) => {

@@ -118,8 +118,14 @@ export function queryInteger(query: URLSearchParams, name: string, {min, max, fa
   return number
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = JSON.stringify(body)
+  // Most answers (the request path under load): the headers as one flat list, written with the body by one end().
+  if (headers === undefined) {
+    response.writeHead(status, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(payload)), 'cache-control', 'no-store'])
+    response.end(payload)
+    return
+  }
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(payload)),

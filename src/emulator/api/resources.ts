@@ -83,7 +83,8 @@ export class EmulatorResources {
    * other starts of this turn of the event loop (the checks run inside that write).
    */
   async startTransaction(body: unknown): Promise<Transaction> {
-    return structuredClone(await this.lifecycle.created(() => this.newTransaction(body)))
+    // No copy: the transaction was made for this request, and the store and its webhook keep only its JSON.
+    return this.lifecycle.created(() => this.newTransaction(body))
   }
 
   private newTransaction(body: unknown): {transaction: Transaction; cvvGiven: boolean} {
@@ -199,7 +200,12 @@ export class EmulatorResources {
   }
 }
 
-/** A transaction is approved where the emulator answering listens (several may share the store). */
+/**
+ * A transaction is approved where the emulator answering listens (several may share the store).
+ * Set in place, where the key already is: the transaction was just read from its row, for this answer alone.
+ */
 function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
-  return {...transaction, details: {...transaction.details, approval_url: approvalUrl(baseUrl, transaction.id)}}
+  transaction.details ??= {} as Transaction['details']
+  transaction.details.approval_url = approvalUrl(baseUrl, transaction.id)
+  return transaction
 }
