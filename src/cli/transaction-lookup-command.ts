@@ -118,7 +118,6 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
         }),
       {concurrency: targets.length, sink: collect, onFailure: (result) => this.note(`${result.id}: ${result.error?.message}`)},
     )
-    if (signal.aborted) this.endInterruptedLine()
     for (const result of waited) {
       if (result.value && !result.value.conclusive) this.warnUser(`transaction ${result.id} is still ${visibleText(result.value.status)} after ${formatDuration(wait.timeoutMs)}; not conclusive.`)
     }
@@ -208,14 +207,6 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   private liveProgressWanted(): boolean {
     const {stdout, stderr} = this.ctx.io
     return Boolean(stdout.isTTY && stderr.isTTY) && !this.jsonEnabled() && this.ctx.env.TERM !== 'dumb' && !isContinuousIntegration(this.ctx.env)
-  }
-
-  /**
-   * After Ctrl-C at a terminal, which echoed `^C` where the cursor was: a new line, so that what
-   * follows (and the shell's prompt) starts a line of its own.
-   */
-  protected endInterruptedLine(): void {
-    if (this.ctx.io.stderr.isTTY && this.interruption().received === 'SIGINT') this.ctx.io.stderr.write('\n')
   }
 
   /** A note never glues to the live progress line: the line is cleared first. */
