@@ -38,6 +38,16 @@ describe.skipIf(!ptyAvailable)('Ctrl-C at a real terminal starts a new line', ()
     expect(screen.find((line) => line.startsWith('Stopped.')), screen.join('\n')).toBeDefined()
   })
 
+  it('status - reading ids from the terminal: ^C ends its line, so the shell prompt does not glue to it', async () => {
+    const env = {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY}
+    const session = runInPty(['status', '-'], {size, env})
+    await session.waitFor(/until Ctrl-D \(Ctrl-C to stop\)\./, 20_000)
+    session.type('\u0003')
+    expect(await session.exited).toBe(130)
+    expect(session.output()).toMatch(/\^C\r?\n$/)
+    expectCtrlCEndsItsLine(session.output())
+  })
+
   it('status of several ids --wait: the notes after ^C start a line of their own', async () => {
     const env = {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY}
     const session = runInPty(['status', 'pending-1', 'pending-2', '--wait', '--wait-timeout', '2m'], {size, env})
