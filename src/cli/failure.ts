@@ -39,6 +39,16 @@ export interface FailureScope {
   flags: Record<string, FlagHelp | undefined>
 }
 
+/** The scope of a failure of the command of class `ctor` (id `id`, `transaction:start`): its flags, global ones and --json included. */
+export function failureScopeOf(
+  ctor: {baseFlags?: object; flags?: object; enableJsonFlag?: boolean},
+  id: string | undefined,
+  known: Pick<FailureScope, 'secrets' | 'fieldFlags' | 'invokedAs'>,
+): FailureScope {
+  const flags = {...ctor.baseFlags, ...ctor.flags, ...(ctor.enableJsonFlag ? {json: {summary: 'Format output as json.'}} : {})} as FailureScope['flags']
+  return {...known, command: id?.split(':').join(' ') ?? '', flags}
+}
+
 /** Where a failure is written, and how. */
 export interface FailureOutput {
   io: {stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream & {isTTY?: boolean; columns?: number}}

@@ -46,6 +46,11 @@ export interface GlobalOptions {
   noInput: boolean
 }
 
+/** The global flags as oclif parsed them, checked: an InputError (exit 2) names a wrong one. */
+export function globalOptionsOf(flags: {profile?: string; verbose: boolean; timeout: string; 'no-input': boolean}): GlobalOptions {
+  return {profile: flags.profile, verbose: flags.verbose, requestTimeoutMs: parseRequestTimeout(flags.timeout), noInput: flags['no-input']}
+}
+
 /** PAYTX_MAX_RESPONSE_BYTES: the size above which an answer of the service is cut off and reported. */
 export function maxResponseBytes(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.PAYTX_MAX_RESPONSE_BYTES

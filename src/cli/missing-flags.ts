@@ -14,6 +14,11 @@ export interface FlagHelp {
   options?: readonly string[]
 }
 
+/** A command's flags for oclif's parser, those it asks a person for when missing (`askedFlags`) not required. */
+export function withAskedFlagsOptional<F extends Record<string, {required?: boolean}>>(flags: F | undefined, asked: readonly string[]): F {
+  return Object.fromEntries(Object.entries(flags ?? {}).map(([name, flag]) => [name, asked.includes(name) ? {...flag, required: false} : flag])) as F
+}
+
 /** One missing flag and what it is for. */
 export interface MissingFlag {
   flag: string

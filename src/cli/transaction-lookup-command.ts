@@ -55,6 +55,8 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
   static override strict = false
   /** Clears the live progress line while one is drawn (rows and notes are written below it). */
   private clearLive?: () => void
+  /** Stops the one exit on Ctrl-C registered last (exitOnInterrupt): reading ids from the terminal, then the lookups. */
+  private stopExitOnInterrupt?: () => void
 
   /** The ids and how to look them up; opens --from-file first, reads stdin and the file as the lookups go. */
   protected async lookupOptions(): Promise<LookupOptions> {
@@ -63,9 +65,15 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     const read = {ids: this.argList, 'from-file': file, concurrency: flags.concurrency, csv: flags.csv, json: this.jsonEnabled()}
     checkLookupFlags(read)
     // A person at the terminal would otherwise see nothing happen: say what it waits for and how to end it.
-    if ((this.argList.includes('-') || file === '-') && this.ctx.io.stdin.isTTY) this.note(STDIN_PROMPT)
+    if ((this.argList.includes('-') || file === '-') && this.ctx.io.stdin.isTTY) {
+      this.exitOnInterrupt()
+      this.note(STDIN_PROMPT)
+    }
     const fromFile = file !== undefined && file !== '-' ? await openIdFile(file) : undefined
-    return toLookupOptions(read, {stdin: stdinChunks(() => this.ctx.io.stdin), fromFile})
+    const options = await toLookupOptions(read, {stdin: stdinChunks(() => this.ctx.io.stdin), fromFile})
+    // One id: its command listens for Ctrl-C itself (a wait stops with what it saw).
+    if (!options.many) this.stopExitOnInterrupt?.()
+    return options
   }
 
   /** Several ids: looked up and written row by row (table, TSV, CSV or the --json array), the exit code set. */
@@ -101,6 +109,8 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     ])
     const targets: IdTarget[] = []
     for await (const target of options.targets) targets.push(target)
+    // From here Ctrl-C stops the waits and still shows the table.
+    this.stopExitOnInterrupt?.()
     const signal = this.interruptSignal()
     this.note(`Waiting for ${targets.length} transactions, up to ${formatDuration(wait.timeoutMs)} (Ctrl-C to stop).`)
     const service = await this.lookupService(options)
@@ -118,7 +128,6 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
         }),
       {concurrency: targets.length, sink: collect, onFailure: (result) => this.note(`${result.id}: ${result.error?.message}`)},
     )
-    if (signal.aborted) this.endInterruptedLine()
     for (const result of waited) {
       if (result.value && !result.value.conclusive) this.warnUser(`transaction ${result.id} is still ${visibleText(result.value.status)} after ${formatDuration(wait.timeoutMs)}; not conclusive.`)
     }
@@ -169,13 +178,17 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
     if (!this.liveProgressWanted()) {
       const clock = this.ctx.clock
       let last = clock.now()
+      const stopListening = this.exitOnInterrupt()
       return {
         settled: (done, failed) => {
           if ((total ?? done) < PROGRESS_FROM || done === total || clock.now() - last < PLAIN_PROGRESS_EVERY_MS) return
           last = clock.now()
           this.note(`${counted(done, failed)}…`)
         },
-        done: (count, failed) => count >= PROGRESS_FROM && this.note(`Looked up ${count} transactions${failures(failed)}.`),
+        done: (count, failed) => {
+          stopListening()
+          if (count >= PROGRESS_FROM) this.note(`Looked up ${count} transactions${failures(failed)}.`)
+        },
       }
     }
     const stderr = this.ctx.io.stderr
@@ -185,11 +198,7 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
       shown = false
     }
     this.clearLive = clear
-    const onInterrupt = () => {
-      clear()
-      process.exit(EXIT.interrupted)
-    }
-    process.once('SIGINT', onInterrupt)
+    const stopListening = this.exitOnInterrupt(clear)
     return {
       settled: (done, failed) => {
         if ((total ?? done) < PROGRESS_FROM) return
@@ -197,25 +206,35 @@ export abstract class TransactionLookupCommand<T extends typeof Command, R = unk
         stderr.write(`\r\u001B[K${visibleTextCut(`${counted(done, failed)}…`, Math.max(1, terminalColumns(stderr) - 1))}`)
       },
       done: () => {
-        process.off('SIGINT', onInterrupt)
+        stopListening()
         clear()
         this.clearLive = undefined
       },
     }
   }
 
+  /**
+   * Ctrl-C or SIGTERM ends the lookups at once (exit 130), after `clear` wipes a live line; the line
+   * the terminal echoed `^C` on is ended first (terminal/interrupt.ts). Replaces the one registered
+   * before; returns: stop listening.
+   */
+  private exitOnInterrupt(clear: () => void = () => {}): () => void {
+    this.stopExitOnInterrupt?.()
+    const interruption = this.interruption()
+    const onInterrupt = () => {
+      clear()
+      interruption.dispose()
+      process.exit(EXIT.interrupted)
+    }
+    interruption.signal.addEventListener('abort', onInterrupt, {once: true})
+    this.stopExitOnInterrupt = () => interruption.signal.removeEventListener('abort', onInterrupt)
+    return this.stopExitOnInterrupt
+  }
+
   /** A live progress line: stdout and stderr are terminals that can draw, and no --json. */
   private liveProgressWanted(): boolean {
     const {stdout, stderr} = this.ctx.io
     return Boolean(stdout.isTTY && stderr.isTTY) && !this.jsonEnabled() && this.ctx.env.TERM !== 'dumb' && !isContinuousIntegration(this.ctx.env)
-  }
-
-  /**
-   * After Ctrl-C at a terminal, which echoed `^C` where the cursor was: a new line, so that what
-   * follows (and the shell's prompt) starts a line of its own.
-   */
-  protected endInterruptedLine(): void {
-    if (this.ctx.io.stderr.isTTY && this.interruption().received === 'SIGINT') this.ctx.io.stderr.write('\n')
   }
 
   /** A note never glues to the live progress line: the line is cleared first. */

@@ -51,3 +51,59 @@ describe('listenForInterrupt', () => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) expect(fake.listeners(signal)).toBe(0)
   })
 })
+
+describe('after Ctrl-C at a terminal, which echoed ^C', () => {
+  /** stdout and stderr of one terminal: what reaches the screen, in order. */
+  function terminal({tty = true, raw = false} = {}) {
+    let screen = ''
+    const stream = () => ({isTTY: tty, write: (chunk: string | Uint8Array) => ((screen += chunk.toString()), true)})
+    return {io: {stdin: {isTTY: tty, isRaw: raw}, stdout: stream(), stderr: stream()}, screen: () => screen}
+  }
+
+  it('the next write starts a new line, once, whether on stderr or stdout', () => {
+    const fake = fakeProcess()
+    const term = terminal()
+    const interruption = listenForInterrupt(undefined, fake.source, term.io)
+    fake.send('SIGINT')
+    term.io.stdout.write('pending-1: Interrupted.\n')
+    term.io.stderr.write('Stopped.\n')
+    interruption.dispose()
+    expect(term.screen()).toBe('\npending-1: Interrupted.\nStopped.\n')
+  })
+
+  it.each([
+    ['a line of its own', '\nStopped (SIGINT).\n'],
+    ['a live line redrawn from its start, which wipes the ^C', '\r\u001B[2K'],
+  ])('no new line is added before %s', (_, first) => {
+    const fake = fakeProcess()
+    const term = terminal()
+    listenForInterrupt(undefined, fake.source, term.io)
+    fake.send('SIGINT')
+    term.io.stderr.write(first)
+    expect(term.screen()).toBe(first)
+  })
+
+  it('with nothing written after it, the new line comes when the command ends, for the shell prompt', () => {
+    const fake = fakeProcess()
+    const term = terminal()
+    const interruption = listenForInterrupt(undefined, fake.source, term.io)
+    fake.send('SIGINT')
+    expect(term.screen()).toBe('')
+    interruption.dispose()
+    expect(term.screen()).toBe('\n')
+  })
+
+  it.each([
+    ['SIGTERM (nothing echoed)', {}, 'SIGTERM'],
+    ['a keyboard held in raw mode by a spinner (nothing echoed)', {raw: true}, 'SIGINT'],
+    ['no terminal', {tty: false}, 'SIGINT'],
+  ] as const)('nothing is added after %s', (_, options, signal) => {
+    const fake = fakeProcess()
+    const term = terminal(options)
+    const interruption = listenForInterrupt(undefined, fake.source, term.io)
+    fake.send(signal)
+    term.io.stderr.write('Stopped.\n')
+    interruption.dispose()
+    expect(term.screen()).toBe('Stopped.\n')
+  })
+})

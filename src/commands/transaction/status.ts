@@ -89,7 +89,6 @@ ${LOOKUP_EXIT_CODES_HELP('status')}`
       })
     } catch (error) {
       if (signal.aborted) {
-        this.endInterruptedLine()
         throw new InterruptedError(`Interrupted while waiting for transaction ${id}.`, `Look again with \`${this.commandLine(`status ${id} --wait`)}\`.`)
       }
       throw error

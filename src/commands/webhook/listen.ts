@@ -5,7 +5,7 @@ import {EXIT, InputError} from '../../errors.js'
 import {BaseCommand, EXIT_CODES_HELP} from '../../cli/base-command.js'
 import {parseHttpUrl} from '../../http/url.js'
 import {redactUrl} from '../../secrets/redact-url.js'
-import {lineWidth, wrapHanging} from '../../output/wrap.js'
+import {lineWidth} from '../../output/wrap.js'
 import type {StopReason} from '../../webhooks/listen-events.js'
 import type {WebhookListenOptions} from '../../webhooks/listen.js'
 import {toTunnelRequest, tunnelFlags} from '../../cli/tunnel-flags.js'
@@ -102,9 +102,9 @@ ${EXIT_CODES_HELP}`
     const render = webhookListenRenderer({
       json: this.jsonEnabled(),
       stdout: new BatchedLineWriter(this.ctx.io.stdout),
-      // Lines for people on stderr wrap between words on a terminal, as the webhook lines do.
-      note: (text) => this.note(wrapHanging(text, lineWidth(this.ctx.io.stderr)).join('\n')),
-      warn: (text) => this.note(wrapHanging(`Warning: ${text}`, lineWidth(this.ctx.io.stderr)).join('\n')),
+      // Lines for people on stderr: the base command fits them to a terminal, as the webhook lines are.
+      note: (text) => this.note(text),
+      warn: (text) => this.warnUser(text),
       secrets: this.secrets,
       width: lineWidth(this.ctx.io.stdout),
     })
