@@ -4,28 +4,21 @@
  * a new line, the many-id live line is cleared before the table, and a wait says what it waits
  * for. The in-process side of the same rules is test/commands/transaction/lookup-progress.test.ts.
  */
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {type RunningEmulator, startEmulator} from '../../src/emulator/index.js'
 
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
 import {screenAfter} from '../helpers/screen.js'
-import {API_KEY, type Answer, LookupServer, serviceAnswer} from '../helpers/lookup-server.js'
+import {lookupServerPerTest, serviceAnswer} from '../helpers/lookup-server.js'
 
 const SPINNER_FRAME = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/
 const size = {columns: 100, rows: 30}
 
 describe.skipIf(!ptyAvailable)('progress at a real terminal', () => {
-  let server: LookupServer
-  let answer: (path: string, nth: number) => Answer
-  beforeEach(async () => {
-    answer = (path) => serviceAnswer(path)
-    server = new LookupServer((path, nth) => answer(path, nth))
-    await server.start()
-  })
-  afterEach(() => server.close())
+  const lookups = lookupServerPerTest()
 
-  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
+  const env = () => lookups.env()
   let emulator: RunningEmulator
   beforeAll(async () => {
     emulator = await startEmulator({port: 0})
@@ -72,7 +65,7 @@ describe.skipIf(!ptyAvailable)('progress at a real terminal', () => {
   })
 
   it('many ids: the live line is drawn, then cleared before the table, which starts at the line’s start', async () => {
-    answer = (path) => ({...serviceAnswer(path), delayMs: 40})
+    lookups.answer = (path) => ({...serviceAnswer(path), delayMs: 40})
     const ids = Array.from({length: 15}, (_, index) => `paid-${index}`)
     const session = runInPty(['status', ...ids, '--concurrency', '1'], {size, env: env()})
     expect(await session.exited).toBe(0)

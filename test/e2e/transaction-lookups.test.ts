@@ -3,30 +3,23 @@
  * fitted to a terminal, the progress line and Ctrl-C, rows written while stdin is still open, and
  * a line over 1 MiB on stdin. Everything else is in test/commands/transaction/lookups.test.ts.
  */
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, runCli, startCli} from '../helpers/cli.js'
 import {ptyAvailable, runInPty} from '../helpers/pty.js'
 import {screenAfter} from '../helpers/screen.js'
-import {API_KEY, type Answer, LookupServer, serviceAnswer, transaction} from '../helpers/lookup-server.js'
+import {lookupServerPerTest, serviceAnswer, transaction} from '../helpers/lookup-server.js'
 
 describe('several transaction ids at once', () => {
-  let server: LookupServer
-  let answer: (path: string, nth: number) => Answer
-  beforeEach(async () => {
-    answer = (path) => serviceAnswer(path)
-    server = new LookupServer((path, nth) => answer(path, nth))
-    await server.start()
-  })
-  afterEach(() => server.close())
+  const lookups = lookupServerPerTest()
 
-  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
+  const env = () => lookups.env()
 
   it('reads stdin as it comes and writes each row as soon as it and those before it are known', async () => {
     const cli = startCli(['status', '-'], {env: env(), openStdin: true})
     cli.child.stdin.write('paid-1\ndeclined-2\n')
     await cli.waitForStdout(/^declined-2\tDECLINED\t/m)
-    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/declined-2'])
+    expect(lookups.server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/declined-2'])
     cli.child.stdin.end('missing-3\n')
     const result = await cli.done
     expect(result.code).toBe(1)
@@ -47,7 +40,7 @@ describe('several transaction ids at once', () => {
     const input = `paid-1\npaid-2\n${'0'.repeat(1024 * 1024 + 1)}\npaid-4\n`
     const result = await runCli(['status', '-'], {env: env(), input})
     expect(result.code).toBe(1)
-    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/paid-2', '/v1/transaction/paid-4'])
+    expect(lookups.server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1', '/v1/transaction/paid-2', '/v1/transaction/paid-4'])
     expect(result.stdout.split('\n')[3]).toBe(`${'0'.repeat(40)}… (1048577 bytes)\terror: not an id\t\t\t\t\t`)
     expect(result.stdout.split('\n')[4]).toMatch(/^paid-4\t/)
     expect(result.stderr).toMatch(/\(stdin line 3\) is not a transaction id: it is longer than 1 MiB \(1048577 bytes\)/)
@@ -55,7 +48,7 @@ describe('several transaction ids at once', () => {
 
   it.skipIf(!ptyAvailable)('draws an aligned table fitted to the terminal on a TTY', async () => {
     const long = `ref-${'x'.repeat(120)}`
-    answer = (path) => (path.includes('paid-1') ? {json: transaction('paid-1', 'SETTLEMENT_COMPLETED', {merchant_reference: long})} : serviceAnswer(path))
+    lookups.answer = (path) => (path.includes('paid-1') ? {json: transaction('paid-1', 'SETTLEMENT_COMPLETED', {merchant_reference: long})} : serviceAnswer(path))
     const session = runInPty(['status', 'paid-1', 'declined-2', 'missing-3'], {env: env()})
     expect(await session.exited).toBe(1)
     const lines = session
@@ -79,7 +72,7 @@ describe('several transaction ids at once', () => {
   })
 
   it.skipIf(!ptyAvailable)('shows a progress line on a terminal from 10 ids on, and Ctrl-C leaves none of it behind', async () => {
-    answer = (path) => ({...serviceAnswer(path), delayMs: 300})
+    lookups.answer = (path) => ({...serviceAnswer(path), delayMs: 300})
     const ids = Array.from({length: 12}, (_, index) => `paid-${index}`)
     const session = runInPty(['status', ...ids, '--concurrency', '1'], {env: env()})
     await session.waitFor(/Looked up 2 of 12…/, 15_000)

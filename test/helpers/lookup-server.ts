@@ -5,6 +5,8 @@
 import {type Server, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
+import {afterEach, beforeEach} from 'vitest'
+
 export const API_KEY = 'sk_test_lookups_0123456789abcdef'
 
 export interface Answer {
@@ -84,4 +86,39 @@ export function serviceAnswer(path: string): Answer {
     return {json: {status, success, status_reason: success ? 'paid' : `is ${status}`}, delayMs}
   }
   return {json: transaction(id, status), delayMs}
+}
+
+/** The service for one test of a describe block (see lookupServerPerTest): its server, its script, the environment that points paytx at it. */
+export interface LookupServerPerTest {
+  readonly server: LookupServer
+  /** How the service answers the nth lookup of a path; a test may replace it (serviceAnswer by default). */
+  answer: (path: string, nth: number) => Answer
+  /** PAYTX_BASE_URL and PAYTX_API_KEY for the server, with `extra` added. */
+  env(extra?: Record<string, string>): Record<string, string>
+}
+
+/**
+ * A LookupServer for each test of the calling describe block: started before each test with the
+ * service's usual answers (serviceAnswer), closed after it. A test sets `answer` to script it.
+ */
+export function lookupServerPerTest(): LookupServerPerTest {
+  let current: LookupServer | undefined
+  const lookups: LookupServerPerTest = {
+    get server() {
+      if (!current) throw new Error('the lookup server runs only inside a test')
+      return current
+    },
+    answer: (path) => serviceAnswer(path),
+    env: (extra = {}) => ({PAYTX_BASE_URL: `${lookups.server.url}/v1`, PAYTX_API_KEY: API_KEY, ...extra}),
+  }
+  beforeEach(async () => {
+    lookups.answer = (path) => serviceAnswer(path)
+    current = new LookupServer((path, nth) => lookups.answer(path, nth))
+    await current.start()
+  })
+  afterEach(async () => {
+    await current?.close()
+    current = undefined
+  })
+  return lookups
 }

@@ -8,14 +8,14 @@
  */
 import {Writable} from 'node:stream'
 import {PassThrough} from 'node:stream'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {STDIN_PROMPT} from '../../../src/cli/transaction-lookup-command.js'
 import type {CommandContext} from '../../../src/context/command-context.js'
 import {systemTimer} from '../../../src/flow/timer.js'
 import {runCommand} from '../../helpers/run-command.js'
 import {screenAfter} from '../../helpers/screen.js'
-import {API_KEY, type Answer, LookupServer, serviceAnswer} from '../../helpers/lookup-server.js'
+import {lookupServerPerTest, serviceAnswer} from '../../helpers/lookup-server.js'
 
 /** stdout and stderr as one terminal would show them (both written in order into `screen`), each with its own isTTY. */
 function terminalIo(options: {stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?: boolean; columns?: number; input?: string}) {
@@ -44,16 +44,9 @@ function terminalIo(options: {stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?:
 const ESCAPE = /\u001B/g
 
 describe('progress of many lookups', () => {
-  let server: LookupServer
-  let answer: (path: string, nth: number) => Answer
-  beforeEach(async () => {
-    answer = (path) => serviceAnswer(path)
-    server = new LookupServer((path, nth) => answer(path, nth))
-    await server.start()
-  })
-  afterEach(() => server.close())
+  const lookups = lookupServerPerTest()
 
-  const env = (extra: Record<string, string> = {}) => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY, TERM: 'xterm', ...extra})
+  const env = (extra: Record<string, string> = {}) => lookups.env({TERM: 'xterm', ...extra})
   const ids = (count: number, name = 'paid') => Array.from({length: count}, (_, index) => `${name}-${index}`)
 
   it.each([80, 120])('on a terminal of %i columns: a live line while looking up, cleared before the header; no line glued to it', async (columns) => {
@@ -106,7 +99,7 @@ describe('progress of many lookups', () => {
   it('without a terminal, a plain progress line at most every 5 s by the context’s clock, then one at the end', async () => {
     let now = Date.parse('2026-11-28T10:00:00.000Z')
     // Each lookup takes 2 s of the test's clock (concurrency 1: one after the other).
-    answer = (path) => {
+    lookups.answer = (path) => {
       now += 2000
       return serviceAnswer(path)
     }
@@ -129,14 +122,8 @@ describe('progress of many lookups', () => {
 })
 
 describe('waits that say what they wait for', () => {
-  let server: LookupServer
-  beforeEach(async () => {
-    server = new LookupServer((path) => serviceAnswer(path))
-    await server.start()
-  })
-  afterEach(() => server.close())
-
-  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
+  const lookups = lookupServerPerTest()
+  const env = () => lookups.env()
 
   it('status - on a terminal says it reads ids from the terminal until Ctrl-D; from a pipe it says nothing', async () => {
     const typed = terminalIo({stdoutTTY: true, stderrTTY: true, stdinTTY: true, input: 'paid-1\ndeclined-2\n'})

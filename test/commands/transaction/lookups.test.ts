@@ -5,23 +5,16 @@
  */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {parseJsonOutput, tempConfigDir} from '../../helpers/cli.js'
 import {runCommand} from '../../helpers/run-command.js'
-import {API_KEY, type Answer, LookupServer, serviceAnswer, transaction} from '../../helpers/lookup-server.js'
+import {API_KEY, lookupServerPerTest, serviceAnswer, transaction} from '../../helpers/lookup-server.js'
 
 describe('several transaction ids at once', () => {
-  let server: LookupServer
-  let answer: (path: string, nth: number) => Answer
-  beforeEach(async () => {
-    answer = (path) => serviceAnswer(path)
-    server = new LookupServer((path, nth) => answer(path, nth))
-    await server.start()
-  })
-  afterEach(() => server.close())
+  const lookups = lookupServerPerTest()
 
-  const env = () => ({PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: API_KEY})
+  const env = () => lookups.env()
 
   it('answers in input order under --json whatever order the lookups finish in', async () => {
     const ids = ['slow400-paid-1', 'slow10-declined-2', 'missing-3', 'slow200-pending-4', 'requested-5']
@@ -41,36 +34,36 @@ describe('several transaction ids at once', () => {
     const ids = Array.from({length: 12}, (_, index) => `slow150-paid-${index}`)
     const three = await runCommand(['status', ...ids, '--concurrency', '3', '--json'], {env: env()})
     expect(three.exitCode).toBe(0)
-    expect(server.requests).toHaveLength(12)
-    expect(server.maxInFlight).toBe(3)
+    expect(lookups.server.requests).toHaveLength(12)
+    expect(lookups.server.maxInFlight).toBe(3)
 
-    server.maxInFlight = 0
+    lookups.server.maxInFlight = 0
     const byDefault = await runCommand(['checkoutsuccess', ...ids, '--json'], {env: env()})
     expect(byDefault.exitCode).toBe(0)
-    expect(server.maxInFlight).toBe(4)
+    expect(lookups.server.maxInFlight).toBe(4)
   })
 
   it('pauses every lookup for the Retry-After of a 429, then succeeds', async () => {
-    answer = (path, nth) =>
+    lookups.answer = (path, nth) =>
       path.includes('paid-0') && nth === 1 ? {status: 429, json: {message: 'slow down'}, headers: {'retry-after': '1'}} : {...serviceAnswer(path), delayMs: 30}
     const ids = Array.from({length: 6}, (_, index) => `paid-${index}`)
     const result = await runCommand(['status', ...ids, '--concurrency', '2', '--json'], {env: env()})
     expect(result.exitCode).toBe(0)
     expect(parseJsonOutput<unknown[]>(result)).toHaveLength(6)
-    expect(server.pathsFor('paid-0')).toHaveLength(2)
-    const limited = server.requests.find((request) => request.path.endsWith('paid-0'))!.at
+    expect(lookups.server.pathsFor('paid-0')).toHaveLength(2)
+    const limited = lookups.server.requests.find((request) => request.path.endsWith('paid-0'))!.at
     // The other worker's first lookup may arrive alongside the 429 (sent before it came back);
     // everything later was held back until the Retry-After had passed.
-    const later = server.requests.filter((request) => request.at - limited > 50)
+    const later = lookups.server.requests.filter((request) => request.at - limited > 50)
     expect(later.length).toBeGreaterThanOrEqual(5)
     for (const request of later) expect(request.at - limited).toBeGreaterThanOrEqual(950)
   })
 
   it('never tries a GET more often than the retry policy allows, however often 429 comes back', async () => {
-    answer = (path) => (path.includes('paid-0') ? {status: 429, json: {message: 'slow down'}, headers: {'retry-after': '0'}} : serviceAnswer(path))
+    lookups.answer = (path) => (path.includes('paid-0') ? {status: 429, json: {message: 'slow down'}, headers: {'retry-after': '0'}} : serviceAnswer(path))
     const result = await runCommand(['status', 'paid-0', 'paid-1', '--json'], {env: env()})
     expect(result.exitCode).toBe(1)
-    expect(server.pathsFor('paid-0')).toHaveLength(3)
+    expect(lookups.server.pathsFor('paid-0')).toHaveLength(3)
     expect(parseJsonOutput(result)[0]).toEqual({id: 'paid-0', error: expect.objectContaining({status: 429})})
   })
 
@@ -78,7 +71,7 @@ describe('several transaction ids at once', () => {
     const input = '# ids from ticket 4711\n  paid-1  \n\n\tdeclined-2\r\nnot an id\nhas/slash\n'
     const result = await runCommand(['status', '-', '--json'], {env: env(), input})
     expect(result.exitCode).toBe(1)
-    expect(server.requests.map((request) => request.path).sort()).toEqual(['/v1/transaction/declined-2', '/v1/transaction/paid-1'])
+    expect(lookups.server.requests.map((request) => request.path).sort()).toEqual(['/v1/transaction/declined-2', '/v1/transaction/paid-1'])
     const array = parseJsonOutput<{id: string; error?: {kind: string}}[]>(result)
     expect(array.map((entry) => entry.id)).toEqual(['paid-1', 'declined-2', 'not an id', 'has/slash'])
     expect(array[2].error?.kind).toBe('input')
@@ -91,7 +84,7 @@ describe('several transaction ids at once', () => {
     const input = `${'J'.repeat(10 * 1024 * 1024)}\npaid-1\n`
     const result = await runCommand(['status', '-', '--json'], {env: env(), input})
     expect(result.exitCode).toBe(1)
-    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1'])
+    expect(lookups.server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1'])
     const array = parseJsonOutput<{id: string; transaction?: {status: string}; error?: {kind: string}}[]>(result)
     expect(array.map((entry) => entry.id)).toEqual([`${'J'.repeat(40)}… (10485760 bytes)`, 'paid-1'])
     expect(array[0].error?.kind).toBe('input')
@@ -121,7 +114,7 @@ describe('several transaction ids at once', () => {
     expect(result.exitCode).toBe(2)
     expect(result.stderr).toMatch(message)
     expect(result.stdout).toBe('')
-    expect(server.requests).toHaveLength(0)
+    expect(lookups.server.requests).toHaveLength(0)
   })
 
   // "moving" settles on its third read, 1.25 s in (pauses of 0.5 and 0.75 s): a wait of 2 s left
@@ -133,33 +126,33 @@ describe('several transaction ids at once', () => {
     {ids: ['moving-1', 'missing-2'], code: 1, extra: []},
   ])('status --wait $ids waits for all of them and exits $code', async ({ids, code, extra}) => {
     // "moving" reads PENDING twice, then SETTLEMENT_COMPLETED.
-    answer = (path, nth) => (path.includes('moving') ? {json: transaction('moving-1', nth <= 2 ? 'PENDING' : 'SETTLEMENT_COMPLETED')} : serviceAnswer(path))
+    lookups.answer = (path, nth) => (path.includes('moving') ? {json: transaction('moving-1', nth <= 2 ? 'PENDING' : 'SETTLEMENT_COMPLETED')} : serviceAnswer(path))
     const result = await runCommand(['status', ...ids, '--wait', ...extra, '--json'], {env: env()})
     expect(result.exitCode, result.stderr).toBe(code)
     const array = parseJsonOutput<{id: string; transaction?: {status: string}}[]>(result)
     expect(array.map((entry) => entry.id)).toEqual(ids)
     expect(array[0].transaction?.status).toBe('SETTLEMENT_COMPLETED')
     expect(result.stderr).toMatch(/^moving-1: PENDING → SETTLEMENT_COMPLETED \(final, success\)  \(after [\d.]+ m?s\)$/m)
-    expect(server.pathsFor('moving-1').length).toBeGreaterThanOrEqual(3)
+    expect(lookups.server.pathsFor('moving-1').length).toBeGreaterThanOrEqual(3)
     if (code === 4) expect(result.stderr).toMatch(/Warning: transaction pending-2 is still PENDING after 4\.0 s; not conclusive\./)
   })
 
   it('status --wait with several ids keeps at most --concurrency reads in flight', async () => {
-    answer = (path) => ({...serviceAnswer(path), delayMs: 150})
+    lookups.answer = (path) => ({...serviceAnswer(path), delayMs: 150})
     const ids = Array.from({length: 6}, (_, index) => `pending-${index}`)
     // Two rounds of six reads of 150 ms, two at a time, and a pause of 0.5 s take about 1.4 s: the
     // wait of 4 s leaves a loaded machine room for the second round (2 s left it 0.6 s).
     const result = await runCommand(['status', ...ids, '--wait', '--wait-timeout', '4s', '--concurrency', '2'], {env: env()})
     expect(result.exitCode).toBe(4)
-    expect(server.maxInFlight).toBe(2)
-    for (const id of ids) expect(server.pathsFor(id).length, id).toBeGreaterThanOrEqual(2)
+    expect(lookups.server.maxInFlight).toBe(2)
+    for (const id of ids) expect(lookups.server.pathsFor(id).length, id).toBeGreaterThanOrEqual(2)
     expect(result.stdout.split('\n')[0]).toBe('ID\tSTATUS\tFINAL\tSUCCESS\tAMOUNT\tREFERENCE\tUPDATED')
   })
 
   it('trims a single id and keeps the one-id view', async () => {
     const result = await runCommand(['status', '  paid-1 '], {env: env()})
     expect(result.exitCode).toBe(0)
-    expect(server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1'])
+    expect(lookups.server.requests.map((request) => request.path)).toEqual(['/v1/transaction/paid-1'])
     expect(result.stdout).toMatch(/^Transaction\s+paid-1$/m)
     expect(result.stdout).toMatch(/SETTLEMENT_COMPLETED \(final, success\)/)
   })
@@ -201,7 +194,7 @@ describe('several transaction ids at once', () => {
   })
 
   it('prints CSV with --csv, quoting where needed', async () => {
-    answer = (path) => (path.includes('paid-1') ? {json: transaction('paid-1', 'SETTLEMENT_COMPLETED', {merchant_reference: 'order 7, "gift"'})} : serviceAnswer(path))
+    lookups.answer = (path) => (path.includes('paid-1') ? {json: transaction('paid-1', 'SETTLEMENT_COMPLETED', {merchant_reference: 'order 7, "gift"'})} : serviceAnswer(path))
     const result = await runCommand(['status', 'paid-1', 'pending-2', '--csv'], {env: env()})
     expect(result.exitCode).toBe(0)
     expect(result.stdout.trimEnd().split('\n')).toEqual([
