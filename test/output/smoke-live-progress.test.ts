@@ -7,23 +7,9 @@ import {describe, expect, it} from 'vitest'
 
 import {LiveProgress} from '../../src/output/smoke-live-progress.js'
 import type {SmokeCaseResult} from '../../src/smoke/runner.js'
+import {PASSED_CASE} from '../helpers/smoke-results.js'
 
-const passed: SmokeCaseResult = {
-  name: 'dummy-paid',
-  line: 4,
-  product: 'dummy',
-  amount: 1499,
-  outcome: 'SETTLEMENT_COMPLETED',
-  verdict: 'passed',
-  reason: '',
-  expected: 'SETTLEMENT_COMPLETED, success, webhooks ⊇ [SETTLEMENT_REQUESTED, SETTLEMENT_COMPLETED], ≤ 45.0 s',
-  got: 'SETTLEMENT_COMPLETED, success, 4 webhooks',
-  transactionId: '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
-  customerId: 'cus_1',
-  status: 'SETTLEMENT_COMPLETED',
-  differences: [],
-  durationMs: 1234,
-}
+const passed: SmokeCaseResult = {...PASSED_CASE, expected: 'SETTLEMENT_COMPLETED, success, webhooks ⊇ [SETTLEMENT_REQUESTED, SETTLEMENT_COMPLETED], ≤ 45.0 s'}
 
 const failed: SmokeCaseResult = {
   ...passed,

@@ -6,23 +6,9 @@ import {renderResultsSummary, renderResultsTable} from '../../src/output/smoke-r
 import type {SmokeCaseResult, SmokeReport} from '../../src/smoke/runner.js'
 import type {SmokeCase} from '../../src/smoke/scenario.js'
 import {parseJUnit} from '../helpers/junit.js'
+import {PASSED_CASE} from '../helpers/smoke-results.js'
 
-const passed: SmokeCaseResult = {
-  name: 'dummy-paid',
-  line: 4,
-  product: 'dummy',
-  amount: 1499,
-  outcome: 'SETTLEMENT_COMPLETED',
-  verdict: 'passed',
-  reason: '',
-  expected: 'SETTLEMENT_COMPLETED, success',
-  got: 'SETTLEMENT_COMPLETED, success, 4 webhooks',
-  transactionId: '9a2e4b7c-1d3f-4e5a-8b6c-7d8e9f0a1b2c',
-  customerId: 'cus_1',
-  status: 'SETTLEMENT_COMPLETED',
-  differences: [],
-  durationMs: 1234,
-}
+const passed: SmokeCaseResult = PASSED_CASE
 
 const failed: SmokeCaseResult = {
   ...passed,
