@@ -115,11 +115,12 @@ export class LiveProgress implements SmokeProgress {
   /**
    * What a person needs to look into a failed case, under its line: the whole reason, what was
    * expected and what came, and the transaction. A passing case is its one line. On a terminal
-   * the details wrap between words (an id stays whole); elsewhere each stays one line.
+   * (a CI job's too, when its stderr is one) the details wrap between words (an id stays whole);
+   * elsewhere (a log file) each stays one line.
    */
   private details(result: SmokeCaseResult): string[] {
     if (result.verdict !== 'failed' && result.verdict !== 'error') return []
-    const width = this.options.interactive ? this.stream.columns || 80 : undefined
+    const width = this.options.interactive ? this.stream.columns || 80 : this.stream.columns || undefined
     const rows: [string, string | undefined][] = [
       ['reason', result.reason],
       ['expected', result.expected],

@@ -158,6 +158,9 @@ const RUNS: Record<string, Run> = {
   'emulator faults list': {argv: () => ['emulator', 'faults', 'list'], exits: [0]},
   'emulator assumptions': {argv: () => ['emulator', 'assumptions'], exits: [0]},
   'smoke run': {argv: () => ['smoke', 'run', smokeFile], exits: [3]},
+  // A CI job whose stderr is a terminal (CI=1 typed at a prompt): no live lines, yet the failed
+  // case's details wrap to the width.
+  'smoke run with CI set': {argv: () => ['smoke', 'run', smokeFile], exits: [3], env: {CI: '1'}},
   'webhook replay': {argv: () => ['webhook', 'replay', webhookFile, '--to', `${receiver.url}/webhooks`], exits: [0]},
   // Against a "sandbox" that is this emulator with full webhook bodies: differences to report.
   'emulator verify': {argv: () => ['emulator', 'verify', '--profile', 'sb', '--webhook-wait', '0s'], exits: [0, 5], configDir: () => verifyConfigDir, env: {PAYTX_BASE_URL: undefined, PAYTX_H2H_URL: undefined}},

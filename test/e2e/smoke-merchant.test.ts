@@ -53,13 +53,16 @@ describe('smoke run of examples/merchant-smoke.yaml against an emulator process 
     expect(paid.got).toContain(`${received} webhooks delivered, all answered 2xx`)
 
     expect(declined).toMatchObject({name: 'shop-order-failed', verdict: 'failed', status: 'DECLINED'})
-    expect(declined.reason).toContain(`DECLINED answered HTTP 500 at ${shop.url}/webhooks (`)
+    // The shop reads the status when a webhook comes (the emulator sends ids only): on a slow
+    // machine the IN_PROGRESS webhook already reads DECLINED and is answered 500 too, and the
+    // DECLINED one waits behind its retries. Either way a webhook answered 500 is named.
+    expect(declined.reason).toMatch(new RegExp(`\\b(IN_PROGRESS|DECLINED) answered HTTP 500 at ${shop.url}/webhooks \\(`))
     // The shop never handled the failed webhook, so its order stayed pending: the check says so with the last answer.
     expect(declined.reason).toMatch(/check: expected GET .* to answer 2xx with \$\.order\.state = "failed", got \$\.order\.state = "pending"; the last answer after/)
 
     const suite = parseJUnit(readFileSync(junit, 'utf8')).suites[0]
     expect(suite.attributes).toMatchObject({name: 'merchant-smoke', tests: '2', failures: '1'})
     expect(suite.testcases[0].systemOut).toContain(`${received} webhooks delivered, all answered 2xx`)
-    expect(suite.testcases[1].failure?.attributes.message).toContain('DECLINED answered HTTP 500')
+    expect(suite.testcases[1].failure?.attributes.message).toMatch(/(IN_PROGRESS|DECLINED) answered HTTP 500/)
   }, 90_000)
 })

@@ -47,6 +47,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, configD
   // So is oclif's cache (shell completion scripts), never the user's ~/.cache/paytx.
   env.PAYTX_CACHE_DIR = join(env.PAYTX_CONFIG_DIR, 'cache')
   env.NO_COLOR = '1'
+  // Not a CI job, whatever the host is (CI sets CI=true): prompts, live lines and spinners depend
+  // on it, and a test that wants a CI job sets CI itself.
+  delete env.CI
   // Keys go to the OS keychain: no test reaches the user's. Keychain tests pass the address of a
   // private bus with its own keyring (test/helpers/secret-service.ts); the rest see none at all.
   env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(env.PAYTX_CONFIG_DIR, 'no-session-bus')}`
