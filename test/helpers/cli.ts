@@ -50,6 +50,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, configD
   // Not a CI job, whatever the host is (CI sets CI=true): prompts, live lines and spinners depend
   // on it, and a test that wants a CI job sets CI itself.
   delete env.CI
+  // Nor one of a sharded CI job: `smoke run` reads these to pick its shard.
+  for (const shard of ['CI_NODE_INDEX', 'CI_NODE_TOTAL', 'CIRCLE_NODE_INDEX', 'CIRCLE_NODE_TOTAL', 'BUILDKITE_PARALLEL_JOB', 'BUILDKITE_PARALLEL_JOB_COUNT']) delete env[shard]
   // Keys go to the OS keychain: no test reaches the user's. Keychain tests pass the address of a
   // private bus with its own keyring (test/helpers/secret-service.ts); the rest see none at all.
   env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(env.PAYTX_CONFIG_DIR, 'no-session-bus')}`
