@@ -17,7 +17,7 @@ import {EmulatorResources, apiRoutes, withAnswerExtras} from './api/index.js'
 import {approvalRoutes} from './pages/index.js'
 import {CatchUpThread, type Clock, DueWorkScheduler, type LifecycleSettings, OrderedStatusReport, TransactionLifecycle, nextMoveDueAt, systemClock} from './time/index.js'
 import {dashboardRoutes} from './dashboard/index.js'
-import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, storeFileKind, transactionPages} from './store/index.js'
+import {EmulatorStore, IN_MEMORY_STORE, importLegacyStateFile, searchIndexing, storeFileKind, transactionPages} from './store/index.js'
 import {type EmulatorEvent, formatEvent} from './events.js'
 import {FaultRules, WebhookFaults, faultRoutes, randomSeed, withRequestFaults} from './faults/index.js'
 import {ApiError, sendApiError} from './http-exchange.js'
@@ -157,7 +157,7 @@ function buildParts(options: EmulatorOptions, settings: Settings, {report, warn}
       return addresses.publicUrl ?? addresses.url
     },
   })
-  return {store, pages: transactionPages(store), addresses, due, lifecycle, statusReport, catchUp, faults, outbox, scheduler, resources}
+  return {store, pages: transactionPages(store), indexing: searchIndexing(store), addresses, due, lifecycle, statusReport, catchUp, faults, outbox, scheduler, resources}
 }
 
 type Parts = ReturnType<typeof buildParts>
@@ -171,7 +171,7 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
   const ownUrls = () => (publicUrl ? [parts.addresses.url, publicUrl] : [parts.addresses.url])
   return withRequestFaults(
     guardAdminHost(routeRequests([
-      ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now()}),
+      ...adminRoutes(store, {keys, proxyId, organisation, paymentProfileId, lifetime: options.lifetime ?? 'service', maxBodyBytes, baseUrl, now: () => clock.now(), searchPending: () => parts.indexing.pending()}),
       ...faultRoutes(faults, {keys, maxBodyBytes}),
       ...withAnswerExtras(apiRoutes(resources, {keys, proxyId, maxBodyBytes}), options.answerExtras),
       ...approvalRoutes(store, lifecycle, {maxBodyBytes, baseUrl}),
@@ -239,6 +239,7 @@ function runningEmulator(server: Server, settings: Settings, parts: Parts): Runn
     })
     await parts.outbox.close()
     await parts.pages.close()
+    await parts.indexing.close()
     parts.store.close()
   }
   let closing: Promise<void> | undefined
@@ -277,6 +278,7 @@ export async function startEmulatorServer(options: EmulatorOptions = {}): Promis
   try {
     await listen(server, {host: settings.host, port: settings.port})
   } catch (error) {
+    await parts.indexing.close()
     parts.store.close()
     throw error
   }

@@ -21,7 +21,7 @@ export type Statement = LibsqlDatabase.Statement<unknown[]>
 export const IN_MEMORY_STORE = ':memory:'
 
 /** How long an emulator waits for another one's lock on the shared store. */
-const BUSY_TIMEOUT_MS = 10_000
+export const BUSY_TIMEOUT_MS = 10_000
 
 /**
  * A transaction's rowid in the search index is this less its seq: the index lists the newest
@@ -221,6 +221,18 @@ const MIGRATIONS: readonly string[] = [
   END;
   CREATE INDEX transactions_by_customer_seq ON transactions (customer, seq);
   `,
+  // The transactions' search index moves to a file of its own beside the store (search-file.ts),
+  // written behind the starts, many a commit, by a thread of its own (search-indexing.ts): in
+  // this file its trigram index cost a start more than its row, its other indexes and its commit
+  // together, and held the one write lock meanwhile. A search reads the index and tests the
+  // transactions it does not hold yet itself, so it stays exact (EmulatorStore.searchPage). The
+  // store's epoch changes when it is emptied (a reset): an index of another epoch is of another store.
+  `
+  DROP TRIGGER transactions_searchable;
+  DROP TABLE transaction_search;
+  CREATE TABLE store_identity (epoch TEXT NOT NULL);
+  INSERT INTO store_identity (epoch) VALUES (lower(hex(randomblob(16))));
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length
@@ -290,7 +302,7 @@ function withReadOnly(path: string, fileAlone: boolean, use: (db: Database) => v
 }
 
 /** What a worker's own connection to the store is for. */
-export type AttachedUse = 'catch-up' | 'queries'
+export type AttachedUse = 'catch-up' | 'queries' | 'search-index'
 
 /**
  * Each use's settings. A catch-up writes thousands of moves a commit, into indexes keyed by
@@ -301,6 +313,7 @@ export type AttachedUse = 'catch-up' | 'queries'
 const ATTACHED_PRAGMAS: Record<AttachedUse, string[]> = {
   'catch-up': ['cache_size = -65536', 'wal_autocheckpoint = 0'],
   queries: ['query_only = ON'],
+  'search-index': [],
 }
 
 /**

@@ -17,6 +17,8 @@ export {dataFolderExposure, defaultStorePath, paytxDataDir, prepareDefaultStoreP
 export {SAMPLE_SENDER_HOLDER, germanIban, sofortSender} from './sofort-sender.js'
 export {EmulatorStore} from './store.js'
 export {transactionPages} from './query-thread.js'
+export {searchIndexing} from './search-indexing.js'
+export type {SearchIndexing} from './search-indexing.js'
 export type {TransactionPages} from './query-thread.js'
 export {WriteTurns} from './write-turns.js'
 export type {WriteTurn} from './write-turns.js'

@@ -11,6 +11,7 @@ import type {Customer, Transaction} from '../../api/schemas.js'
 import type {TestCard} from '../../test-mode/outcomes.js'
 import {isDiskFull} from '../../storage/disk-full.js'
 import {type AttachedUse, type Database, IN_MEMORY_STORE, SEARCH_ROWID_TOP, type Statement, attachDatabase, openDatabase} from './database.js'
+import {attachSearchIndex, indexSearchBatch, indexedUpTo} from './search-file.js'
 import {DeferredRows, ManyRowsStatement} from './deferred-rows.js'
 import type {WriteTurn} from './write-turns.js'
 
@@ -198,6 +199,19 @@ interface GroupCommit {
   waiting: {resolved(): void; rejected(error: Error): void}[]
 }
 
+/** The rows newest first (by seq), each once, at most `limit`. */
+function newestOnce(rows: TransactionRow[], limit: number): TransactionRow[] {
+  const page: TransactionRow[] = []
+  let last = Number.POSITIVE_INFINITY
+  for (const row of rows.sort((a, b) => b.seq - a.seq)) {
+    if (row.seq === last) continue
+    last = row.seq
+    page.push(row)
+    if (page.length === limit) break
+  }
+  return page
+}
+
 /**
  * The stores of this thread with a group open. Two emulators of one process may share a store
  * file: one's open group holds the file's write lock until the end of the turn, and the other's
@@ -227,11 +241,34 @@ export class EmulatorStore {
 
   /** One more connection to the store file this process opened, for a worker thread (database.ts, attachDatabase). */
   static attach(location: string, use: AttachedUse): EmulatorStore {
-    return new EmulatorStore(attachDatabase(location, use), location)
+    const store = new EmulatorStore(attachDatabase(location, use), location)
+    store.readsSearchFile = use === 'queries'
+    return store
   }
 
-  /** Set when a worker thread of this emulator writes to the store too: the write lock goes by turns (write-turns.ts). */
-  writeTurn?: WriteTurn
+  /**
+   * The turns at the write lock this store's writes take (write-turns.ts): in a worker thread its
+   * own side; on the serving thread the serving side of each worker thread writing meanwhile (the
+   * catch-up, the search indexing).
+   */
+  private readonly turns: WriteTurn[] = []
+
+  addWriteTurn(turn: WriteTurn): void {
+    this.turns.push(turn)
+  }
+
+  removeWriteTurn(turn: WriteTurn): void {
+    const at = this.turns.indexOf(turn)
+    if (at >= 0) this.turns.splice(at, 1)
+  }
+
+  private beginTurns(): void {
+    for (const turn of this.turns) turn.begin()
+  }
+
+  private endTurns(): void {
+    for (const turn of this.turns) turn.end()
+  }
 
   /**
    * Runs `change` as one SQLite transaction, taking the write lock first (so that what it reads
@@ -295,11 +332,11 @@ export class EmulatorStore {
 
   private openGroup(): GroupCommit {
     commitOtherGroups(this)
-    this.writeTurn?.begin()
+    this.beginTurns()
     try {
       this.db.exec('BEGIN IMMEDIATE')
     } catch (error) {
-      this.writeTurn?.end()
+      this.endTurns()
       if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
       throw error
     }
@@ -322,8 +359,9 @@ export class EmulatorStore {
     }
     this.group = undefined
     openGroups.delete(this)
-    this.writeTurn?.end()
+    this.endTurns()
     if (this.diskFull) this.diskFullChanged(false)
+    this.committed()
     for (const write of group.waiting) write.resolved()
   }
 
@@ -333,7 +371,7 @@ export class EmulatorStore {
     this.group = undefined
     openGroups.delete(this)
     this.rollBack()
-    this.writeTurn?.end()
+    this.endTurns()
     if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
     const failure = error instanceof Error ? error : new Error(String(error))
     for (const write of group.waiting) write.rejected(failure)
@@ -352,24 +390,26 @@ export class EmulatorStore {
   }
 
   private inTransaction<T>(change: () => T): T {
-    this.writeTurn?.begin()
+    this.beginTurns()
     try {
       this.db.exec('BEGIN IMMEDIATE')
       try {
         const result = change()
         this.db.exec('COMMIT')
+        this.committed()
         return result
       } catch (error) {
         this.rollBack()
         throw error
       }
     } finally {
-      this.writeTurn?.end()
+      this.endTurns()
     }
   }
 
   /** After SQLITE_FULL, SQLite may have rolled the transaction back itself; a second ROLLBACK would throw over the first error. */
   private rollBack(): void {
+    this.transactionsStored = false
     if (!this.db.inTransaction) return
     try {
       this.db.exec('ROLLBACK')
@@ -380,13 +420,22 @@ export class EmulatorStore {
 
   /**
    * Whether this connection's commits copy the write-ahead log back into the store file once it
-   * has grown (SQLite's default, every 4 MiB). Off while a catch-up thread writes: the copy would
-   * fall to whichever connection commits next, a request's write on the serving thread among them.
+   * has grown (SQLite's default, every 4 MiB): not while a worker thread copies it instead (the
+   * catch-up, the search indexing), each saying so here; the copy would otherwise fall to
+   * whichever connection commits next, a request's write on the serving thread among them.
    */
   copyLogBackOnCommit(on: boolean): void {
     this.commitGroup()
-    this.db.exec(`PRAGMA wal_autocheckpoint = ${on ? DEFAULT_AUTOCHECKPOINT_PAGES : 0}`)
+    this.logCopiers += on ? -1 : 1
+    const copying = this.logCopiers <= 0
+    if (copying === this.copiesOnCommit) return
+    this.copiesOnCommit = copying
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${copying ? DEFAULT_AUTOCHECKPOINT_PAGES : 0}`)
   }
+
+  /** Worker threads that copy the write-ahead log back themselves, meanwhile. */
+  private logCopiers = 0
+  private copiesOnCommit = true
 
   /** Copies back what of the write-ahead log no reader still needs, without waiting for any. */
   copyLogBack(): void {
@@ -427,7 +476,9 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
-      for (const table of ['transaction_search', 'customer_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM ${table}`)
+      for (const table of ['customer_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM main.${table}`)
+      // The seqs start again from 1: the search index of the old epoch is of another store now (search-file.ts).
+      this.run('UPDATE main.store_identity SET epoch = lower(hex(randomblob(16)))')
     })
   }
 
@@ -487,6 +538,7 @@ export class EmulatorStore {
   /** Stores a new transaction with the columns lists filter, sort and search on, taken from its body; sets its seq. */
   insertTransaction(entry: StoredTransaction): void {
     const {transaction} = entry
+    this.transactionsStored = true
     entry.seq = this.insert(
       `INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -661,6 +713,61 @@ export class EmulatorStore {
     return (this.all(`SELECT * FROM webhook_deliveries WHERE transaction_seq = ${SEQ_OF_TRANSACTION} ORDER BY seq`, transactionId) as DeliveryRow[]).map(deliveryFromRow)
   }
 
+  /** Set when a commit stored a new transaction: told after it (search-indexing.ts wakes its thread). */
+  onTransactionsStored?: () => void
+  private transactionsStored = false
+
+  private committed(): void {
+    if (!this.transactionsStored) return
+    this.transactionsStored = false
+    this.onTransactionsStored?.()
+  }
+
+  /** Whether this connection has the search index attached as `search` (search-file.ts). */
+  private searchAttached = false
+  /** Set for a connection that reads the store's search file (a query connection): attached when it is there. */
+  private readsSearchFile = false
+
+  /**
+   * Attaches the search index to this connection to write it: its file beside a store file (a
+   * connection of the indexing's own, never the one that answers requests: its immediate writes
+   * would lock the index too), or one in memory beside an in-memory store. Whether it is attached.
+   */
+  attachSearchIndexForWriting(): boolean {
+    this.searchAttached ||= attachSearchIndex(this.db, this.location, 'write')
+    return this.searchAttached
+  }
+
+  /** Indexes for search up to `limit` transactions the index does not hold yet (search-file.ts); how many. */
+  indexForSearch(limit: number): number {
+    if (!this.searchAttached) return 0
+    this.commitGroup()
+    commitOtherGroups(this)
+    this.flushDeferred()
+    return indexSearchBatch(this.db, limit)
+  }
+
+  /** How many stored transactions the search index does not hold yet (searches find them all the same); undefined without one. */
+  searchPending(): number | undefined {
+    if (!this.searchAttached && !this.attachedForReading()) return undefined
+    return Math.max(0, this.lastStoredSeq() - indexedUpTo(this.db))
+  }
+
+  /** Up to which seq the search index attached holds every transaction of the store. */
+  searchIndexedUpTo(): number {
+    return this.searchAttached ? indexedUpTo(this.db) : 0
+  }
+
+  /** The seq of the newest transaction stored, 0 for none. */
+  lastStoredSeq(): number {
+    return (this.get('SELECT coalesce(max(seq), 0) AS stored FROM main.transactions') as {stored: number}).stored
+  }
+
+  private attachedForReading(): boolean {
+    if (!this.searchAttached && this.readsSearchFile && !this.db.inTransaction) this.searchAttached = attachSearchIndex(this.db, this.location, 'read')
+    return this.searchAttached
+  }
+
   /**
    * One page of transactions, newest first, each filter an indexed column; `before` is the id of
    * the previous page's last transaction (keyset paging: a page costs the same however deep it
@@ -681,7 +788,9 @@ export class EmulatorStore {
     }
     const search = query.search?.trim()
     const indexed = search !== undefined && [...search].length >= MIN_INDEXED_SEARCH
-    const rows = indexed ? this.searchPage(search, where, params, query) : this.listPage(search || undefined, where, params, query)
+    // Attached (when it is there) before the read transaction: SQLite attaches none inside one.
+    if (indexed) this.attachedForReading()
+    const rows = indexed ? this.inReadTransaction(() => this.searchPage(search, where, params, query)) : this.listPage(search || undefined, where, params, query)
     const transactions = rows.slice(0, query.limit).map(transactionFromRow)
     return rows.length > query.limit ? {transactions, next: transactions.at(-1)!.transaction.id} : {transactions}
   }
@@ -708,30 +817,58 @@ export class EmulatorStore {
     }
     const limit = query.limit + 1
     const and = (conditions: string[]) => conditions.map((condition) => `AND ${condition}`).join(' ')
-    const rows = this.all(
-      `SELECT ${TRANSACTION_COLUMNS} FROM transaction_search s JOIN transactions t ON t.seq = ${SEARCH_ROWID_TOP} - s.rowid
-       WHERE transaction_search MATCH ? ${and(byText)} ORDER BY s.rowid LIMIT ?`,
-      phrase,
-      ...byTextParams,
-      limit,
-    ) as TransactionRow[]
+    // The index holds every transaction up to `upTo` (of this store's epoch): the newer ones are
+    // tested here. Read in one read transaction, the index and the store are seen as of one moment each.
+    const indexed = this.attachedForReading() ? indexedUpTo(this.db) : 0
+    const rows = this.pendingMatches(search, indexed, and(where), params, limit)
+    if (indexed > 0) {
+      rows.push(
+        ...(this.all(
+          `SELECT ${TRANSACTION_COLUMNS} FROM search.transaction_search s JOIN main.transactions t ON t.seq = ${SEARCH_ROWID_TOP} - s.rowid
+           WHERE s.transaction_search MATCH ? ${and(byText)} ORDER BY s.rowid LIMIT ?`,
+          phrase,
+          ...byTextParams,
+          limit,
+        ) as TransactionRow[]),
+      )
+    }
     const customers = this.all('SELECT id FROM customer_search WHERE customer_search MATCH ?', phrase) as {id: string}[]
-    if (customers.length === 0) return rows
+    if (customers.length === 0) return newestOnce(rows, limit)
     // The customers' newest transactions by the index on (customer, seq), named so that SQLite
     // reads it customer by customer and stops each at a page; left to choose, with a status
     // filter it walked every transaction of that status.
     const sql = `SELECT ${TRANSACTION_COLUMNS} FROM transactions t INDEXED BY transactions_by_customer_seq
       WHERE t.customer IN (SELECT value FROM json_each(?)) ${and(where)} ORDER BY t.seq DESC LIMIT ?`
     rows.push(...(this.all(sql, JSON.stringify(customers.map(({id}) => id)), ...params, limit) as TransactionRow[]))
-    const page: TransactionRow[] = []
-    let last = Number.POSITIVE_INFINITY
-    for (const row of rows.sort((a, b) => b.seq - a.seq)) {
-      if (row.seq === last) continue
-      last = row.seq
-      page.push(row)
-      if (page.length === limit) break
+    return newestOnce(rows, limit)
+  }
+
+  /**
+   * The transactions stored after the last one indexed for search whose id or merchant reference
+   * contains the search, ignoring case as the index does; newest first, at most `limit`. Few
+   * wait as a rule (the indexing thread keeps up between bursts of starts).
+   */
+  private pendingMatches(search: string, indexed: number, and: string, params: unknown[], limit: number): TransactionRow[] {
+    const needle = search.toLowerCase()
+    const sql = `SELECT ${TRANSACTION_COLUMNS}, t.id, t.merchant_reference FROM main.transactions t WHERE t.seq > ? ${and} ORDER BY t.seq DESC`
+    const found: TransactionRow[] = []
+    for (const row of this.statement(sql).iterate(indexed, ...params) as Iterable<TransactionRow & {id: string; merchant_reference: string | null}>) {
+      if (!row.id.toLowerCase().includes(needle) && !(row.merchant_reference ?? '').toLowerCase().includes(needle)) continue
+      found.push(row)
+      if (found.length === limit) break
     }
-    return page
+    return found
+  }
+
+  /** `read` in one read transaction: the store and its search index each seen as of one moment (an in-memory store is this connection's alone). */
+  private inReadTransaction<T>(read: () => T): T {
+    if (this.location === IN_MEMORY_STORE || this.group || this.db.inTransaction) return read()
+    this.db.exec('BEGIN')
+    try {
+      return read()
+    } finally {
+      this.db.exec('COMMIT')
+    }
   }
 
   /** Rows by creation time, newest first, tested against a short search if any; one more than the page. */

@@ -33,7 +33,7 @@ function catchUp(data: CatchUpWorkerData, post: (message: CatchUpMessage) => voi
   const stop = new Int32Array(data.stop)
   const stopping = () => Atomics.load(stop, 0) !== 0
   const store = EmulatorStore.attach(data.location, 'catch-up')
-  store.writeTurn = turns.worker
+  store.addWriteTurn(turns.worker)
   try {
     let events: StatusEvent[] = []
     let dueAt: number | undefined

@@ -77,7 +77,7 @@ export class CatchUpThread {
   /** Starts the worker over the moves due now; the listener hears of each commit and of its end. */
   start(): void {
     if (this.running || !this.usable) return
-    this.store.writeTurn = this.turns.serving
+    this.store.addWriteTurn(this.turns.serving)
     this.store.copyLogBackOnCommit(false)
     const data: CatchUpWorkerData = {location: this.store.location, settings: this.settings, turns: this.turns.buffer, stop: this.stopBuffer}
     const worker = new Worker(workerScript(), {workerData: data})
@@ -98,7 +98,7 @@ export class CatchUpThread {
     this.exited = new Promise((resolve) =>
       worker.once('exit', (code) => {
         this.turns.workerGone()
-        this.store.writeTurn = undefined
+        this.store.removeWriteTurn(this.turns.serving)
         this.store.copyLogBackOnCommit(true)
         this.exited = undefined
         if (!finished) failure ??= {message: `the catch-up thread ended (exit code ${code})`, diskFull: false}

@@ -112,18 +112,17 @@ export class TransactionLifecycle {
    */
   async created(build: () => {transaction: Transaction; cvvGiven: boolean}): Promise<Transaction> {
     let entry: StoredTransaction | undefined
-    let written: Promise<StatusEvent[]>
-    this.profiles = new Map()
-    try {
-      written = this.store.writeGrouped(() => {
+    // Run at once, or later when a worker thread holds the write lock (store.writeGrouped).
+    const events = await this.store.writeGrouped(() => {
+      this.profiles = new Map()
+      try {
         const {transaction, cvvGiven} = build()
         entry = this.newEntry(transaction, cvvGiven)
         return this.insertCreated(entry)
-      })
-    } finally {
-      this.profiles = undefined
-    }
-    const events = await written
+      } finally {
+        this.profiles = undefined
+      }
+    })
     for (const event of events) this.listener.status(event)
     if (entry!.dueAt !== undefined) this.listener.due(entry!.dueAt)
     return entry!.transaction

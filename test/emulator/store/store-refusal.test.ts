@@ -102,12 +102,12 @@ describe('a refused store keeps its contents, mode, time and neighbours', () => 
     expect(folderSnapshot(dir)).toEqual(before)
   })
 
-  it('a whole store of 0644 is still taken: made 0600 before SQLite writes beside it, so its -wal and -shm are 0600 too', async () => {
+  it('a whole store of 0644 is still taken: made 0600 before SQLite writes beside it, so its -wal and -shm are 0600 too, as is its search index', async () => {
     const path = storeCopy(whole)
     const emulator = await startEmulator({port: 0, store: path})
     try {
       const after = folderSnapshot(join(path, '..'))
-      expect(Object.keys(after)).toEqual(['emulator.db', 'emulator.db-shm', 'emulator.db-wal'])
+      expect(Object.keys(after)).toEqual(['emulator.db', 'emulator.db-search', 'emulator.db-search-shm', 'emulator.db-search-wal', 'emulator.db-shm', 'emulator.db-wal'])
       for (const entry of Object.values(after)) expect(entry.mode).toBe('600')
     } finally {
       await emulator.close()
