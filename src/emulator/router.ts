@@ -84,12 +84,19 @@ function matches(pattern: string[], segments: readonly string[]): string[] | und
 
 /** The request handler over the given route tables, routing by the request's normalised target. */
 export function routeRequests(routes: readonly Route[]): TargetHandler {
+  // The routes of each pattern, in table order, found once (not joined again at every request).
+  const byPattern = new Map<string, Route[]>()
+  for (const route of routes) {
+    const key = route.pattern.join('/')
+    byPattern.set(key, [...(byPattern.get(key) ?? []), route])
+  }
+  const samePatternAs = new Map(routes.map((route) => [route, byPattern.get(route.pattern.join('/'))!]))
   return async (request, response, {segments, path}) => {
     // The first pattern that matches decides, as in a table read top to bottom: a literal
     // segment (`/transaction/start`) listed before a parameter takes precedence over it.
     const first = routes.find((route) => matches(route.pattern, segments))
     if (first) {
-      const samePattern = routes.filter((route) => route.pattern.join('/') === first.pattern.join('/'))
+      const samePattern = samePatternAs.get(first)!
       const route = samePattern.find((candidate) => candidate.method === request.method)
       if (route) {
         await route.handler(request, response, matches(route.pattern, segments)!)

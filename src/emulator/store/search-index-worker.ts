@@ -7,7 +7,7 @@
  */
 import {parentPort, workerData} from 'node:worker_threads'
 
-import {LOG_COPY_EVERY_MS, type SearchIndexProgress, type SearchIndexWorkerData, SEARCH_INDEX_BATCH, SEARCH_INDEX_POLL_MS, STOP, STORED} from './search-indexing.js'
+import {LOG_COPY_EVERY_MS, type SearchIndexProgress, type SearchIndexWorkerData, SEARCH_INDEX_BATCH, SEARCH_INDEX_PAUSE_MS, SEARCH_INDEX_POLL_MS, SLEEPING, STOP, STORED} from './search-indexing.js'
 import {EmulatorStore} from './store.js'
 
 function indexWhileRunning(data: SearchIndexWorkerData): void {
@@ -33,7 +33,14 @@ function indexWhileRunning(data: SearchIndexWorkerData): void {
       } catch {
         // Tried again after the wait.
       }
-      if (indexed === 0) Atomics.wait(control, STORED, stored, SEARCH_INDEX_POLL_MS)
+      if (indexed === 0) {
+        Atomics.store(control, SLEEPING, 1)
+        Atomics.wait(control, STORED, stored, SEARCH_INDEX_POLL_MS)
+        Atomics.store(control, SLEEPING, 0)
+      } else if (indexed < SEARCH_INDEX_BATCH) {
+        // Caught up: the next batch gathers meanwhile (a stop ends the pause).
+        Atomics.wait(control, STOP, 0, SEARCH_INDEX_PAUSE_MS)
+      }
     }
   } finally {
     store.close()

@@ -142,6 +142,9 @@ const MANY_TRANSACTION_UPDATES = new ManyRowsStatement(
   5,
 )
 
+/** Transactions a store keeps as last read (EmulatorStore.transaction): some 1.5 KiB each. */
+const RECENTLY_READ_MAX = 10_000
+
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
 
@@ -476,6 +479,7 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
+      this.recentlyRead.clear()
       for (const table of ['customer_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM main.${table}`)
       // The seqs start again from 1: the search index of the old epoch is of another store now (search-file.ts).
       this.run('UPDATE main.store_identity SET epoch = lower(hex(randomblob(16)))')
@@ -561,14 +565,48 @@ export class EmulatorStore {
    * left as they are.
    */
   updateTransaction(entry: StoredTransaction): void {
+    this.recentlyRead.delete(entry.transaction.id)
     const values = [JSON.stringify(entry.transaction), entry.transaction.status, entry.settlementHeld ? 1 : 0, entry.dueAt ?? null]
     if (this.deferred && entry.seq !== undefined) this.deferred.add(MANY_TRANSACTION_UPDATES, [entry.seq, ...values])
     else this.run(UPDATE_TRANSACTION, ...values, entry.seq ?? null, entry.transaction.id)
   }
 
   transaction(id: string): StoredTransaction | undefined {
+    // Outside a write, what is read is committed: kept for the next read of it (a status polled).
+    const committed = !this.group && !this.db.inTransaction
+    const kept = committed && this.unchangedByOthers() ? this.recentlyRead.get(id) : undefined
+    if (kept) return transactionFromRow(kept)
     const row = this.get('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
+    if (row && committed) this.keepRead(id, row)
     return row && transactionFromRow(row)
+  }
+
+  /**
+   * Transactions read lately, as committed, by id: a read of one of them skips SQLite (most of
+   * the cost of a status read under load is SQLite's read transaction). This connection forgets
+   * one it changes; any commit of another connection (a worker thread, another emulator sharing
+   * the store) forgets them all, as SQLite's data version tells once a turn of the event loop:
+   * the requests answered in a turn came before its first read, so each is answered with the
+   * store as it was when it came, or later.
+   */
+  private readonly recentlyRead = new Map<string, TransactionRow>()
+  private dataVersion?: number
+  private checkedThisTurn = false
+
+  private unchangedByOthers(): boolean {
+    if (this.checkedThisTurn) return true
+    this.checkedThisTurn = true
+    setImmediate(() => (this.checkedThisTurn = false))
+    const version = (this.statement('PRAGMA data_version').get() as {data_version: number}).data_version
+    if (version === this.dataVersion) return true
+    this.dataVersion = version
+    this.recentlyRead.clear()
+    return false
+  }
+
+  private keepRead(id: string, row: TransactionRow): void {
+    if (this.recentlyRead.size >= RECENTLY_READ_MAX) this.recentlyRead.delete(this.recentlyRead.keys().next().value!)
+    this.recentlyRead.set(id, row)
   }
 
   /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */

@@ -64,7 +64,7 @@ describe('the search index behind the writes', () => {
       expect(memory.searchPending()).toBe(18)
       // Half indexed, half not: pages of 7 cross the line between them.
       expect(found(memory, 'order-', 7)).toEqual(newestFirst(first))
-      expect(found(memory, 'ORDER-2', 4)).toEqual(newestFirst(first.filter((tx) => tx.merchant_reference.startsWith('Order-2'))))
+      expect(found(memory, 'ORDER-2', 4)).toEqual(newestFirst(first.filter((tx) => tx.merchant_reference!.startsWith('Order-2'))))
       expect(found(memory, '00000005-0000')).toEqual([first[4].id])
       expect(found(memory, '00000025-0000')).toEqual([first[24].id])
       expect(found(memory, 'order-', 5, 'DECLINED')).toEqual(newestFirst(first.filter((tx) => tx.status === 'DECLINED')))
@@ -109,7 +109,7 @@ describe('the search index behind the writes', () => {
     try {
       const made = store(serving, 1, 20)
       // No index yet: the query connection reads the store alone, and finds everything.
-      expect(found(queries, 'order-1')).toEqual(newestFirst(made.filter((tx) => tx.merchant_reference.startsWith('Order-1'))))
+      expect(found(queries, 'order-1')).toEqual(newestFirst(made.filter((tx) => tx.merchant_reference!.startsWith('Order-1'))))
       expect(indexer.attachSearchIndexForWriting()).toBe(true)
       expect((statSync(`${path}-search`).mode & 0o777).toString(8)).toBe('600')
       expect(indexer.indexForSearch(8)).toBe(8)

@@ -1,0 +1,94 @@
+/**
+ * The transactions a store keeps as last read (EmulatorStore.transaction): a read of one of them
+ * skips SQLite, yet what it answers is never older than the turn of the event loop it is asked
+ * in. Its own changes are seen at once (a change forgets the transaction, a rolled-back one too);
+ * another connection's commit (another emulator sharing the file, a worker thread) is seen from
+ * the next turn on; a reset forgets them all.
+ */
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {setImmediate as nextTurn} from 'node:timers/promises'
+
+import {describe, expect, it} from 'vitest'
+
+import type {Transaction} from '../../../src/api/schemas.js'
+import {EmulatorStore} from '../../../src/emulator/store/index.js'
+
+const ID = '00000001-0000-4000-8000-00000000beef'
+
+function transaction(status: string): Transaction {
+  return {
+    id: ID,
+    status,
+    status_reason: '',
+    amount: '1499',
+    payment_product: 'dummy',
+    merchant_reference: 'order-1',
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_status_update: '2026-01-01T00:00:00.000Z',
+    details: {},
+  } as unknown as Transaction
+}
+
+const statusOf = (store: EmulatorStore) => store.transaction(ID)?.transaction.status
+
+describe('the transactions a store keeps as last read', () => {
+  it("sees its own changes at once, a rolled-back change's transaction as committed, and forgets them all at a reset", () => {
+    const store = EmulatorStore.open()
+    try {
+      store.write(() => store.insertTransaction({transaction: transaction('INITIATED'), cvvGiven: false}))
+      expect(statusOf(store)).toBe('INITIATED')
+      const entry = store.transaction(ID)!
+      entry.transaction.status = 'IN_PROGRESS'
+      store.write(() => store.updateTransaction(entry))
+      expect(statusOf(store)).toBe('IN_PROGRESS')
+      // A copy each time: changing what a read gave changes nothing kept.
+      store.transaction(ID)!.transaction.status = 'CANCELLED'
+      expect(statusOf(store)).toBe('IN_PROGRESS')
+      expect(() =>
+        store.write(() => {
+          entry.transaction.status = 'DECLINED'
+          store.updateTransaction(entry)
+          throw new Error('the change fails after its update')
+        }),
+      ).toThrow('the change fails')
+      expect(statusOf(store)).toBe('IN_PROGRESS')
+      store.reset()
+      expect(store.transaction(ID)).toBeUndefined()
+    } finally {
+      store.close()
+    }
+  })
+
+  it("sees another connection's commit from the next turn of the event loop on", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'paytx-recent-reads-')), 'emulator.db')
+    const serving = EmulatorStore.open(path)
+    const other = EmulatorStore.attach(path, 'catch-up')
+    try {
+      serving.write(() => serving.insertTransaction({transaction: transaction('INITIATED'), cvvGiven: false}))
+      expect(statusOf(serving)).toBe('INITIATED')
+      await nextTurn()
+      expect(statusOf(serving)).toBe('INITIATED')
+      const entry = other.transaction(ID)!
+      entry.transaction.status = 'SETTLEMENT_COMPLETED'
+      other.write(() => other.updateTransaction(entry))
+      await nextTurn()
+      expect(statusOf(serving)).toBe('SETTLEMENT_COMPLETED')
+      // Another transaction read first in the turn: the check it made forgets this one too.
+      const second = {...transaction('INITIATED'), id: ID.replace('00000001', '00000002')}
+      serving.write(() => serving.insertTransaction({transaction: second, cvvGiven: false}))
+      await nextTurn()
+      expect(statusOf(serving)).toBe('SETTLEMENT_COMPLETED')
+      expect(serving.transaction(second.id)?.transaction.status).toBe('INITIATED')
+      entry.transaction.status = 'CANCELLED'
+      other.write(() => other.updateTransaction(entry))
+      await nextTurn()
+      expect(serving.transaction(second.id)?.transaction.status).toBe('INITIATED')
+      expect(statusOf(serving)).toBe('CANCELLED')
+    } finally {
+      other.close()
+      serving.close()
+    }
+  })
+})
