@@ -8,7 +8,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {call, createCustomer, finish, growStore, keepAliveAgent, median, percentile, printTable, requireBuild, startEmulator, startTransaction, stopEmulator} from './lib/emulator.js'
+import {call, createCustomer, finish, growStore, keepAliveAgent, median, percentile, printTable, requireBuild, startEmulator, startTransaction, stopEmulator, waitForSearchIndex} from './lib/emulator.js'
 
 requireBuild()
 const STORED = Number(process.env.PAYTX_BENCH_STORED ?? 100_000)
@@ -27,6 +27,8 @@ await stopEmulator(seeding.child)
 growStore(store, STORED)
 
 const {child, url} = await startEmulator(store)
+// The copies indexed for search first (behind the writes, as the API's are): the searches below read an index at rest.
+await waitForSearchIndex(url)
 const readAgent = keepAliveAgent(1)
 const searchAgent = keepAliveAgent(1)
 const ids = JSON.parse((await call(readAgent, url, 'GET', '/_emulator/transactions?limit=200')).text).transactions.map((tx) => tx.id)
