@@ -338,7 +338,10 @@ export class EmulatorStore {
     this.beginTurns()
     try {
       this.db.exec('BEGIN IMMEDIATE')
+      // Holding the write lock from here: what another connection committed before is seen now.
+      this.forgetIfChangedByOthers()
     } catch (error) {
+      this.rollBack()
       this.endTurns()
       if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
       throw error
@@ -397,6 +400,7 @@ export class EmulatorStore {
     try {
       this.db.exec('BEGIN IMMEDIATE')
       try {
+        this.forgetIfChangedByOthers()
         const result = change()
         this.db.exec('COMMIT')
         this.committed()
@@ -413,6 +417,7 @@ export class EmulatorStore {
   /** After SQLITE_FULL, SQLite may have rolled the transaction back itself; a second ROLLBACK would throw over the first error. */
   private rollBack(): void {
     this.transactionsStored = false
+    this.forgetKept()
     if (!this.db.inTransaction) return
     try {
       this.db.exec('ROLLBACK')
@@ -479,7 +484,7 @@ export class EmulatorStore {
   /** Empties the store: every organisation, profile, customer, card, transaction and delivery. */
   reset(): void {
     this.write(() => {
-      this.recentlyRead.clear()
+      this.forgetKept()
       for (const table of ['customer_search', 'status_changes', 'webhook_deliveries', 'transactions', 'cards', 'customers', 'payment_profiles', 'organisations']) this.run(`DELETE FROM main.${table}`)
       // The seqs start again from 1: the search index of the old epoch is of another store now (search-file.ts).
       this.run('UPDATE main.store_identity SET epoch = lower(hex(randomblob(16)))')
@@ -495,8 +500,13 @@ export class EmulatorStore {
   }
 
   paymentProfile(id: string): PaymentProfile | undefined {
+    const keep = this.mayKeep()
+    const kept = keep ? this.knownProfiles.get(id) : undefined
+    if (kept) return {...kept}
     const row = this.get('SELECT id, organisation, name, webhook_transaction_update, created_at FROM payment_profiles WHERE id = ?', id) as PaymentProfile | undefined
-    return row && {id: row.id, organisation: row.organisation, name: row.name, webhook_transaction_update: row.webhook_transaction_update, created_at: row.created_at}
+    const profile = row && {id: row.id, organisation: row.organisation, name: row.name, webhook_transaction_update: row.webhook_transaction_update, created_at: row.created_at}
+    if (profile && keep) this.knownProfiles.set(id, {...profile})
+    return profile
   }
 
   paymentProfiles(): PaymentProfile[] {
@@ -505,6 +515,7 @@ export class EmulatorStore {
 
   /** Adds the profile, or, when it exists, sets its webhook address if one is given. */
   putPaymentProfile(profile: PaymentProfile, options: {replaceWebhook: boolean}): void {
+    this.knownProfiles.delete(profile.id)
     this.run(
       `INSERT INTO payment_profiles (id, organisation, name, webhook_transaction_update, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET webhook_transaction_update = CASE WHEN ? THEN excluded.webhook_transaction_update ELSE webhook_transaction_update END`,
@@ -527,7 +538,11 @@ export class EmulatorStore {
   }
 
   hasCustomer(id: string): boolean {
-    return this.get('SELECT 1 AS found FROM customers WHERE id = ?', id) !== undefined
+    const keep = this.mayKeep()
+    if (keep && this.knownCustomers.has(id)) return true
+    const found = this.get('SELECT 1 AS found FROM customers WHERE id = ?', id) !== undefined
+    if (found && keep) this.knownCustomers.add(id)
+    return found
   }
 
   insertCard(card: StoredCard): void {
@@ -574,7 +589,7 @@ export class EmulatorStore {
   transaction(id: string): StoredTransaction | undefined {
     // Outside a write, what is read is committed: kept for the next read of it (a status polled).
     const committed = !this.group && !this.db.inTransaction
-    const kept = committed && this.unchangedByOthers() ? this.recentlyRead.get(id) : undefined
+    const kept = committed && this.mayKeep() ? this.recentlyRead.get(id) : undefined
     if (kept) return transactionFromRow(kept)
     const row = this.get('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
     if (row && committed) this.keepRead(id, row)
@@ -582,26 +597,43 @@ export class EmulatorStore {
   }
 
   /**
-   * Transactions read lately, as committed, by id: a read of one of them skips SQLite (most of
-   * the cost of a status read under load is SQLite's read transaction). This connection forgets
-   * one it changes; any commit of another connection (a worker thread, another emulator sharing
-   * the store) forgets them all, as SQLite's data version tells once a turn of the event loop:
-   * the requests answered in a turn came before its first read, so each is answered with the
-   * store as it was when it came, or later.
+   * What this connection keeps as read, so that a read of it skips SQLite (most of the cost of a
+   * status read under load is SQLite's read transaction; a start checks its customer and payment
+   * profile): transactions read lately, as committed, by id; customers and payment profiles known
+   * to exist (only a reset removes one). This connection forgets what it changes, and everything
+   * when a write of its own rolls back; any commit of another connection (a worker thread,
+   * another emulator sharing the store) forgets it all, as SQLite's data version tells: once a
+   * turn of the event loop for reads (the requests answered in a turn came before its first
+   * read, so each is answered with the store as it was when it came, or later), and at the start
+   * of every write (which holds the write lock from then on: what it checks stays true).
    */
   private readonly recentlyRead = new Map<string, TransactionRow>()
+  private readonly knownCustomers = new Set<string>()
+  private readonly knownProfiles = new Map<string, PaymentProfile>()
   private dataVersion?: number
   private checkedThisTurn = false
 
-  private unchangedByOthers(): boolean {
+  /** Whether what is kept may be used (and more kept) now: not inside a write of its own (it may roll back); checked against others first. */
+  private mayKeep(): boolean {
+    if (this.db.inTransaction && !this.group) return false
     if (this.checkedThisTurn) return true
     this.checkedThisTurn = true
     setImmediate(() => (this.checkedThisTurn = false))
+    this.forgetIfChangedByOthers()
+    return true
+  }
+
+  private forgetIfChangedByOthers(): void {
     const version = (this.statement('PRAGMA data_version').get() as {data_version: number}).data_version
-    if (version === this.dataVersion) return true
+    if (version === this.dataVersion) return
     this.dataVersion = version
+    this.forgetKept()
+  }
+
+  private forgetKept(): void {
     this.recentlyRead.clear()
-    return false
+    this.knownCustomers.clear()
+    this.knownProfiles.clear()
   }
 
   private keepRead(id: string, row: TransactionRow): void {

@@ -33,6 +33,9 @@ function transaction(status: string): Transaction {
 
 const statusOf = (store: EmulatorStore) => store.transaction(ID)?.transaction.status
 
+const CUSTOMER = {id: 'c0c0c0c0-0000-4000-8000-00000000cafe', first_name: 'Margriet', last_name: 'Van Dijk', email_address: 'md@example.com'} as never
+const PROFILE = {id: '7d3c2a10-5b1e-4f6a-8c2d-9e0b4d0000aa', organisation: '0a0f2c55-6c8e-4c51-9b0e-3e7a1d000001', name: 'shop', webhook_transaction_update: 'http://127.0.0.1:9/a', created_at: '2026-01-01T00:00:00.000Z'}
+
 describe('the transactions a store keeps as last read', () => {
   it("sees its own changes at once, a rolled-back change's transaction as committed, and forgets them all at a reset", () => {
     const store = EmulatorStore.open()
@@ -86,6 +89,32 @@ describe('the transactions a store keeps as last read', () => {
       await nextTurn()
       expect(serving.transaction(second.id)?.transaction.status).toBe('INITIATED')
       expect(statusOf(serving)).toBe('CANCELLED')
+    } finally {
+      other.close()
+      serving.close()
+    }
+  })
+
+  it("knows a customer and a payment profile until another connection's reset or change, seen by the next write at once", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'paytx-recent-reads-')), 'emulator.db')
+    const serving = EmulatorStore.open(path)
+    const other = EmulatorStore.attach(path, 'catch-up')
+    try {
+      serving.write(() => {
+        serving.insertCustomer(CUSTOMER)
+        serving.putPaymentProfile(PROFILE, {replaceWebhook: true})
+      })
+      await nextTurn()
+      expect(serving.hasCustomer((CUSTOMER as {id: string}).id)).toBe(true)
+      expect(serving.paymentProfile(PROFILE.id)?.webhook_transaction_update).toBe('http://127.0.0.1:9/a')
+      other.write(() => other.putPaymentProfile({...PROFILE, webhook_transaction_update: 'http://127.0.0.1:9/b'}, {replaceWebhook: true}))
+      other.reset()
+      // In the same turn, a write of the serving store (a start's, grouped) holds the lock: it sees the reset.
+      expect(await serving.writeGrouped(() => serving.hasCustomer((CUSTOMER as {id: string}).id))).toBe(false)
+      other.write(() => other.putPaymentProfile({...PROFILE, webhook_transaction_update: 'http://127.0.0.1:9/c'}, {replaceWebhook: true}))
+      await nextTurn()
+      expect(serving.paymentProfile(PROFILE.id)?.webhook_transaction_update).toBe('http://127.0.0.1:9/c')
+      expect(serving.hasCustomer((CUSTOMER as {id: string}).id)).toBe(false)
     } finally {
       other.close()
       serving.close()
