@@ -88,7 +88,8 @@ function startEmulator(store) {
   const fd = openSync(log, 'w')
   const env = benchEnv({PAYTX_DATA_DIR: work, PAYTX_CONFIG_DIR: work})
   const profile = process.env.PAYTX_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PAYTX_BENCH_CPU_PROF}`] : []
-  const child = spawn(process.execPath, [...profile, bin, 'emulator', 'start', '--port', '0', '--store', store, '--json'], {env, stdio: ['ignore', fd, 'inherit']})
+  // Its notes (the keys of the local profile's preset) go to the same file, not between the figures.
+  const child = spawn(process.execPath, [...profile, bin, 'emulator', 'start', '--port', '0', '--store', store, '--json'], {env, stdio: ['ignore', fd, fd]})
   closeSync(fd)
   emulatorChild = child
   return new Promise((resolve, reject) => {
