@@ -142,8 +142,11 @@ const MANY_TRANSACTION_UPDATES = new ManyRowsStatement(
   5,
 )
 
-/** Transactions a store keeps as last read (EmulatorStore.transaction): some 1.5 KiB each. */
-const RECENTLY_READ_MAX = 10_000
+/**
+ * How much of the transactions' bodies a store keeps as last read or stored (EmulatorStore.transaction):
+ * 16 MiB, some 25,000 transactions of a few hundred bytes each.
+ */
+const RECENTLY_READ_BYTES = 16 * 1024 * 1024
 
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
@@ -200,6 +203,8 @@ function deliveryFromRow(row: DeliveryRow): OutboxDelivery {
 /** Grouped writes sharing one commit (EmulatorStore.writeGrouped), and who waits for it. */
 interface GroupCommit {
   waiting: {resolved(): void; rejected(error: Error): void}[]
+  /** The transactions it stores, kept as read once it is committed (a start's status is read next). */
+  stored: (TransactionRow & {id: string})[]
 }
 
 /** The rows newest first (by seq), each once, at most `limit`. */
@@ -346,7 +351,7 @@ export class EmulatorStore {
       if (isDiskFull(error) && !this.diskFull) this.diskFullChanged(true)
       throw error
     }
-    const group: GroupCommit = {waiting: []}
+    const group: GroupCommit = {waiting: [], stored: []}
     this.group = group
     openGroups.add(this)
     setImmediate(() => this.commitGroup())
@@ -368,6 +373,7 @@ export class EmulatorStore {
     this.endTurns()
     if (this.diskFull) this.diskFullChanged(false)
     this.committed()
+    for (const row of group.stored) this.keepRead(row.id, row)
     for (const write of group.waiting) write.resolved()
   }
 
@@ -558,20 +564,23 @@ export class EmulatorStore {
   insertTransaction(entry: StoredTransaction): void {
     const {transaction} = entry
     this.transactionsStored = true
+    const body = JSON.stringify(transaction)
+    const row = {id: transaction.id, body, cvv_given: entry.cvvGiven ? 1 : 0, settlement_held: entry.settlementHeld ? 1 : 0, due_at: entry.dueAt ?? null}
     entry.seq = this.insert(
       `INSERT INTO transactions (id, body, cvv_given, settlement_held, due_at, status, created_at, merchant_reference, customer, product)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       transaction.id,
-      JSON.stringify(transaction),
-      entry.cvvGiven ? 1 : 0,
-      entry.settlementHeld ? 1 : 0,
-      entry.dueAt ?? null,
+      body,
+      row.cvv_given,
+      row.settlement_held,
+      row.due_at,
       transaction.status,
       transaction.created_at,
       transaction.merchant_reference ?? null,
       transaction.customer ?? null,
       transaction.payment_product,
     )
+    if (this.group && this.inGroupedChange) this.group.stored.push({...row, seq: entry.seq})
   }
 
   /**
@@ -580,7 +589,8 @@ export class EmulatorStore {
    * left as they are.
    */
   updateTransaction(entry: StoredTransaction): void {
-    this.recentlyRead.delete(entry.transaction.id)
+    this.forgetRead(entry.transaction.id)
+    if (this.group) this.group.stored = this.group.stored.filter((row) => row.id !== entry.transaction.id)
     const values = [JSON.stringify(entry.transaction), entry.transaction.status, entry.settlementHeld ? 1 : 0, entry.dueAt ?? null]
     if (this.deferred && entry.seq !== undefined) this.deferred.add(MANY_TRANSACTION_UPDATES, [entry.seq, ...values])
     else this.run(UPDATE_TRANSACTION, ...values, entry.seq ?? null, entry.transaction.id)
@@ -632,14 +642,31 @@ export class EmulatorStore {
 
   private forgetKept(): void {
     this.recentlyRead.clear()
+    this.keptBytes = 0
     this.knownCustomers.clear()
     this.knownProfiles.clear()
   }
 
-  private keepRead(id: string, row: TransactionRow): void {
-    if (this.recentlyRead.size >= RECENTLY_READ_MAX) this.recentlyRead.delete(this.recentlyRead.keys().next().value!)
-    this.recentlyRead.set(id, row)
+  private forgetRead(id: string): void {
+    const kept = this.recentlyRead.get(id)
+    if (!kept) return
+    this.recentlyRead.delete(id)
+    this.keptBytes -= kept.body.length
   }
+
+  private keepRead(id: string, row: TransactionRow): void {
+    this.forgetRead(id)
+    this.recentlyRead.set(id, row)
+    this.keptBytes += row.body.length
+    while (this.keptBytes > RECENTLY_READ_BYTES) {
+      const [oldest, kept] = this.recentlyRead.entries().next().value!
+      this.recentlyRead.delete(oldest)
+      this.keptBytes -= kept.body.length
+    }
+  }
+
+  /** The size of the bodies kept as read (characters), held within RECENTLY_READ_BYTES. */
+  private keptBytes = 0
 
   /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */
   dueTransactions(now: number, limit: number): StoredTransaction[] {

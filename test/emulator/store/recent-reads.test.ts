@@ -64,6 +64,31 @@ describe('the transactions a store keeps as last read', () => {
     }
   })
 
+  it('keeps a started transaction as stored once its group commits: never one of a group that failed, never one changed after in the group', async () => {
+    const store = EmulatorStore.open()
+    try {
+      const failed = store.writeGrouped(() => store.insertTransaction({transaction: transaction('INITIATED'), cvvGiven: false}))
+      expect(() =>
+        store.writeGrouped(() => {
+          store.insertTransaction({transaction: {...transaction('INITIATED'), id: ID.replace('00000001', '00000002')}, cvvGiven: false})
+          throw new Error('the disk filled half-way')
+        }),
+      ).toThrow('the disk filled')
+      await expect(failed).rejects.toThrow('the disk filled')
+      expect(store.transaction(ID)).toBeUndefined()
+
+      await store.writeGrouped(() => {
+        const entry = {transaction: transaction('INITIATED'), cvvGiven: false}
+        store.insertTransaction(entry)
+        entry.transaction.status = 'IN_PROGRESS'
+        store.updateTransaction(entry)
+      })
+      expect(statusOf(store)).toBe('IN_PROGRESS')
+    } finally {
+      store.close()
+    }
+  })
+
   it("sees another connection's commit from the next turn of the event loop on", async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'paytx-recent-reads-')), 'emulator.db')
     const serving = EmulatorStore.open(path)
