@@ -78,8 +78,12 @@ await fetch(new URL(answer.headers.get('location'), action))
     expect([2, 3, 4]).toContain(received.length)
     received.forEach((status, index) => expect(moves.indexOf(status)).toBeGreaterThanOrEqual(index))
     expect(printed.join('\n')).not.toContain('duplicate')
+    // The summary lists those received before it was printed, in the same order: on a loaded
+    // machine the last one may come after it (its line on stderr, the summary on stdout).
     const summaryRows = printed.filter((line) => /^(Webhooks {5}| {13})<time>  transaction  /.test(line))
-    expect(summaryRows.map((row) => row.replace(/^(Webhooks {5}| {13})<time>  transaction  /, '').split('  ')[0])).toEqual(received)
+    const summarized = summaryRows.map((row) => row.replace(/^(Webhooks {5}| {13})<time>  transaction  /, '').split('  ')[0])
+    expect(summarized.length).toBeGreaterThanOrEqual(2)
+    expect(summarized).toEqual(received.slice(0, summarized.length))
   })
 
   it('embeds the emulator when the local profile points at an address where nothing listens', async () => {

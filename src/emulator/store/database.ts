@@ -313,7 +313,7 @@ export type AttachedUse = 'catch-up' | 'queries' | 'search-index'
 const ATTACHED_PRAGMAS: Record<AttachedUse, string[]> = {
   'catch-up': ['cache_size = -65536', 'wal_autocheckpoint = 0'],
   queries: ['query_only = ON'],
-  'search-index': [],
+  'search-index': ['cache_size = -256'],
 }
 
 /**

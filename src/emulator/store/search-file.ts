@@ -48,7 +48,7 @@ export function attachSearchIndex(db: Database, location: string, use: 'read' | 
   }
   try {
     if (Number(scalar(db, 'PRAGMA search.application_id')) === SEARCH_FILE_ID && Number(scalar(db, 'PRAGMA search.user_version')) === SEARCH_FILE_VERSION) {
-      if (use === 'write') db.exec('PRAGMA search.synchronous = NORMAL')
+      if (use === 'write') db.exec('PRAGMA search.synchronous = NORMAL; PRAGMA search.cache_size = -256')
       return true
     }
   } catch {

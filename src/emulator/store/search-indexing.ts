@@ -129,7 +129,7 @@ class SearchIndexThread implements SearchIndexing {
       if (Atomics.load(this.control, SLEEPING) === 1) Atomics.notify(this.control, STORED)
     }
     const data: SearchIndexWorkerData = {location: store.location, control: this.control.buffer as SharedArrayBuffer}
-    const worker = new Worker(workerScript(), {workerData: data})
+    const worker = new Worker(workerScript(), {workerData: data, resourceLimits: {maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 12, stackSizeMb: 1}})
     this.worker = worker
     // An idle indexing thread does not keep a process alive; one asked to stop does, until it has.
     worker.unref()

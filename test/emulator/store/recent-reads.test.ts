@@ -64,7 +64,7 @@ describe('the transactions a store keeps as last read', () => {
     }
   })
 
-  it('keeps a started transaction as stored once its group commits: never one of a group that failed, never one changed after in the group', async () => {
+  it('reads a started transaction as committed: never one of a group that failed, one changed later in its group as changed', async () => {
     const store = EmulatorStore.open()
     try {
       const failed = store.writeGrouped(() => store.insertTransaction({transaction: transaction('INITIATED'), cvvGiven: false}))
