@@ -29,7 +29,11 @@ export interface RequestTarget {
 }
 
 /** A handler that is given the request's one normalised target. */
-export type TargetHandler = (request: IncomingMessage, response: ServerResponse, target: RequestTarget) => Promise<void>
+/**
+ * A handler of normalised targets: a promise only when its work is (a body to read, a query thread
+ * to ask); a status read is answered within the call, with no promise made on its way.
+ */
+export type TargetHandler = (request: IncomingMessage, response: ServerResponse, target: RequestTarget) => Promise<void> | void
 
 function invalidPath(reason: string): ApiError {
   return new ApiError(400, `The request path is not valid (${reason}).`, {path: reason})
@@ -91,17 +95,14 @@ export function routeRequests(routes: readonly Route[]): TargetHandler {
     byPattern.set(key, [...(byPattern.get(key) ?? []), route])
   }
   const samePatternAs = new Map(routes.map((route) => [route, byPattern.get(route.pattern.join('/'))!]))
-  return async (request, response, {segments, path}) => {
+  return (request, response, {segments, path}) => {
     // The first pattern that matches decides, as in a table read top to bottom: a literal
     // segment (`/transaction/start`) listed before a parameter takes precedence over it.
     const first = routes.find((route) => matches(route.pattern, segments))
     if (first) {
       const samePattern = samePatternAs.get(first)!
       const route = samePattern.find((candidate) => candidate.method === request.method)
-      if (route) {
-        await route.handler(request, response, matches(route.pattern, segments)!)
-        return
-      }
+      if (route) return route.handler(request, response, matches(route.pattern, segments)!)
       const list = samePattern.map((candidate) => candidate.method).join(', ')
       throw new ApiError(405, `${request.method} is not allowed here; use ${list}.`, {method: `allowed: ${list}`}, {allow: list})
     }

@@ -5,7 +5,7 @@
  * behaviour of its own beyond turning an unexpected failure into a 500. Started through
  * `startEmulator` in `index.ts`.
  */
-import {type Server, createServer} from 'node:http'
+import {type IncomingMessage, type Server, type ServerResponse, createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
 import {DEFAULT_API_KEY_HEADER} from '../api/contract.js'
@@ -199,30 +199,39 @@ function httpServer(handle: TargetHandler, clock: Clock, {report, warn}: Reporte
       }),
     )
     // The path is normalised here, once: the faults, the admin Host guard and the router all decide on this one target.
-    const answer = async () => handle(request, response, requestTarget(request.url ?? '/'))
-    answer().catch((error: unknown) => {
-      // Drain what the client still sends, so that it reads the answer instead of a reset.
-      request.resume()
-      if (response.headersSent) {
-        response.destroy()
-        return
-      }
-      if (error instanceof ApiError) {
-        sendApiError(response, error)
-        return
-      }
-      if (isDiskFull(error)) {
-        // Rolled back whole: nothing of the request was kept, and it can be sent again once there is space.
-        sendApiError(response, new ApiError(503, 'The emulator cannot store this change: its disk is full. Nothing was changed; send the request again later.', {store: 'the disk is full'}, {'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS)}))
-        return
-      }
-      warn(`Error: the emulator failed on ${request.method} ${(request.url ?? '').split('?')[0]}: ${(error as Error).message}`)
-      sendApiError(response, new ApiError(500, 'The emulator failed while handling this request.'))
-    })
+    let answered: Promise<void> | void
+    try {
+      answered = handle(request, response, requestTarget(request.url ?? '/'))
+    } catch (error) {
+      answerFailure(request, response, error, warn)
+      return
+    }
+    answered?.catch((error: unknown) => answerFailure(request, response, error, warn))
   })
   server.requestTimeout = 30_000
   server.headersTimeout = 20_000
   return server
+}
+
+/** A request whose handling failed: the service's error object, or a 500 that says so (the emulator's own failure, also told on stderr). */
+function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown, warn: Reporters['warn']): void {
+  // Drain what the client still sends, so that it reads the answer instead of a reset.
+  request.resume()
+  if (response.headersSent) {
+    response.destroy()
+    return
+  }
+  if (error instanceof ApiError) {
+    sendApiError(response, error)
+    return
+  }
+  if (isDiskFull(error)) {
+    // Rolled back whole: nothing of the request was kept, and it can be sent again once there is space.
+    sendApiError(response, new ApiError(503, 'The emulator cannot store this change: its disk is full. Nothing was changed; send the request again later.', {store: 'the disk is full'}, {'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS)}))
+    return
+  }
+  warn(`Error: the emulator failed on ${request.method} ${(request.url ?? '').split('?')[0]}: ${(error as Error).message}`)
+  sendApiError(response, new ApiError(500, 'The emulator failed while handling this request.'))
 }
 
 /** What the caller holds: addresses, keys, ids, and a close that stops the scheduler, the server, the outbox and the store once. */

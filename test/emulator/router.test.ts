@@ -2,10 +2,14 @@
  * The one normaliser every layer of the emulator routes and guards by: a path means the same
  * thing however it is spelled, and what cannot be read as a path is a 400 naming it.
  */
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import {describe, expect, it} from 'vitest'
 
+import {guardAdminHost} from '../../src/emulator/admin/index.js'
+import {FaultRules, withRequestFaults} from '../../src/emulator/faults/index.js'
 import {ApiError} from '../../src/emulator/http-exchange.js'
-import {isAdminTarget, requestTarget} from '../../src/emulator/router.js'
+import {isAdminTarget, requestTarget, routeRequests} from '../../src/emulator/router.js'
+import {EmulatorStore} from '../../src/emulator/store/index.js'
 
 describe('requestTarget', () => {
   it.each([
@@ -50,5 +54,26 @@ describe('requestTarget', () => {
   it('marks /_emulator/ targets in any case as the emulator\'s own', () => {
     expect(['/_emulator', '/%5FEMULATOR/x', '/x/../_Emulator/faults'].map((raw) => isAdminTarget(requestTarget(raw)))).toEqual([true, true, true])
     expect(['/', '/v1/_emulator', '/_emulatorx/health'].map((raw) => isAdminTarget(requestTarget(raw)))).toEqual([false, false, false])
+  })
+})
+
+describe('the layers a request goes through', () => {
+  const request = {method: 'GET', headers: {host: '127.0.0.1:4010'}} as IncomingMessage
+  const response = {} as ServerResponse
+  const target = requestTarget('/v1/transaction/abc')
+
+  it('answer a handler that works within the call, within the call: no promise made on the way (a status read under load)', () => {
+    const seen: string[][] = []
+    const routed = routeRequests([{method: 'GET', pattern: ['v1', 'transaction', ':'], handler: (_request, _response, params) => void seen.push(params)}])
+    const guarded = guardAdminHost(routed, {listenHost: '127.0.0.1', ownUrls: () => ['http://127.0.0.1:4010']})
+    const layered = withRequestFaults(guarded, new FaultRules(1), {store: EmulatorStore.open(), maxBodyBytes: 1024, now: () => 0, report: () => {}})
+    expect(layered(request, response, target)).toBeUndefined()
+    expect(seen).toEqual([['abc']])
+  })
+
+  it('pass on the promise of a handler that awaits, and throw what fails within the call', async () => {
+    const routed = routeRequests([{method: 'GET', pattern: ['v1', 'transaction', ':'], handler: async () => {}}])
+    await expect(routed(request, response, target)).resolves.toBeUndefined()
+    expect(() => routed(request, response, requestTarget('/v2'))).toThrow(ApiError)
   })
 })

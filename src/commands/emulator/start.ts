@@ -109,12 +109,16 @@ EXIT CODES
     const options = {...(await withReadingsFile(toEmulatorStartOptions(this.flags, this.ctx.env), this.flags.readings)), ...(await this.faultOptions())}
     const exposure = this.flags.store === undefined ? dataFolderExposure(this.ctx.env) : undefined
     if (exposure) this.warnUser(exposure)
-    const [{startEmulator}, {emulatorStartRenderer}, {BatchedLineWriter}, {lineWidth}] = await Promise.all([
+    const [{startEmulator}, {emulatorStartRenderer}, {BatchedLineWriter}, {lineWidth}, {holdYoungGenerationAt}] = await Promise.all([
       import('../../emulator/index.js'),
       import('../../output/emulator-start.js'),
       import('../../terminal/turn-batch.js'),
       import('../../output/wrap.js'),
+      import('../../process/small-heap.js'),
     ])
+    // An emulator may serve a load test for hours: under a steady stream of requests V8 would
+    // double its young generation up to 32 MB (see small-heap.ts), the most of its memory growth.
+    holdYoungGenerationAt(8)
     // A line per request and status change: a catch-up over 100,000 overdue moves is 100,000 lines,
     // written a turn of the event loop's worth at a time instead of with a system call each.
     const lines = new BatchedLineWriter(this.ctx.io.stdout)

@@ -21,10 +21,10 @@ export interface AdminHostSettings {
 /** The handler, with /_emulator/ requests under a foreign Host refused (403) while the emulator listens on loopback only. */
 export function guardAdminHost(handle: TargetHandler, settings: AdminHostSettings): TargetHandler {
   if (!listensOnLoopbackOnly(settings.listenHost)) return handle
-  return async (request, response, target) => {
+  return (request, response, target) => {
     if (isAdminTarget(target) && !isOwnHost(request.headers.host, settings.ownUrls())) {
       throw new ApiError(403, `The emulator's /_emulator/ routes answer only at ${settings.ownUrls().join(' or ')}.`, {host: "not this emulator's address"})
     }
-    await handle(request, response, target)
+    return handle(request, response, target)
   }
 }

@@ -90,9 +90,15 @@ function requestEffect({rule}: ActiveFaultRule): string {
 
 /** The handler behind the request faults; the path rules match on is the request's normalised target, the one the router routes by. */
 export function withRequestFaults(next: TargetHandler, faults: FaultRules, settings: RequestFaultSettings): TargetHandler {
+  const faulted = faultedRequest(next, faults, settings)
+  // With no rules (most of the time), the request goes on within this call.
+  return (request, response, target) => (faults.isEmpty || isAdminTarget(target) ? next(request, response, target) : faulted(request, response, target))
+}
+
+/** A request while rules are set: its facts read (its body too, for the rules that match on it), then the first rule that matches applied. */
+function faultedRequest(next: TargetHandler, faults: FaultRules, settings: RequestFaultSettings): TargetHandler {
   return async (request, response, target) => {
-    if (faults.isEmpty || isAdminTarget(target)) return next(request, response, target)
-    const handle: RequestHandler = (forwardedRequest, forwardedResponse) => next(forwardedRequest, forwardedResponse, target)
+    const handle: RequestHandler = async (forwardedRequest, forwardedResponse) => next(forwardedRequest, forwardedResponse, target)
     const {path} = target
     const {facts, forwarded} = await requestFacts(request, target, faults, settings)
     const active = faults.forRequest(facts)
