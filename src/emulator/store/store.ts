@@ -113,6 +113,16 @@ export interface TransactionPage {
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000
 
 /**
+ * While a worker thread copies the log back, this connection's commits still copy what the thread
+ * left once the log holds 4096 pages (16 MiB): only a writer that begins after the whole log was
+ * copied starts it again from its first page, and under a steady stream of requests the serving
+ * thread always begins its next write before a copy on another thread has caught up, so the log
+ * grew without end (251 MB after 16,000 starts, with no copy left to do on this thread). By
+ * then the thread has copied all but its last moments' pages.
+ */
+const LOG_COPIED_ELSEWHERE_PAGES = 4096
+
+/**
  * A transaction's status changes and deliveries are found by its seq (the order it was stored
  * in), not by its random id: see the schema's version 4 (database.ts). This reads it from the id.
  */
@@ -432,8 +442,9 @@ export class EmulatorStore {
 
   /**
    * Whether this connection's commits copy the write-ahead log back into the store file once it
-   * has grown (SQLite's default, every 4 MiB): not while a worker thread copies it instead (the
-   * catch-up, the search indexing), each saying so here; the copy would otherwise fall to
+   * has grown (SQLite's default, every 4 MiB), or only what a worker thread that copies it
+   * instead (the catch-up, the search indexing) left, once it is four times as long
+   * (LOG_COPIED_ELSEWHERE_PAGES); each thread says so here. The copy would otherwise fall to
    * whichever connection commits next, a request's write on the serving thread among them.
    */
   copyLogBackOnCommit(on: boolean): void {
@@ -442,7 +453,7 @@ export class EmulatorStore {
     const copying = this.logCopiers <= 0
     if (copying === this.copiesOnCommit) return
     this.copiesOnCommit = copying
-    this.db.exec(`PRAGMA wal_autocheckpoint = ${copying ? DEFAULT_AUTOCHECKPOINT_PAGES : 0}`)
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${copying ? DEFAULT_AUTOCHECKPOINT_PAGES : LOG_COPIED_ELSEWHERE_PAGES}`)
   }
 
   /** Worker threads that copy the write-ahead log back themselves, meanwhile. */
