@@ -120,10 +120,8 @@ export function queryInteger(query: URLSearchParams, name: string, {min, max, fa
 
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = JSON.stringify(body)
-  // Most answers (the request path under load): the headers as one flat list, written with the body by one end().
   if (headers === undefined) {
-    response.writeHead(status, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(payload)), 'cache-control', 'no-store'])
-    response.end(payload)
+    sendJsonText(response, status, payload)
     return
   }
   response.writeHead(status, {
@@ -132,6 +130,12 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
     'cache-control': 'no-store',
     ...headers,
   })
+  response.end(payload)
+}
+
+/** JSON already written out: most answers (the request path under load), the headers as one flat list, written with the body by one end(). */
+export function sendJsonText(response: ServerResponse, status: number, payload: string): void {
+  response.writeHead(status, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(payload)), 'cache-control', 'no-store'])
   response.end(payload)
 }
 

@@ -4,7 +4,7 @@
  */
 import {EMULATOR_DEFAULTS} from '../../test-mode/emulator-defaults.js'
 import {type EmulatorKeys, requireApiKey, requireProxyKey} from '../auth.js'
-import {ApiError, readJsonRequest, sendJson} from '../http-exchange.js'
+import {ApiError, readJsonRequest, sendJson, sendJsonText} from '../http-exchange.js'
 import type {EmulatorResources} from './resources.js'
 import type {Route} from '../router.js'
 
@@ -48,7 +48,7 @@ export function apiRoutes(resources: EmulatorResources, settings: ApiRouteSettin
       pattern: ['v1', 'transaction', ':'],
       handler: (request, response, [id]) => {
         requireApiKey(request, keys)
-        sendJson(response, 200, resources.getTransaction(id))
+        sendJsonText(response, 200, resources.transactionAnswer(id))
       },
     },
     {

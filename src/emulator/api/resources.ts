@@ -13,7 +13,7 @@ import type {Clock, TransactionLifecycle} from '../time/index.js'
 import {ApiError, validationError} from '../http-exchange.js'
 import {SOFORT_TEST_BANKS, testCardOutcome} from '../../test-mode/outcomes.js'
 import type {AssumptionSettings} from '../assumptions.js'
-import {type EmulatorStore, type StoredCard, approvalUrl, cardRecord, sofortSender} from '../store/index.js'
+import {type EmulatorStore, type StoredCard, type TransactionRenderer, approvalUrl, cardRecord, sofortSender} from '../store/index.js'
 
 /** The issuer BIC the dummy product reports (a test code, not a real bank). */
 export const DUMMY_ISSUER_BIC = 'DUMMNL2AXXX'
@@ -148,9 +148,25 @@ export class EmulatorResources {
     return {...sender, bank_name: '', ...(name ? {holder: name} : {})}
   }
 
-  getTransaction(id: string): Transaction {
-    return this.requireTransaction(id)
+  /**
+   * GET /v1/transaction/{id}'s answer, as JSON text: the transaction with any move due by now
+   * applied first, approved where this emulator listens; a status polled again and unchanged is
+   * answered as written the last time.
+   */
+  transactionAnswer(id: string): string {
+    const text = this.lifecycle.caughtUpRendering(id, this.answerRenderer())
+    if (text === undefined) throw unknownTransaction(id)
+    return text
   }
+
+  /** The renderer of answers at the emulator's address (one function per address: a rendering kept is known by it). */
+  private answerRenderer(): TransactionRenderer {
+    const {baseUrl} = this.settings
+    if (this.renderer?.baseUrl !== baseUrl) this.renderer = {baseUrl, render: (entry) => JSON.stringify(withApprovalUrl(entry.transaction, baseUrl))}
+    return this.renderer.render
+  }
+
+  private renderer?: {baseUrl: string; render: TransactionRenderer}
 
   checkoutSuccess(id: string): CheckoutSuccess {
     const {status, status_reason: reason} = this.requireTransaction(id)
@@ -161,7 +177,7 @@ export class EmulatorResources {
   private requireTransaction(id: string): Transaction {
     // The transaction as the catch-up left it: read once when nothing was due (the read path under load).
     const entry = this.lifecycle.catchUp(id)
-    if (!entry) throw new ApiError(404, `No transaction has the id ${JSON.stringify(id)}.`, {'params.transaction_id': 'unknown transaction'})
+    if (!entry) throw unknownTransaction(id)
     return withApprovalUrl(entry.transaction, this.settings.baseUrl)
   }
 
@@ -204,6 +220,10 @@ export class EmulatorResources {
  * A transaction is approved where the emulator answering listens (several may share the store).
  * Set in place, where the key already is: the transaction was just read from its row, for this answer alone.
  */
+function unknownTransaction(id: string): ApiError {
+  return new ApiError(404, `No transaction has the id ${JSON.stringify(id)}.`, {'params.transaction_id': 'unknown transaction'})
+}
+
 function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
   transaction.details ??= {} as Transaction['details']
   transaction.details.approval_url = approvalUrl(baseUrl, transaction.id)

@@ -153,11 +153,12 @@ const MANY_TRANSACTION_UPDATES = new ManyRowsStatement(
 )
 
 /**
- * How much of the transactions' bodies a store keeps as last read (EmulatorStore.transaction):
- * 6 MiB, some 9,000 transactions of a few hundred bytes each. What is kept lives as long as the
- * store and V8 grows its heap by a multiple of it: more cost tens of MB of peak memory.
+ * How much a store keeps of the transactions last read (EmulatorStore.transaction), their bodies
+ * or answers (renderedTransaction): 8 MiB, some 12,000 transactions of a few hundred bytes each.
+ * What is kept lives as long as the store, so it counts whole towards the emulator's memory (its
+ * target: under 150 MB at peak).
  */
-const RECENTLY_READ_BYTES = 6 * 1024 * 1024
+const RECENTLY_READ_BYTES = 8 * 1024 * 1024
 
 /** The trigram index finds substrings of three characters or more. */
 const MIN_INDEXED_SEARCH = 3
@@ -185,6 +186,23 @@ interface TransactionRow {
   cvv_given: number
   settlement_held: number
   due_at: number | null
+}
+
+/** A transaction written out for an answer (the API's JSON of it): by one renderer, the same text for the same committed row. */
+export type TransactionRenderer = (entry: StoredTransaction) => string
+
+/**
+ * A row kept as read: its body, or once a renderer wrote it out (renderedTransaction), that
+ * instead (the next read of its body reads it again; an answer polled is the read that repeats).
+ */
+interface KeptRow extends Omit<TransactionRow, 'body'> {
+  body?: string
+  rendered?: {by: TransactionRenderer; text: string}
+}
+
+/** What is kept of a row, in characters: its body or its rendering. */
+function keptSize(row: KeptRow): number {
+  return (row.body?.length ?? 0) + (row.rendered?.text.length ?? 0)
 }
 
 function transactionFromRow(row: TransactionRow): StoredTransaction {
@@ -602,13 +620,48 @@ export class EmulatorStore {
   }
 
   transaction(id: string): StoredTransaction | undefined {
-    // Outside a write, what is read is committed: kept for the next read of it (a status polled).
+    const row = this.transactionRow(id)
+    return row && transactionFromRow(row)
+  }
+
+  /**
+   * The transaction as `render` writes it (an API answer), and when its next move is due (the
+   * caller catches up first when it is): kept with the transaction as read, so that a status
+   * polled again is answered with no JSON read or written. A renderer is known by its identity:
+   * one that writes differently is another function.
+   */
+  renderedTransaction(id: string, render: TransactionRenderer): {text: string; dueAt?: number} | undefined {
+    const kept = this.keptRow(id)
+    if (kept?.rendered?.by === render) return {text: kept.rendered.text, dueAt: kept.due_at ?? undefined}
+    const row = this.transactionRow(id)
+    if (!row) return undefined
+    const text = render(transactionFromRow(row))
+    // Kept only with a row kept (one read inside a write of its own is not).
+    const keeping: KeptRow | undefined = this.recentlyRead.get(id)
+    if (keeping === row) {
+      this.keptBytes -= keptSize(keeping)
+      keeping.body = undefined
+      keeping.rendered = {by: render, text}
+      this.keptBytes += keptSize(keeping)
+      this.keepWithinBudget()
+    }
+    return {text, dueAt: row.due_at ?? undefined}
+  }
+
+  /** What is kept of the transaction, when it may be used: outside a write, what is read is committed. */
+  private keptRow(id: string): KeptRow | undefined {
     const committed = !this.group && !this.db.inTransaction
-    const kept = committed && this.mayKeep() ? this.recentlyRead.get(id) : undefined
-    if (kept) return transactionFromRow(kept)
+    return committed && this.mayKeep() ? this.recentlyRead.get(id) : undefined
+  }
+
+  private transactionRow(id: string): TransactionRow | undefined {
+    // Kept for the next read of it (a status polled).
+    const kept = this.keptRow(id)
+    if (kept?.body !== undefined) return kept as TransactionRow
+    const committed = !this.group && !this.db.inTransaction
     const row = this.get('SELECT seq, body, cvv_given, settlement_held, due_at FROM transactions WHERE id = ?', id) as TransactionRow | undefined
     if (row && committed) this.keepRead(id, row)
-    return row && transactionFromRow(row)
+    return row
   }
 
   /**
@@ -622,7 +675,7 @@ export class EmulatorStore {
    * read, so each is answered with the store as it was when it came, or later), and at the start
    * of every write (which holds the write lock from then on: what it checks stays true).
    */
-  private readonly recentlyRead = new Map<string, TransactionRow>()
+  private readonly recentlyRead = new Map<string, KeptRow>()
   private readonly knownCustomers = new Set<string>()
   private readonly knownProfiles = new Map<string, PaymentProfile>()
   private dataVersion?: number
@@ -656,21 +709,26 @@ export class EmulatorStore {
     const kept = this.recentlyRead.get(id)
     if (!kept) return
     this.recentlyRead.delete(id)
-    this.keptBytes -= kept.body.length
+    this.keptBytes -= keptSize(kept)
   }
 
   private keepRead(id: string, row: TransactionRow): void {
     this.forgetRead(id)
     this.recentlyRead.set(id, row)
-    this.keptBytes += row.body.length
+    this.keptBytes += keptSize(row)
+    this.keepWithinBudget()
+  }
+
+  /** Forgets the transactions read longest ago until what is kept fits RECENTLY_READ_BYTES. */
+  private keepWithinBudget(): void {
     while (this.keptBytes > RECENTLY_READ_BYTES) {
       const [oldest, kept] = this.recentlyRead.entries().next().value!
       this.recentlyRead.delete(oldest)
-      this.keptBytes -= kept.body.length
+      this.keptBytes -= keptSize(kept)
     }
   }
 
-  /** The size of the bodies kept as read (characters), held within RECENTLY_READ_BYTES. */
+  /** The size of what is kept as read (characters), held within RECENTLY_READ_BYTES. */
   private keptBytes = 0
 
   /** Transactions whose next move is due at `now`, oldest due first, read in one pass of the due index. */

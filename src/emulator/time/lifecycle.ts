@@ -11,7 +11,7 @@ import {formatExactDuration} from '../../duration.js'
 import {type AssumptionSettings, DEFAULT_ASSUMPTIONS} from '../assumptions.js'
 import type {Clock} from './clock.js'
 import type {StatusEvent} from '../events.js'
-import {type EmulatorStore, type StoredTransaction, timeOrderedUuid, webhookBody} from '../store/index.js'
+import {type EmulatorStore, type StoredTransaction, type TransactionRenderer, timeOrderedUuid, webhookBody} from '../store/index.js'
 
 export interface LifecycleSettings {
   settleAfterMs: number
@@ -186,6 +186,14 @@ export class TransactionLifecycle {
     if (entry?.dueAt === undefined || entry.dueAt > this.clock.now()) return entry
     this.change(id, (current) => this.applyDue(current))
     return this.store.transaction(id)
+  }
+
+  /** As catchUp, the transaction written out by `render` (kept with it as read: EmulatorStore.renderedTransaction). */
+  caughtUpRendering(id: string, render: TransactionRenderer): string | undefined {
+    const read = this.store.renderedTransaction(id, render)
+    if (read?.dueAt === undefined || read.dueAt > this.clock.now()) return read?.text
+    this.change(id, (current) => this.applyDue(current))
+    return this.store.renderedTransaction(id, render)?.text
   }
 
   /**

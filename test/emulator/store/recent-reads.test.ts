@@ -13,7 +13,7 @@ import {setImmediate as nextTurn} from 'node:timers/promises'
 import {describe, expect, it} from 'vitest'
 
 import type {Transaction} from '../../../src/api/schemas.js'
-import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {EmulatorStore, type StoredTransaction} from '../../../src/emulator/store/index.js'
 
 const ID = '00000001-0000-4000-8000-00000000beef'
 
@@ -140,6 +140,48 @@ describe('the transactions a store keeps as last read', () => {
       await nextTurn()
       expect(serving.paymentProfile(PROFILE.id)?.webhook_transaction_update).toBe('http://127.0.0.1:9/c')
       expect(serving.hasCustomer((CUSTOMER as {id: string}).id)).toBe(false)
+    } finally {
+      other.close()
+      serving.close()
+    }
+  })
+
+  it("keeps a transaction's rendering with it: written again only once it changed (its own change, another connection's commit), or for another renderer", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'paytx-recent-reads-')), 'emulator.db')
+    const serving = EmulatorStore.open(path)
+    const other = EmulatorStore.attach(path, 'catch-up')
+    const rendered: string[] = []
+    const render = (entry: StoredTransaction) => (rendered.push(entry.transaction.status), `status ${entry.transaction.status}`)
+    const shout = (entry: StoredTransaction) => entry.transaction.status.toUpperCase() + '!'
+    try {
+      serving.write(() => serving.insertTransaction({transaction: transaction('INITIATED'), cvvGiven: false, dueAt: 5000}))
+      expect(serving.renderedTransaction(ID, render)).toEqual({text: 'status INITIATED', dueAt: 5000})
+      expect(serving.renderedTransaction(ID, render)).toEqual({text: 'status INITIATED', dueAt: 5000})
+      expect(rendered).toEqual(['INITIATED'])
+      expect(serving.renderedTransaction(ID, shout)?.text).toBe('INITIATED!')
+      expect(serving.renderedTransaction(ID.replace('00000001', '00000009'), render)).toBeUndefined()
+
+      // What is kept of it is its rendering now: its body is read again, whole.
+      const entry = serving.transaction(ID)!
+      expect(entry).toMatchObject({transaction: {status: 'INITIATED', merchant_reference: 'order-1'}, dueAt: 5000})
+      entry.transaction.status = 'IN_PROGRESS'
+      serving.write(() => serving.updateTransaction(entry))
+      expect(serving.renderedTransaction(ID, render)?.text).toBe('status IN_PROGRESS')
+      // Inside a write of its own (which may roll back), a rendering is never kept.
+      serving.write(() => {
+        expect(serving.renderedTransaction(ID, render)?.text).toBe('status IN_PROGRESS')
+        expect(serving.renderedTransaction(ID, render)?.text).toBe('status IN_PROGRESS')
+      })
+      expect(rendered).toEqual(['INITIATED', 'IN_PROGRESS', 'IN_PROGRESS', 'IN_PROGRESS'])
+
+      await nextTurn()
+      entry.transaction.status = 'CANCELLED'
+      other.write(() => other.updateTransaction(entry))
+      await nextTurn()
+      expect(serving.renderedTransaction(ID, render)?.text).toBe('status CANCELLED')
+      expect(serving.renderedTransaction(ID, render)?.text).toBe('status CANCELLED')
+      expect(rendered.at(-1)).toBe('CANCELLED')
+      expect(rendered).toHaveLength(5)
     } finally {
       other.close()
       serving.close()
