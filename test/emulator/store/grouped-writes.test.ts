@@ -11,22 +11,10 @@ import {join} from 'node:path'
 
 import {afterEach, describe, expect, it} from 'vitest'
 
-import type {Transaction} from '../../../src/api/schemas.js'
 import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {storedTransaction} from '../../helpers/stored-transaction.js'
 
-function transaction(n: number): Transaction {
-  return {
-    id: `00000001-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    status: 'INITIATED',
-    status_reason: '',
-    amount: '1499',
-    payment_product: 'dummy',
-    merchant_reference: `order-${n}`,
-    created_at: '2026-01-01T00:00:00.000Z',
-    last_status_update: '2026-01-01T00:00:00.000Z',
-    details: {},
-  } as unknown as Transaction
-}
+const transaction = (n: number) => storedTransaction(n)
 
 const opened: EmulatorStore[] = []
 const folders: string[] = []

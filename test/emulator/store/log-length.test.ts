@@ -11,26 +11,14 @@ import {join} from 'node:path'
 
 import {afterAll, describe, expect, it} from 'vitest'
 
-import type {Transaction} from '../../../src/api/schemas.js'
 import {EmulatorStore} from '../../../src/emulator/store/index.js'
+import {storedTransaction} from '../../helpers/stored-transaction.js'
 
 const work = mkdtempSync(join(tmpdir(), 'paytx-log-length-'))
 afterAll(() => rmSync(work, {recursive: true, force: true}))
 
 /** A transaction some 16 KB long, so that each commit writes several pages. */
-function transaction(n: number): Transaction {
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    status: 'INITIATED',
-    status_reason: '',
-    amount: '1499',
-    payment_product: 'dummy',
-    merchant_reference: `order-${n}`,
-    created_at: '2026-01-01T00:00:00.000Z',
-    last_status_update: '2026-01-01T00:00:00.000Z',
-    details: {redirect_url: `https://shop.example/back?${'x'.repeat(16_000)}`},
-  } as unknown as Transaction
-}
+const transaction = (n: number) => storedTransaction(n, {details: {redirect_url: `https://shop.example/back?${'x'.repeat(16_000)}`}} as never)
 
 /** A page and its frame header: what the log holds of one page. */
 const FRAME_BYTES = 4096 + 24
