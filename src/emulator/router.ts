@@ -28,10 +28,10 @@ export interface RequestTarget {
   query: string
 }
 
-/** A handler that is given the request's one normalised target. */
 /**
- * A handler of normalised targets: a promise only when its work is (a body to read, a query thread
- * to ask); a status read is answered within the call, with no promise made on its way.
+ * A handler that is given the request's one normalised target: a promise only when its work is
+ * one (a body to read, a query thread to ask); a status read is answered within the call, with no
+ * promise made on its way.
  */
 export type TargetHandler = (request: IncomingMessage, response: ServerResponse, target: RequestTarget) => Promise<void> | void
 

@@ -216,14 +216,15 @@ export class EmulatorResources {
   }
 }
 
-/**
- * A transaction is approved where the emulator answering listens (several may share the store).
- * Set in place, where the key already is: the transaction was just read from its row, for this answer alone.
- */
+/** The service's 404 for an id no transaction has. */
 function unknownTransaction(id: string): ApiError {
   return new ApiError(404, `No transaction has the id ${JSON.stringify(id)}.`, {'params.transaction_id': 'unknown transaction'})
 }
 
+/**
+ * A transaction is approved where the emulator answering listens (several may share the store).
+ * Set in place, where the key already is: the transaction was just read from its row, for this answer alone.
+ */
 function withApprovalUrl(transaction: Transaction, baseUrl: string): Transaction {
   transaction.details ??= {} as Transaction['details']
   transaction.details.approval_url = approvalUrl(baseUrl, transaction.id)
