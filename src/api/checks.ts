@@ -1,6 +1,6 @@
 /**
- * What the schemas of the contract (schemas.ts, zod) and of the answers (answers.ts, zod's mini
- * build) share: the issues a check reports, by field path, and schemas built on first use.
+ * What the checks of requests (the contract's schemas, schemas.ts, zod) and of answers
+ * (answers.ts) report: the issues, by field path; and schemas built on first use.
  */
 
 export interface ValidationIssue {
@@ -9,7 +9,7 @@ export interface ValidationIssue {
   message: string
 }
 
-/** A schema of either zod build, as far as checking a body goes. */
+/** A zod schema, as far as checking a body goes. */
 interface Checkable {
   safeParse(body: unknown): {success: boolean; error?: {issues: readonly {path: PropertyKey[]; message: string}[]}}
 }

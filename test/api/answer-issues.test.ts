@@ -37,5 +37,7 @@ describe('answerIssues', () => {
 
   it('reports an answer that is not an object as a whole', () => {
     for (const body of [null, [], 'text', 5]) expect(answerIssues('checkoutsuccess', body), JSON.stringify(body)).toEqual([{path: '(body)', message: expect.any(String)}])
+    expect(answerIssues('transaction', [{id: 'tx-1', status: 'PENDING'}])).toEqual([{path: '(body)', message: 'must be a JSON object, not an array'}])
+    expect(answerIssues('transaction', null)).toEqual([{path: '(body)', message: 'must be a JSON object, not null'}])
   })
 })

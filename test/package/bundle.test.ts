@@ -161,7 +161,7 @@ describe('the bundle', () => {
     expect(debugging.stderr).toMatch(/oclif:config loading core plugin/)
   })
 
-  it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS, nor node:crypto (which the emulator\'s store loads): node:http alone makes its request', async () => {
+  it('status against an http address loads neither Node\'s undici (fetch, WebSocket) nor TLS, nor node:crypto (which the emulator\'s store loads), nor zod: node:http alone makes its request', async () => {
     const server = await startRecordingServer(() => ({json: {id: 'tx-1', amount: '1499', payment_product: 'dummy', status: 'SETTLEMENT_COMPLETED', details: {}}}))
     const preload = join(tempConfigDir(), 'loaded-modules.cjs')
     // Says at exit which of Node's own modules were loaded: undici is one only once something asks for it.
@@ -170,7 +170,9 @@ describe('the bundle', () => {
       // Node's undici is internal/deps/undici/undici; tls is tls. The embedded emulator's check of
       // the address needs paytx's data folder, not the store: its module loaded node:crypto (3 ms).
       "const loaded = (module) => process.moduleLoadList.some((name) => name === 'NativeModule ' + module || name.endsWith('/' + module))\n" +
-        "process.on('exit', () => process._rawDebug(['undici', 'tls', 'crypto'].map((module) => module + ' loaded: ' + loaded(module)).join(', ')))\n",
+        "process.on('exit', () => process._rawDebug(['undici', 'tls', 'crypto'].map((module) => module + ' loaded: ' + loaded(module)).join(', ')))\n" +
+        // zod is bundled: it is known by the global its core sets as it loads. Loading and building it was 4 ms of every status.
+        "process.on('exit', () => process._rawDebug('zod loaded: ' + ('__zod_globalConfig' in globalThis)))\n",
     )
     try {
       const result = await runCli(['status', 'tx-1'], {env: {PAYTX_BASE_URL: `${server.url}/v1`, PAYTX_API_KEY: 'sk_test_bundle_key_0001', NODE_OPTIONS: `--require ${preload}`}})
@@ -178,6 +180,11 @@ describe('the bundle', () => {
       expect(result.stdout).toContain('SETTLEMENT_COMPLETED')
       expect(server.requests).toHaveLength(1)
       expect(result.stderr).toContain('undici loaded: false, tls loaded: false, crypto loaded: false')
+      expect(result.stderr).toContain('zod loaded: false')
+      // The check can see zod: the OpenAPI document is written from the contract's zod schemas.
+      const openapi = await runCli(['openapi'], {env: {NODE_OPTIONS: `--require ${preload}`}})
+      expect(openapi.code, openapi.stderr).toBe(0)
+      expect(openapi.stderr).toContain('zod loaded: true')
     } finally {
       await server.close()
     }
