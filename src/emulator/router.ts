@@ -57,14 +57,16 @@ export function requestTarget(rawUrl: string): RequestTarget {
   if (!rawUrl.startsWith('/')) throw invalidPath('must start with /')
   const queryAt = rawUrl.indexOf('?')
   const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt)
+  // Without a `%`, decoding leaves every segment as it is, and there is nothing to encode again.
+  const encoded = rawPath.includes('%')
   const segments: string[] = []
   for (const raw of rawPath.split('/')) {
-    const segment = decodeSegment(raw)
+    const segment = encoded ? decodeSegment(raw) : raw
     if (segment === '' || segment === '.') continue
     if (segment === '..') segments.pop()
     else segments.push(segment)
   }
-  const path = `/${segments.map((segment) => segment.replaceAll('%', '%25').replaceAll('/', '%2F')).join('/')}`
+  const path = `/${encoded ? segments.map((segment) => segment.replaceAll('%', '%25').replaceAll('/', '%2F')).join('/') : segments.join('/')}`
   return {segments, path, query: queryAt === -1 ? '' : rawUrl.slice(queryAt + 1)}
 }
 
@@ -76,13 +78,16 @@ export function isAdminTarget(target: RequestTarget): boolean {
   return target.segments[0]?.toLowerCase() === '_emulator'
 }
 
-function matches(pattern: string[], segments: readonly string[]): string[] | undefined {
-  if (pattern.length !== segments.length) return undefined
+function matches(pattern: string[], segments: readonly string[]): boolean {
+  if (pattern.length !== segments.length) return false
+  for (let i = 0; i < pattern.length; i++) if (pattern[i] !== ':' && pattern[i] !== segments[i]) return false
+  return true
+}
+
+/** The segments a pattern's `:` matched, in order. */
+function paramsOf(pattern: string[], segments: readonly string[]): string[] {
   const params: string[] = []
-  for (let i = 0; i < pattern.length; i++) {
-    if (pattern[i] === ':') params.push(segments[i])
-    else if (pattern[i] !== segments[i]) return undefined
-  }
+  for (let i = 0; i < pattern.length; i++) if (pattern[i] === ':') params.push(segments[i])
   return params
 }
 
@@ -95,14 +100,17 @@ export function routeRequests(routes: readonly Route[]): TargetHandler {
     byPattern.set(key, [...(byPattern.get(key) ?? []), route])
   }
   const samePatternAs = new Map(routes.map((route) => [route, byPattern.get(route.pattern.join('/'))!]))
+  // Only a pattern of as many segments can match: the table's routes by length, each in table order.
+  const byLength = new Map<number, Route[]>()
+  for (const route of routes) byLength.set(route.pattern.length, [...(byLength.get(route.pattern.length) ?? []), route])
   return (request, response, {segments, path}) => {
     // The first pattern that matches decides, as in a table read top to bottom: a literal
     // segment (`/transaction/start`) listed before a parameter takes precedence over it.
-    const first = routes.find((route) => matches(route.pattern, segments))
+    const first = byLength.get(segments.length)?.find((route) => matches(route.pattern, segments))
     if (first) {
       const samePattern = samePatternAs.get(first)!
       const route = samePattern.find((candidate) => candidate.method === request.method)
-      if (route) return route.handler(request, response, matches(route.pattern, segments)!)
+      if (route) return route.handler(request, response, paramsOf(route.pattern, segments))
       const list = samePattern.map((candidate) => candidate.method).join(', ')
       throw new ApiError(405, `${request.method} is not allowed here; use ${list}.`, {method: `allowed: ${list}`}, {allow: list})
     }

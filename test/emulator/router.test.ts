@@ -34,6 +34,8 @@ describe('requestTarget', () => {
       query: 'search=a%20b&limit=5',
     })
     expect(requestTarget('/v1/transaction/a%2Fb%25c').path).toBe('/v1/transaction/a%2Fb%25c')
+    // A path with no `%` is read as it is, its empty and dot segments dropped all the same.
+    expect(requestTarget('/v1//x/../transaction/./tx-1/?key=k')).toEqual({segments: ['v1', 'transaction', 'tx-1'], path: '/v1/transaction/tx-1', query: 'key=k'})
   })
 
   it.each([
@@ -75,5 +77,44 @@ describe('the layers a request goes through', () => {
     const routed = routeRequests([{method: 'GET', pattern: ['v1', 'transaction', ':'], handler: async () => {}}])
     await expect(routed(request, response, target)).resolves.toBeUndefined()
     expect(() => routed(request, response, requestTarget('/v2'))).toThrow(ApiError)
+  })
+})
+
+describe('routeRequests', () => {
+  const answered: string[] = []
+  const route = (method: 'GET' | 'POST', pattern: string[], name: string) => ({method, pattern, handler: (_request: IncomingMessage, _response: ServerResponse, params: string[]) => void answered.push(`${name}(${params.join(',')})`)})
+  const routed = routeRequests([
+    route('POST', ['v1', 'transaction', 'start'], 'start'),
+    route('GET', ['v1', 'transaction', ':'], 'status'),
+    route('POST', ['v1', 'transaction', ':'], 'update'),
+    route('GET', ['v1', 'transaction', ':', 'checkoutsuccess'], 'checkout'),
+    route('GET', [':', ':'], 'pair'),
+  ])
+  const send = (method: string, raw: string) => routed({method} as IncomingMessage, {} as ServerResponse, requestTarget(raw))
+  const failure = (method: string, raw: string) => {
+    try {
+      send(method, raw)
+    } catch (error) {
+      return error as ApiError
+    }
+    throw new Error(`${method} ${raw} was answered`)
+  }
+
+  it('answers by the first pattern that matches, with what its `:` segments matched', () => {
+    answered.length = 0
+    send('POST', '/v1/transaction/start')
+    send('GET', '/v1/transaction/tx-1')
+    send('POST', '/v1/transaction/tx-1')
+    send('GET', '/v1/transaction/tx-1/checkoutsuccess')
+    send('GET', '/a/b')
+    expect(answered).toEqual(['start()', 'status(tx-1)', 'update(tx-1)', 'checkout(tx-1)', 'pair(a,b)'])
+  })
+
+  it('a pattern listed first decides even for another method: 405 with the methods it allows; no pattern: 404', () => {
+    // `/v1/transaction/start` is the literal route's, though GET /v1/transaction/: is listed too.
+    expect(failure('GET', '/v1/transaction/start')).toMatchObject({status: 405, headers: {allow: 'POST'}})
+    expect(failure('DELETE', '/v1/transaction/tx-1')).toMatchObject({status: 405, headers: {allow: 'GET, POST'}})
+    expect(failure('GET', '/v1/transaction/tx-1/nothing')).toMatchObject({status: 404})
+    expect(failure('GET', '/v1')).toMatchObject({status: 404})
   })
 })
