@@ -239,12 +239,27 @@ export function redactText(text: string): string {
 
 /** Header values redacted when they carry credentials, whatever the profile names the header. */
 export function redactHeaders(headers: Record<string, string>, secretHeaderNames: readonly string[] = []): Record<string, string> {
+  return headerRedactor(secretHeaderNames)(headers)
+}
+
+/**
+ * redactHeaders for one list of secret header names, made once for a caller that redacts the
+ * headers of every request (`webhook listen`). It also takes Node's parsed headers as they are: a
+ * header sent more than once is one value, joined with `, `.
+ */
+export function headerRedactor(secretHeaderNames: readonly string[] = []): (headers: Record<string, string | string[] | undefined>) => Record<string, string> {
   const secret = new Set(['authorization', 'tx-proxy-key', 'x-apikey', ...secretHeaderNames.map((h) => h.toLowerCase())])
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = secret.has(name.toLowerCase()) ? redactKey(value.replace(/^(Basic|Bearer)\s+/i, '')) : redactText(value)
+  return (headers) => {
+    const out: Record<string, string> = {}
+    for (const name in headers) {
+      if (!Object.hasOwn(headers, name)) continue
+      const given = headers[name]
+      if (given === undefined) continue
+      const value = Array.isArray(given) ? given.join(', ') : given
+      out[name] = secret.has(name.toLowerCase()) ? redactKey(value.replace(/^(Basic|Bearer)\s+/i, '')) : redactText(value)
+    }
+    return out
   }
-  return out
 }
 
 /**

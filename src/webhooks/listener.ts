@@ -13,7 +13,7 @@ import {BodyTooLargeError, readCappedBody} from '../http/body.js'
 import {listen} from '../http/listen.js'
 import {crossSiteRequest, isOwnHost, listensOnLoopbackOnly} from '../http/own-host.js'
 import {MAX_JSON_NESTING, jsonNestingDepth} from '../http/json-nesting.js'
-import {maskBodyInPlace, redactHeaders, redactText} from '../secrets/redact.js'
+import {headerRedactor, maskBodyInPlace, redactText} from '../secrets/redact.js'
 import {DuplicateDetector} from './duplicates.js'
 import {type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
@@ -142,14 +142,6 @@ function safeDecode(text: string): string | undefined {
   }
 }
 
-function flatHeaders(headers: IncomingMessage['headers']): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
-}
-
 function splitTarget(target: string): {path: string; query: string} {
   const queryAt = target.indexOf('?')
   return queryAt === -1 ? {path: target, query: ''} : {path: target.slice(0, queryAt), query: target.slice(queryAt + 1)}
@@ -177,8 +169,11 @@ function tokenCheck(token: string | undefined): (path: string, query: string) =>
 /** What the save file says about a request before its body and answer are known. */
 type RecordHead = Omit<WebhookRecord, 'body' | 'raw' | 'answered'>
 
-function answerJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, {'content-type': 'application/json', ...headers})
+/** The one header of most answers, as Node takes a header list (the same array for every answer). */
+const JSON_CONTENT_TYPE = ['content-type', 'application/json']
+
+function answerJson(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
+  res.writeHead(status, headers ? {'content-type': 'application/json', ...headers} : JSON_CONTENT_TYPE)
   res.end(body)
 }
 
@@ -331,14 +326,16 @@ class WebhookReceiver {
   readonly followUps: FollowUps
   private readonly accepts: (path: string, query: string) => boolean
   private readonly arrivals: ArrivalOrder
-  private readonly secretHeaders: string[]
+  private readonly redactHeaders: (headers: IncomingMessage['headers']) => Record<string, string>
   private readonly now: () => Date
+  /** The last arrival's time, in milliseconds and as saved: under load, many share a millisecond. */
+  private lastArrival = {ms: Number.NaN, iso: ''}
 
   constructor(private readonly options: WebhookListenerOptions) {
     this.accepts = tokenCheck(options.token)
     this.arrivals = new ArrivalOrder(this.counts, options.onWebhook)
     this.followUps = new FollowUps(options.fetchTransaction, options.forward, (webhook) => this.arrivals.finish(webhook.seq, webhook))
-    this.secretHeaders = ['cookie', 'proxy-authorization', ...(options.secretHeaderNames ?? [])]
+    this.redactHeaders = headerRedactor(['cookie', 'proxy-authorization', ...(options.secretHeaderNames ?? [])])
     this.now = options.now ?? (() => new Date())
   }
 
@@ -395,7 +392,7 @@ class WebhookReceiver {
   private receiveBody(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): void {
     if (this.closing) return refuseWhileClosing(res)
     const seq = this.arrivals.take()
-    const entry: RecordHead = {seq, received_at: this.now().toISOString(), method: 'POST', path, headers: redactHeaders(flatHeaders(req.headers), this.secretHeaders)}
+    const entry: RecordHead = {seq, received_at: this.arrivalTime(), method: 'POST', path, headers: this.redactHeaders(req.headers)}
     const text = body.toString('utf8')
     if (jsonNestingDepth(text) > MAX_JSON_NESTING) {
       const answer = `the body is nested deeper than ${MAX_JSON_NESTING} levels`
@@ -410,6 +407,12 @@ class WebhookReceiver {
       return
     }
     this.receiveWebhook(res, entry, parsed, body, req.rawHeaders)
+  }
+
+  private arrivalTime(): string {
+    const ms = this.now().getTime()
+    if (ms !== this.lastArrival.ms) this.lastArrival = {ms, iso: new Date(ms).toISOString()}
+    return this.lastArrival.iso
   }
 
   /** Scrubbed like a JSON body before it is saved or shown; the parser's message quotes it too. */
