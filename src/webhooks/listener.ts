@@ -409,6 +409,7 @@ class WebhookReceiver {
     this.receiveWebhook(res, entry, parsed, body, req.rawHeaders)
   }
 
+  /** When the webhook arrived, as saved and reported (ISO 8601). */
   private arrivalTime(): string {
     const ms = this.now().getTime()
     if (ms !== this.lastArrival.ms) this.lastArrival = {ms, iso: new Date(ms).toISOString()}
