@@ -6,10 +6,10 @@
  */
 import {request} from 'node:http'
 
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import type {WebhookRecord, WebhookRecorder} from '../../src/webhooks/recorder.js'
-import {type WebhookListener, startWebhookListener} from '../../src/webhooks/listener.js'
+import {startTestListener} from '../helpers/webhook-listener.js'
 
 /** A recorder whose disk can be filled and emptied: appends fail with ENOSPC while it is full. */
 class FillableRecorder {
@@ -37,23 +37,14 @@ function post(url: string, body: string): Promise<{status: number; retryAfter?: 
 }
 
 describe('webhook listener on a full disk (injected)', () => {
-  let listener: WebhookListener | undefined
-  afterEach(async () => {
-    await listener?.close(0)
-  })
-
   it('answers 503 with Retry-After while the disk is full, acknowledges nothing unwritten, and records again once space returns', async () => {
     const recorder = new FillableRecorder()
     const failures: {status: number; diskFull: boolean}[] = []
     const reported: number[] = []
-    listener = await startWebhookListener({
-      host: '127.0.0.1',
-      port: 0,
+    const listener = await startTestListener({
       token: 'tok',
-      maxBodyBytes: 65_536,
       recorder: recorder as unknown as WebhookRecorder,
       onWebhook: (report) => reported.push(report.seq),
-      onRejected: () => {},
       onRecordFailure: (_error, answer) => failures.push(answer),
     })
     const webhook = (id: string) => JSON.stringify({type: 'transaction', id, status: 'INITIATED'})

@@ -3,12 +3,11 @@
  * fixed names and the profile's key header), card numbers in other values masked, and the time it
  * arrived to the millisecond.
  */
-import {request} from 'node:http'
-
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import type {WebhookRecord, WebhookRecorder} from '../../src/webhooks/recorder.js'
-import {type WebhookListener, startWebhookListener} from '../../src/webhooks/listener.js'
+import {postJson} from '../helpers/post-json.js'
+import {startTestListener} from '../helpers/webhook-listener.js'
 
 class KeepingRecorder {
   readonly written: WebhookRecord[] = []
@@ -20,35 +19,14 @@ class KeepingRecorder {
   close(): void {}
 }
 
-function post(url: string, headers: Record<string, string | string[]>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {method: 'POST', agent: false, headers: {'content-type': 'application/json', ...headers}}, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode!))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
 describe('a saved webhook', () => {
-  let listener: WebhookListener | undefined
-  afterEach(async () => {
-    await listener?.close(0)
-  })
-
   it('holds its headers with credentials redacted and its arrival time, to the millisecond', async () => {
     const recorder = new KeepingRecorder()
     const times = [Date.parse('2026-11-29T08:00:00.000Z'), Date.parse('2026-11-29T08:00:00.000Z'), Date.parse('2026-11-29T08:00:00.007Z')]
-    listener = await startWebhookListener({
-      host: '127.0.0.1',
-      port: 0,
-      maxBodyBytes: 65_536,
+    const listener = await startTestListener({
       recorder: recorder as unknown as WebhookRecorder,
       secretHeaderNames: ['X-Shop-Key'],
       now: () => new Date(times.shift()!),
-      onWebhook: () => {},
-      onRejected: () => {},
     })
     const body = JSON.stringify({type: 'transaction', id: 'tx-1', status: 'INITIATED'})
     const headers = {
@@ -59,7 +37,7 @@ describe('a saved webhook', () => {
       'x-note': 'card 4111 1111 1111 1111',
       'set-cookie': ['a=1', 'b=2'],
     }
-    for (const _ of times.slice()) expect(await post(`${listener.url}`, headers, body)).toBe(200)
+    for (const _ of times.slice()) expect((await postJson(listener.url, body, headers)).status).toBe(200)
 
     expect(recorder.written.map((record) => record.received_at)).toEqual(['2026-11-29T08:00:00.000Z', '2026-11-29T08:00:00.000Z', '2026-11-29T08:00:00.007Z'])
     const saved = recorder.written[0].headers
