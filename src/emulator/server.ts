@@ -32,6 +32,7 @@ import {
 import {WebhookOutbox} from './webhooks/index.js'
 import {type TargetHandler, requestTarget, routeRequests} from './router.js'
 import {DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull} from '../storage/disk-full.js'
+import {isoTimes} from '../iso-times.js'
 
 /** Opens the store, importing a 0.1 JSON state file found at its path, and puts the defaults and given ids in it. */
 function openStore(options: EmulatorOptions, lifecycleSettings: LifecycleSettings, clock: Clock, report: (line: string) => void) {
@@ -181,22 +182,6 @@ function requestHandler(options: EmulatorOptions, settings: Settings, parts: Par
     faults,
     {store, maxBodyBytes, now: () => clock.now(), report},
   )
-}
-
-/**
- * The time of a request as its event shows it (ISO 8601), made once per millisecond: at thousands
- * of requests a second most share their millisecond with the one before.
- */
-function isoTimes(): (ms: number) => string {
-  let lastMs = Number.NaN
-  let lastIso = ''
-  return (ms) => {
-    if (ms !== lastMs) {
-      lastMs = ms
-      lastIso = new Date(ms).toISOString()
-    }
-    return lastIso
-  }
 }
 
 /**

@@ -19,6 +19,7 @@ import {type WebhookEvent, readWebhookEvent} from './event.js'
 import type {ForwardResult} from './forwarder.js'
 import type {WebhookRecord, WebhookRecorder} from './recorder.js'
 import {DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull} from '../storage/disk-full.js'
+import {isoTimes} from '../iso-times.js'
 
 export const WEBHOOK_PATH = '/webhooks'
 export const DEFAULT_WEBHOOK_PORT = 4020
@@ -328,8 +329,7 @@ class WebhookReceiver {
   private readonly arrivals: ArrivalOrder
   private readonly redactHeaders: (headers: IncomingMessage['headers']) => Record<string, string>
   private readonly now: () => Date
-  /** The last arrival's time, in milliseconds and as saved: under load, many share a millisecond. */
-  private lastArrival = {ms: Number.NaN, iso: ''}
+  private readonly isoTime = isoTimes()
 
   constructor(private readonly options: WebhookListenerOptions) {
     this.accepts = tokenCheck(options.token)
@@ -411,9 +411,7 @@ class WebhookReceiver {
 
   /** When the webhook arrived, as saved and reported (ISO 8601). */
   private arrivalTime(): string {
-    const ms = this.now().getTime()
-    if (ms !== this.lastArrival.ms) this.lastArrival = {ms, iso: new Date(ms).toISOString()}
-    return this.lastArrival.iso
+    return this.isoTime(this.now().getTime())
   }
 
   /** Scrubbed like a JSON body before it is saved or shown; the parser's message quotes it too. */
